@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { serve, exitOnStartupError } from './server.ts';
+
+const USAGE = `Usage: npm run collecte -- <command> [options]
+
+Commands:
+  serve                 serve the API (no demo data is loaded)
+  migrate               apply the schema migrations to the configured database
+  import FILE           load an import bundle (all or nothing) into the configured database
+
+The database is PostgreSQL when DATABASE_URL is set, else the embedded PGlite in DATA_DIR.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config, { demo: false });
+      return -1; // keeps running until a signal
+    case 'migrate': {
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        const applied = await migrateToLatest(database.db, database.schema);
+        console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the schema is up to date');
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'import': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      if (positionals.length !== 1) {
+        console.error('collecte import: give exactly one bundle file');
+        return 2;
+      }
+      const { runImportCommand } = await import('./bundle/command.ts');
+      return runImportCommand(config, positionals[0]);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      console.error(`collecte: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  if (code >= 0) process.exitCode = code;
+} catch (err) {
+  exitOnStartupError(err);
+}

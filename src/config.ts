@@ -1,0 +1,105 @@
+import path from 'node:path';
+
+/**
+ * Configuration, read once from the environment, validated and frozen.
+ * Nothing else in the code reads process.env.
+ */
+export interface Config {
+  /** TCP port the HTTP server listens on. */
+  readonly port: number;
+  /** Interface to bind; loopback by default so a dev box is not exposed by accident. */
+  readonly host: string;
+  /** Where the embedded database (PGlite) keeps its files when DATABASE_URL is not set. */
+  readonly dataDir: string;
+  /** PostgreSQL connection string; when set, the embedded database is not used. */
+  readonly databaseUrl: string | null;
+  /** Redis connection string; when set, rate-limit counters are shared between instances. */
+  readonly redisUrl: string | null;
+  /** Where media files live (copied there by the import). */
+  readonly mediaDir: string;
+  /** Public origin of the service (for absolute URLs such as an app's apiUrl); null = the request's own origin. */
+  readonly publicBaseUrl: string | null;
+  /** General rate limit: requests per window per client IP; 0 disables it (benchmarks only). */
+  readonly rateLimitMax: number;
+  /** Length of the general rate-limit window, in seconds. */
+  readonly rateLimitWindowS: number;
+  /** Trust X-Forwarded-For (only behind a load balancer that sets it). */
+  readonly trustProxy: boolean;
+  /** pino level: trace, debug, info, warn, error, fatal, silent. */
+  readonly logLevel: string;
+  /** HS256 secret for console JWTs; null disables the console (every console request gets 401). */
+  readonly consoleJwtSecret: string | null;
+  /** OpenAI-compatible chat-completions endpoint; null = built-in assistant only. */
+  readonly llmBaseUrl: string | null;
+  readonly llmModel: string | null;
+  readonly llmApiKey: string | null;
+  /** How long to wait for the language model before the built-in assistant answers instead. */
+  readonly llmTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function int(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === null) return dflt;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === null) return dflt;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent`);
+  }
+  return Object.freeze({
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    mediaDir: path.resolve(str(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
+    rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 0, 1_000_000_000),
+    rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel,
+    consoleJwtSecret: str(env, 'CONSOLE_JWT_SECRET'),
+    llmBaseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
+    llmModel: str(env, 'LLM_MODEL'),
+    llmApiKey: str(env, 'LLM_API_KEY'),
+    llmTimeoutMs: int(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000),
+  });
+}

@@ -1,0 +1,104 @@
+import type { FastifySchemaValidationError } from 'fastify';
+
+/**
+ * Turns the first Ajv error of a failed schema validation into one French sentence that names
+ * the faulty field by its JSON name.
+ */
+
+type Part = 'body' | 'querystring' | 'params' | 'headers' | string;
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'une chaîne de caractères',
+  number: 'un nombre',
+  integer: 'un nombre entier',
+  boolean: 'un booléen (true ou false)',
+  object: 'un objet JSON',
+  array: 'un tableau',
+  null: 'null',
+};
+
+const FORMAT_NAMES: Record<string, string> = {
+  uuid: 'un UUID',
+  date: 'une date au format AAAA-MM-JJ',
+  'date-time': 'un horodatage ISO 8601',
+  uri: 'une URL',
+  email: 'une adresse e-mail',
+};
+
+function fieldName(error: FastifySchemaValidationError): string | null {
+  const pointer = (error.instancePath ?? '').split('/').filter(Boolean).map(decodePointer);
+  const params = (error.params ?? {}) as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
+    pointer.push(params.missingProperty);
+  }
+  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    pointer.push(params.additionalProperty);
+  }
+  if (pointer.length === 0) return null;
+  return pointer.reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function subject(part: Part, field: string | null): string {
+  if (field === null) {
+    if (part === 'body') return 'Le corps de la requête';
+    if (part === 'querystring') return 'La chaîne de requête';
+    return 'La requête';
+  }
+  if (part === 'body') return `Le champ « ${field} »`;
+  if (part === 'headers') return `L’en-tête « ${field} »`;
+  return `Le paramètre « ${field} »`;
+}
+
+function typeList(type: unknown): string {
+  const types = Array.isArray(type) ? type : [type];
+  return types.map((t) => TYPE_NAMES[String(t)] ?? String(t)).join(' ou ');
+}
+
+export function validationMessage(errors: FastifySchemaValidationError[], part: Part): string {
+  // Prefer the most telling error: a union yields one error per branch, the last being "anyOf".
+  const error = errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0];
+  const field = fieldName(error);
+  const who = subject(part, field);
+  const p = (error.params ?? {}) as Record<string, any>;
+  switch (error.keyword) {
+    case 'required':
+      return `${who} est obligatoire.`;
+    case 'type':
+      return `${who} doit être ${typeList(p.type)}.`;
+    case 'format':
+      return `${who} doit être ${FORMAT_NAMES[p.format] ?? `au format ${p.format}`}.`;
+    case 'minLength':
+      return p.limit === 1 ? `${who} ne doit pas être vide.` : `${who} doit contenir au moins ${p.limit} caractères.`;
+    case 'maxLength':
+      return `${who} doit contenir au plus ${p.limit} caractères.`;
+    case 'pattern':
+      return `${who} n’a pas le format attendu.`;
+    case 'minimum':
+      return `${who} doit être supérieur ou égal à ${p.limit}.`;
+    case 'maximum':
+      return `${who} doit être inférieur ou égal à ${p.limit}.`;
+    case 'exclusiveMinimum':
+      return `${who} doit être strictement supérieur à ${p.limit}.`;
+    case 'exclusiveMaximum':
+      return `${who} doit être strictement inférieur à ${p.limit}.`;
+    case 'enum':
+    case 'const': {
+      const allowed = (p.allowedValues ?? (p.allowedValue !== undefined ? [p.allowedValue] : [])) as unknown[];
+      return `${who} doit valoir ${allowed.map((v) => JSON.stringify(v)).join(', ')}.`;
+    }
+    case 'minItems':
+      return `${who} doit contenir au moins ${p.limit} élément(s).`;
+    case 'maxItems':
+      return `${who} doit contenir au plus ${p.limit} éléments.`;
+    case 'additionalProperties':
+      return `${who} n’est pas accepté.`;
+    case 'multipleOf':
+      return `${who} doit être un multiple de ${p.multipleOf}.`;
+    default:
+      return `${who} n’est pas valide.`;
+  }
+}
