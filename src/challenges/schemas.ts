@@ -1,0 +1,115 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** An optional value: always present in the JSON, `null` when unset (contract section 1). */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const Uuid = Type.String({ format: 'uuid' });
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+export const BadgeSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    icon: Nullable(Type.String()),
+    imageUrl: Nullable(Type.String()),
+  },
+  { title: 'Badge' },
+);
+export type BadgeApi = Static<typeof BadgeSchema>;
+
+export const ChallengeQuizQuestionSchema = Type.Object(
+  {
+    id: Uuid,
+    material: Type.String(),
+    question: Type.String(),
+    correctWasteTypeId: Uuid,
+    order: Type.Number(),
+  },
+  { title: 'QuizQuestion' },
+);
+export type ChallengeQuizQuestionApi = Static<typeof ChallengeQuizQuestionSchema>;
+
+export const SerieSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    order: Type.Number(),
+    quizQuestions: Type.Array(ChallengeQuizQuestionSchema, { description: 'Ordered by `order`' }),
+  },
+  { title: 'Serie' },
+);
+export type SerieApi = Static<typeof SerieSchema>;
+
+export const ChallengeSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    enabled: Type.Boolean(),
+    startDate: Nullable(Timestamp),
+    endDate: Nullable(Timestamp),
+    order: Type.Number(),
+    requiredChallengeId: Nullable(Uuid),
+    requiredChallenge: Nullable(Type.Object({ id: Uuid, name: Type.String() })),
+    series: Type.Array(SerieSchema, { description: 'Ordered by `order`, then name' }),
+    badge: Nullable(BadgeSchema),
+  },
+  { title: 'Challenge' },
+);
+export type ChallengeApi = Static<typeof ChallengeSchema>;
+
+export const ChallengeListSchema = Type.Array(ChallengeSchema, {
+  description: 'Available challenges (enabled, city ACTIF, now within [startDate, endDate], a null bound open), by `order` then name',
+});
+
+export const CityIdParamsSchema = Type.Object({ cityId: Uuid });
+
+/** Client-generated device identifier (contract section 4): 8 to 128 letters, digits, `-` and `_`. */
+export const DeviceId = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+
+export const DeviceIdParamsSchema = Type.Object({ deviceId: DeviceId });
+
+export const CompleteChallengeBodySchema = Type.Object({
+  deviceId: DeviceId,
+  challengeId: Uuid,
+  score: Type.Number({ minimum: 0, maximum: 100, description: 'Finite number from 0 to 100; a string is rejected' }),
+});
+export type CompleteChallengeBody = Static<typeof CompleteChallengeBodySchema>;
+
+export const CompletionSchema = Type.Object(
+  {
+    id: Uuid,
+    deviceId: Type.String(),
+    challengeId: Uuid,
+    score: Type.Number(),
+    completedAt: Timestamp,
+    challenge: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      description: Nullable(Type.String()),
+      badge: Nullable(BadgeSchema),
+    }),
+  },
+  { title: 'ChallengeCompletion', description: 'One record per device and challenge; it keeps the best score and when it was reached' },
+);
+export type CompletionApi = Static<typeof CompletionSchema>;
+
+export const ProgressItemSchema = Type.Object(
+  {
+    challengeId: Uuid,
+    challengeName: Type.String(),
+    score: Type.Number(),
+    completedAt: Timestamp,
+    badge: Nullable(BadgeSchema),
+  },
+  { title: 'UserProgress' },
+);
+export type ProgressItemApi = Static<typeof ProgressItemSchema>;
+
+export const ProgressListSchema = Type.Array(ProgressItemSchema, {
+  description: 'Every challenge completed by the device, newest completedAt first; kept after a challenge ends or is disabled',
+});
+
+export const ErrorSchema = Type.Object({ statusCode: Type.Number(), message: Type.String(), error: Type.String() });
