@@ -18,13 +18,13 @@ export async function insertChallengeWorld(db: Kysely<DB>): Promise<ChallengeWor
   const inactiveCityId = randomUUID();
   await db
     .insertInto('city_group')
-    .values({ id: groupId, name: 'Métropole Test', type: 'METROPOLE', code: 'MT', siren: '200000001' })
+    .values({ id: groupId, name: 'Métropole Test', type: 'METROPOLE', code: 'MT', siren: '200000001', chat_enabled: false })
     .execute();
   await db
     .insertInto('city')
     .values([
-      { id: cityId, name: 'Villeactive', country: 'France', status: 'ACTIF', city_group_id: groupId, population: 1000 },
-      { id: inactiveCityId, name: 'Villedormante', country: 'France', status: 'NON_ACTIF', city_group_id: groupId, population: null },
+      { id: cityId, name: 'Villeactive', country: 'France', status: 'ACTIF', time_zone: 'Europe/Paris', city_group_id: groupId, population: 1000 },
+      { id: inactiveCityId, name: 'Villedormante', country: 'France', status: 'NON_ACTIF', time_zone: 'Europe/Paris', city_group_id: groupId, population: null },
     ])
     .execute();
   const glass = randomUUID();
