@@ -1,0 +1,319 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/**
+ * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
+ * plus the fields the API keeps to itself. Field names are the API's camelCase names.
+ *
+ * Every key at the top is optional, and so is every optional field: absent means null (or [] for
+ * an array). Optional fields also accept an explicit null, so that a document the API returned
+ * can be fed back. Unknown fields are ignored.
+ */
+
+/** Lowercase or uppercase canonical UUID; ids are stored lowercase. */
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/** #RGB, #RRGGBB or #RRGGBBAA. */
+const HEX_COLOR_PATTERN = '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$';
+
+// `errorMessage` is read by the validator (src/bundle/validate.ts) to explain a failed pattern in French.
+const Id = Type.String({ pattern: UUID_PATTERN, errorMessage: 'doit être un UUID' });
+const Text = Type.String({ minLength: 1 });
+const Timestamp = Type.String({ format: 'date-time' });
+const HexColor = Type.String({
+  pattern: HEX_COLOR_PATTERN,
+  errorMessage: 'doit être une couleur hexadécimale (#RGB ou #RRGGBB)',
+});
+
+/** An optional field: absent, null, or a value. */
+function Opt<T extends TSchema>(schema: T) {
+  return Type.Optional(Type.Union([schema, Type.Null()]));
+}
+
+/** An optional list: absent, null or [] all mean "none". */
+function List<T extends TSchema>(schema: T) {
+  return Type.Optional(Type.Union([Type.Array(schema), Type.Null()]));
+}
+
+/** `createdAt` / `updatedAt`, taken from the bundle when given, else set at import. */
+const Dates = {
+  createdAt: Opt(Timestamp),
+  updatedAt: Opt(Timestamp),
+};
+
+export const WEEKDAY_NAMES = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'] as const;
+
+export const BundleCityGroupSchema = Type.Object({
+  id: Id,
+  name: Text,
+  /** Category of group, for example "Métropole" or "Communauté de communes". */
+  type: Text,
+  code: Text,
+  siren: Type.String({ pattern: '^[0-9]+$', errorMessage: 'doit contenir uniquement des chiffres' }),
+  /** The chat assistant module (CONTRACT section 7); false when absent. */
+  chatEnabled: Opt(Type.Boolean()),
+  ...Dates,
+});
+
+export const BundleWasteTypeDetailSchema = Type.Object({
+  id: Id,
+  material: Text,
+  description: Opt(Type.String()),
+  instructions: Opt(Type.String()),
+  imageUrl: Opt(Type.String()),
+});
+
+export const BundleWasteTypeSchema = Type.Object({
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+  instructions: Opt(Type.String()),
+  color: Opt(HexColor),
+  colorLight: Opt(HexColor),
+  icon: Opt(Type.String()),
+  imageUrl: Opt(Type.String()),
+  details: List(BundleWasteTypeDetailSchema),
+});
+
+export const BundleCollectionDaySchema = Type.Object({
+  id: Id,
+  /** French weekday name, lowercase. */
+  name: Type.Union([
+    Type.Literal('lundi'),
+    Type.Literal('mardi'),
+    Type.Literal('mercredi'),
+    Type.Literal('jeudi'),
+    Type.Literal('vendredi'),
+    Type.Literal('samedi'),
+    Type.Literal('dimanche'),
+  ]),
+  /** A waste type of the same city. */
+  wasteTypeId: Id,
+  description: Opt(Type.String()),
+  biweekly: Opt(Type.Boolean()),
+  /** First day the rule applies; required when biweekly. */
+  startDate: Opt(Timestamp),
+});
+
+export const BundleCollectionExceptionSchema = Type.Object({
+  id: Id,
+  dateFrom: Timestamp,
+  /** null: the day of dateFrom only. */
+  dateTo: Opt(Timestamp),
+  /** A waste type of the same city. */
+  wasteTypeId: Id,
+  name: Opt(Type.String()),
+  description: Opt(Type.String()),
+});
+
+export const BundleAttachedLocationSchema = Type.Object({
+  id: Id,
+  name: Text,
+  reference: Type.String(),
+  latitude: Type.Number({ minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+});
+
+export const BundleCollectionPlaceSchema = Type.Object({
+  id: Id,
+  name: Text,
+  collectionDays: List(BundleCollectionDaySchema),
+  exceptions: List(BundleCollectionExceptionSchema),
+  attachedLocations: List(BundleAttachedLocationSchema),
+});
+
+export const BundleRecyclingPointSchema = Type.Object({
+  id: Id,
+  name: Text,
+  address: Opt(Type.String()),
+  latitude: Opt(Type.Number({ minimum: -90, maximum: 90 })),
+  longitude: Opt(Type.Number({ minimum: -180, maximum: 180 })),
+  /** Free text. */
+  openingHours: Opt(Type.String()),
+});
+
+export const BundleQuizQuestionSchema = Type.Object({
+  id: Id,
+  material: Text,
+  question: Text,
+  /** A waste type of the same city. */
+  correctWasteTypeId: Id,
+  /** 0 when absent. */
+  order: Opt(Type.Integer()),
+});
+
+export const BundleBadgeSchema = Type.Object({
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+  icon: Opt(Type.String()),
+  imageUrl: Opt(Type.String()),
+});
+
+export const BundleSerieSchema = Type.Object({
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+  order: Opt(Type.Integer()),
+  /** Quiz questions of the same city; a serie may have none. */
+  quizQuestionIds: List(Id),
+});
+
+export const BundleChallengeSchema = Type.Object({
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+  /** true when absent. */
+  enabled: Opt(Type.Boolean()),
+  startDate: Opt(Timestamp),
+  /** null: no end. */
+  endDate: Opt(Timestamp),
+  order: Opt(Type.Integer()),
+  /** A challenge of the bundle or already in the database; no cycles. */
+  requiredChallengeId: Opt(Id),
+  badge: Opt(BundleBadgeSchema),
+  series: List(BundleSerieSchema),
+});
+
+export const BundleCitySchema = Type.Object({
+  id: Id,
+  name: Text,
+  country: Text,
+  population: Opt(Type.Integer({ minimum: 0 })),
+  status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
+  /** IANA time zone the collection dates are computed in; Europe/Paris when absent. */
+  timeZone: Opt(Type.String()),
+  outOfTheBins: Opt(Type.String()),
+  presentationOfBins: Opt(Type.String()),
+  returnOfBins: Opt(Type.String()),
+  respectOfCalendar: Opt(Type.String()),
+  holidays: Opt(Type.String()),
+  /** A group of the bundle or of the database. */
+  cityGroupId: Opt(Id),
+  ...Dates,
+  wasteTypes: List(BundleWasteTypeSchema),
+  wasteCollectionPlaces: List(BundleCollectionPlaceSchema),
+  recyclingPoints: List(BundleRecyclingPointSchema),
+  quizQuestions: List(BundleQuizQuestionSchema),
+  challenges: List(BundleChallengeSchema),
+});
+
+export const BundleBlogPostSchema = Type.Object({
+  id: Id,
+  title: Text,
+  /** MDX; must compile. */
+  content: Type.String(),
+  /** false when absent. */
+  published: Opt(Type.Boolean()),
+  publishedAt: Opt(Timestamp),
+  /** A group of the bundle or of the database. */
+  cityGroupId: Id,
+  ...Dates,
+});
+
+export const BundlePageSchema = Type.Object({
+  id: Id,
+  title: Text,
+  slug: Text,
+  /** '' when absent. */
+  content: Opt(Type.String()),
+  seoTitle: Opt(Type.String()),
+  seoDescription: Opt(Type.String()),
+  /** Served only once publishedAt <= now; never when null. */
+  publishedAt: Opt(Timestamp),
+  ...Dates,
+});
+
+export interface BundleMenuItem {
+  id: string;
+  label: string;
+  linkType: 'PAGE' | 'EXTERNAL' | 'NONE';
+  /** A page of the same site; required for PAGE. */
+  pageId?: string | null;
+  /** Required for EXTERNAL. */
+  externalUrl?: string | null;
+  /** Position among its siblings; 0 when absent. */
+  order?: number | null;
+  children?: BundleMenuItem[] | null;
+}
+
+export const BundleMenuItemSchema = Type.Cyclic(
+  {
+    MenuItem: Type.Object({
+      id: Id,
+      label: Text,
+      linkType: Type.Union([Type.Literal('PAGE'), Type.Literal('EXTERNAL'), Type.Literal('NONE')]),
+      pageId: Opt(Id),
+      externalUrl: Opt(Type.String()),
+      order: Opt(Type.Integer()),
+      children: List(Type.Ref('MenuItem')),
+    }),
+  },
+  'MenuItem',
+);
+
+export const BundleMenuSchema = Type.Object({
+  id: Id,
+  name: Text,
+  /** Unique within the site, typically header or footer. */
+  location: Text,
+  items: List(BundleMenuItemSchema),
+});
+
+export const BundleSiteSchema = Type.Object({
+  id: Id,
+  name: Text,
+  /** Unique across all sites. */
+  slug: Text,
+  type: Type.Union([Type.Literal('SITE'), Type.Literal('APP')]),
+  domain: Opt(Type.String()),
+  /** {} when absent. */
+  settings: Opt(Type.Record(Type.String(), Type.Unknown())),
+  /** Matters for an APP only. */
+  theme: Opt(Type.Record(Type.String(), Type.Unknown())),
+  cityGroupId: Opt(Id),
+  ...Dates,
+  pages: List(BundlePageSchema),
+  menus: List(BundleMenuSchema),
+});
+
+export const BundleMediaSchema = Type.Object({
+  id: Id,
+  /** Name shown to clients; the base name of `path` when absent. */
+  filename: Opt(Text),
+  /** Checked against the file; detected from the file when absent (images only). */
+  mimeType: Opt(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$', errorMessage: 'doit être un type MIME' })),
+  /** Served to the public only when true; false when absent. */
+  public: Opt(Type.Boolean()),
+  alt: Opt(Type.String()),
+  /** The file, relative to the bundle file; must stay inside the bundle's folder. */
+  path: Text,
+  ...Dates,
+});
+
+export const BundleSchema = Type.Object({
+  cityGroups: List(BundleCityGroupSchema),
+  cities: List(BundleCitySchema),
+  blogPosts: List(BundleBlogPostSchema),
+  sites: List(BundleSiteSchema),
+  media: List(BundleMediaSchema),
+});
+
+export type WeekdayName = (typeof WEEKDAY_NAMES)[number];
+export type BundleCityGroup = Static<typeof BundleCityGroupSchema>;
+export type BundleWasteTypeDetail = Static<typeof BundleWasteTypeDetailSchema>;
+export type BundleWasteType = Static<typeof BundleWasteTypeSchema>;
+export type BundleCollectionDay = Static<typeof BundleCollectionDaySchema>;
+export type BundleCollectionException = Static<typeof BundleCollectionExceptionSchema>;
+export type BundleAttachedLocation = Static<typeof BundleAttachedLocationSchema>;
+export type BundleCollectionPlace = Static<typeof BundleCollectionPlaceSchema>;
+export type BundleRecyclingPoint = Static<typeof BundleRecyclingPointSchema>;
+export type BundleQuizQuestion = Static<typeof BundleQuizQuestionSchema>;
+export type BundleBadge = Static<typeof BundleBadgeSchema>;
+export type BundleSerie = Static<typeof BundleSerieSchema>;
+export type BundleChallenge = Static<typeof BundleChallengeSchema>;
+export type BundleCity = Static<typeof BundleCitySchema>;
+export type BundleBlogPost = Static<typeof BundleBlogPostSchema>;
+export type BundlePage = Static<typeof BundlePageSchema>;
+export type BundleMenu = Omit<Static<typeof BundleMenuSchema>, 'items'> & { items?: BundleMenuItem[] | null };
+export type BundleSite = Omit<Static<typeof BundleSiteSchema>, 'menus'> & { menus?: BundleMenu[] | null };
+export type BundleMedia = Static<typeof BundleMediaSchema>;
+export type Bundle = Omit<Static<typeof BundleSchema>, 'sites'> & { sites?: BundleSite[] | null };
