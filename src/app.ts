@@ -9,6 +9,7 @@ import type { DB } from './db/types.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import healthRoutes from './health/routes.ts';
+import cityRoutes from './cities/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -75,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   await app.register(healthRoutes);
+  await app.register(cityRoutes, { prefix: '/public' });
 
   return app;
 }
