@@ -10,6 +10,8 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
+import calendarRoutes from './calendar/routes.ts';
+import challengeRoutes from './challenges/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -77,6 +79,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(cityRoutes, { prefix: '/public' });
+  await app.register(calendarRoutes, { prefix: '/public' });
+  await app.register(challengeRoutes, { prefix: '/public' });
 
   return app;
 }

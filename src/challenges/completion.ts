@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { BadRequest, NotFound } from '../http/errors.ts';
+import {
+  findChallengeForCompletion,
+  findCompletion,
+  recordBestCompletion,
+  toCompletionRecord,
+  type ChallengeForCompletion,
+} from './repository.ts';
+import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
+
+export const challengeMessages = {
+  notFound: 'Défi introuvable : aucun défi disponible ne correspond à « challengeId ».',
+  notStarted: (name: string, start: string) => `Le défi « ${name} » n’a pas encore commencé : il ouvre le ${start}.`,
+  ended: (name: string, end: string) => `Le défi « ${name} » est terminé depuis le ${end}.`,
+  prerequisite: (name: string) => `Terminez d’abord le défi « ${name} » avant celui-ci.`,
+};
+
+export type ChallengeWindow = 'open' | 'not-started' | 'ended';
+
+/** Where `now` falls in the challenge's [startDate, endDate] window; a null bound is open. */
+export function challengeWindow(challenge: { startDate: Date | null; endDate: Date | null }, now: Date): ChallengeWindow {
+  if (challenge.startDate && now < challenge.startDate) return 'not-started';
+  if (challenge.endDate && now > challenge.endDate) return 'ended';
+  return 'open';
+}
+
+/** A moment written for citizens, in the city's time zone: « 1 juillet 2026 à 02:00 ». */
+function frenchMoment(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
+}
+
+function assertCompletable(challenge: ChallengeForCompletion | undefined, now: Date): asserts challenge is ChallengeForCompletion {
+  if (!challenge || !challenge.enabled || !challenge.cityActive) throw NotFound(challengeMessages.notFound);
+  const window = challengeWindow(challenge, now);
+  if (window === 'not-started') {
+    throw BadRequest(challengeMessages.notStarted(challenge.name, frenchMoment(challenge.startDate!, challenge.cityTimeZone)));
+  }
+  if (window === 'ended') {
+    throw BadRequest(challengeMessages.ended(challenge.name, frenchMoment(challenge.endDate!, challenge.cityTimeZone)));
+  }
+  if (challenge.requiredChallengeId !== null && !challenge.requiredCompleted) {
+    throw BadRequest(challengeMessages.prerequisite(challenge.requiredChallengeName ?? challenge.requiredChallengeId));
+  }
+}
+
+/**
+ * Records that a device completed a challenge and answers the stored record: the best score and when it was
+ * reached. Two round trips (checks, then the upsert); a third only when the score sent does not beat the stored one.
+ */
+export async function completeChallenge(db: Kysely<DB>, input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
+  const challenge = await findChallengeForCompletion(db, input.challengeId, input.deviceId);
+  assertCompletable(challenge, now);
+  const stored =
+    (await recordBestCompletion(db, { ...input, completedAt: now })) ??
+    (await findCompletion(db, input.deviceId, input.challengeId));
+  // The row cannot vanish between the upsert and the read unless the challenge itself was deleted meanwhile.
+  if (!stored) throw NotFound(challengeMessages.notFound);
+  return toCompletionRecord(stored, challenge);
+}
