@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -20,7 +20,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   clock?: Clock;
-  logger?: FastifyServerOptions['logger'];
+  /** The process's pino logger; tests build the app without one. */
+  logger?: FastifyBaseLogger;
 }
 
 declare module 'fastify' {
@@ -50,7 +51,7 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     // Header and request timeouts: a slow client cannot hold a connection open for ever.

@@ -101,7 +101,7 @@ function acquireLock(lockPath: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         throw new DatabaseLockedError(
           `The embedded database in ${path.dirname(lockPath)} is already used by process ${owner}. ` +
             'PGlite serves one process only: stop the other one, use another DATA_DIR, or set DATABASE_URL to use PostgreSQL.',

@@ -1,0 +1,136 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, DatabaseLockedError } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const GROUP = '10000000-0000-4000-8000-0000000000aa';
+
+function tempDir(t: { after: (fn: () => void) => void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-life-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+interface Child {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `collecte serve` (no demo data) as a real process on the embedded database. */
+function startServer(dataDir: string, port: number): Child {
+  const proc = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exited };
+}
+
+async function waitReady(port: number, child: Child): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready: ${child.output()}`);
+}
+
+describe('embedded database and process lifecycle', () => {
+  it('keeps its data across a restart of the embedded database', async (t) => {
+    const dataDir = tempDir(t);
+    const first = await openDatabase({ databaseUrl: null, dataDir });
+    await migrateToLatest(first.db);
+    await first.db
+      .insertInto('city_group')
+      .values({ id: GROUP, name: 'Persistante', type: 'Métropole', code: 'P', siren: '123456789', chat_enabled: false })
+      .execute();
+    await first.close();
+
+    const second = await openDatabase({ databaseUrl: null, dataDir });
+    t.after(() => second.close());
+    assert.deepEqual(await migrateToLatest(second.db), [], 'the schema is already there');
+    const row = await second.db.selectFrom('city_group').select('name').where('id', '=', GROUP).executeTakeFirst();
+    assert.equal(row?.name, 'Persistante');
+  });
+
+  it('refuses a second opener of the same data directory while the first holds it', async (t) => {
+    const dataDir = tempDir(t);
+    const first = await openDatabase({ databaseUrl: null, dataDir });
+    t.after(() => first.close());
+    await assert.rejects(openDatabase({ databaseUrl: null, dataDir }), DatabaseLockedError);
+
+    // Another process is refused too, with a message naming the way out, and a non-zero exit.
+    const child = startServer(dataDir, await freePort());
+    assert.equal(await child.exited, 1);
+    assert.match(child.output(), /already used by process \d+/);
+    assert.match(child.output(), /DATABASE_URL/);
+  });
+
+  it('takes over a lock left by a dead process', async (t) => {
+    const dataDir = tempDir(t);
+    fs.writeFileSync(path.join(dataDir, 'collecte.lock'), '999999999');
+    const database = await openDatabase({ databaseUrl: null, dataDir });
+    t.after(() => database.close());
+    assert.equal(fs.readFileSync(path.join(dataDir, 'collecte.lock'), 'utf8'), String(process.pid));
+  });
+
+  it('finishes a request in flight on SIGTERM, closes the database and exits 0', async (t) => {
+    const dataDir = tempDir(t);
+    const port = await freePort();
+    const child = startServer(dataDir, port);
+    t.after(() => child.proc.kill('SIGKILL'));
+    await waitReady(port, child);
+
+    // A request whose body is still arriving when SIGTERM comes.
+    const body = JSON.stringify({ deviceId: 'device-sigterm-1', challengeId: GROUP, score: 50 });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(
+          `POST /public/challenges/complete HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` + body.slice(0, 10),
+        );
+        setTimeout(() => {
+          child.proc.kill('SIGTERM');
+          setTimeout(() => socket.write(body.slice(10)), 500);
+        }, 300);
+      });
+      let raw = '';
+      socket.on('data', (d) => (raw += d));
+      socket.on('end', () => resolve({ status: Number(raw.split(' ')[1]), text: raw }));
+      socket.on('error', reject);
+    });
+    const { status, text } = await response;
+    assert.equal(status, 404, text); // the challenge does not exist: a real answer, not a dropped connection
+    assert.match(text, /"statusCode":404/);
+    assert.equal(await child.exited, 0, child.output());
+    assert.equal(fs.existsSync(path.join(dataDir, 'collecte.lock')), false, 'the lock is released');
+  });
+});
