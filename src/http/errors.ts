@@ -55,4 +55,5 @@ export const messages = {
   bodyTooLarge: 'Le corps de la requête dépasse la taille maximale de 100 Kio.',
   unsupportedMediaType: 'Le corps de la requête doit être envoyé en JSON (Content-Type: application/json).',
   emptyJsonBody: 'Le corps de la requête est vide alors qu’un objet JSON est attendu.',
+  collectionPlaceNotFound: 'Lieu de collecte introuvable dans cette ville',
 };

@@ -1,0 +1,96 @@
+/**
+ * Calendar-date arithmetic. A collection happens on a day, not at an instant, so the engine works on
+ * "day numbers" (days since 1970-01-01 in the proleptic Gregorian calendar) and never on local clock
+ * times: a daylight-saving change or a year end cannot shift a date.
+ */
+
+const MS_PER_DAY = 86_400_000;
+
+/** Days since 1970-01-01. */
+export type DayNumber = number;
+
+export const DEFAULT_TIME_ZONE = 'Europe/Paris';
+
+export const FRENCH_WEEKDAYS = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'] as const;
+export type FrenchWeekday = (typeof FRENCH_WEEKDAYS)[number];
+
+export function dayNumberFromParts(year: number, month: number, day: number): DayNumber {
+  return Math.round(Date.UTC(year, month - 1, day) / MS_PER_DAY);
+}
+
+/** Strictly `YYYY-MM-DD` naming a date that exists; otherwise null. */
+export function parseCalendarDate(text: string): DayNumber | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps them as written.
+  date.setUTCFullYear(year);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return Math.round(date.getTime() / MS_PER_DAY);
+}
+
+/** The UTC-midnight Date of a day (what all-day iCalendar events and date libraries expect). */
+export function dayNumberToUtcDate(day: DayNumber): Date {
+  return new Date(day * MS_PER_DAY);
+}
+
+export function formatDayNumber(day: DayNumber): string {
+  return dayNumberToUtcDate(day).toISOString().slice(0, 10);
+}
+
+/** 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday). */
+export function isoWeekdayIndex(day: DayNumber): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+export function frenchWeekday(day: DayNumber): FrenchWeekday {
+  return FRENCH_WEEKDAYS[isoWeekdayIndex(day)];
+}
+
+/** The Monday of the week (Monday to Sunday) holding `day`. */
+export function mondayOf(day: DayNumber): DayNumber {
+  return day - isoWeekdayIndex(day);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The city's time zone, or the default one when the stored name is not a zone this runtime knows:
+ * a citizen still gets a calendar rather than an error.
+ */
+export function resolveTimeZone(timeZone: string | null | undefined): string {
+  return timeZone && isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+}
+
+/** The calendar day on which an instant falls in a time zone. */
+export function dayInTimeZone(instant: Date, timeZone: string): DayNumber {
+  const parts = formatterFor(timeZone).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return dayNumberFromParts(get('year'), get('month'), get('day'));
+}

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BadRequest, NotFound, messages } from '../http/errors.ts';
+import { parseCalendarDate, type DayNumber } from './calendar-dates.ts';
+import { computeCalendar, todayIn, type CalendarRange } from './calendar.ts';
+import { buildIcsFeed } from './ics.ts';
+import { loadPlaceCalendar, type PlaceCalendarData } from './repository.ts';
+import {
+  CollectionsQuerySchema,
+  ErrorSchema,
+  IcsResponseSchema,
+  NotModifiedSchema,
+  OccurrenceListSchema,
+  PlaceParamsSchema,
+  type CollectionsQuery,
+  type PlaceParams,
+} from './schemas.ts';
+
+/** Default span of the collections endpoint: today through today + 30. */
+const DEFAULT_SPAN_DAYS = 30;
+/** Longest range served at once: 366 days in all, so a whole leap year fits. */
+const MAX_SPAN_DAYS = 366;
+/** The iCalendar feed covers today through today + 365. */
+const ICS_SPAN_DAYS = 365;
+
+const EXTENSION_NOTE = 'Extension of the seed (CONTRACT section 3b).';
+
+async function requirePlace(app: FastifyInstance, params: PlaceParams): Promise<PlaceCalendarData> {
+  const lookup = await loadPlaceCalendar(app.db, params.cityId, params.placeId);
+  if (lookup.found === 'city-missing') throw NotFound(messages.cityNotFound);
+  if (lookup.found === 'place-missing') throw NotFound(messages.collectionPlaceNotFound);
+  return lookup.data;
+}
+
+function dayParam(name: 'from' | 'to', value: string): DayNumber {
+  const day = parseCalendarDate(value);
+  if (day === null) throw BadRequest(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`);
+  return day;
+}
+
+/** The inclusive range asked for; `from` defaults to today in the city, `to` to `from` + 30 days. */
+function requestedRange(query: CollectionsQuery, today: DayNumber): CalendarRange {
+  const from = query.from === undefined ? today : dayParam('from', query.from);
+  const to = query.to === undefined ? from + DEFAULT_SPAN_DAYS : dayParam('to', query.to);
+  if (to < from) throw BadRequest('Le paramètre « to » doit être une date égale ou postérieure à « from ».');
+  if (to - from + 1 > MAX_SPAN_DAYS) {
+    throw BadRequest(`Le paramètre « to » doit être au plus ${MAX_SPAN_DAYS - 1} jours après « from » (${MAX_SPAN_DAYS} jours au plus).`);
+  }
+  return { from, to };
+}
+
+/** Whether If-None-Match names this entity tag (weak comparison, as RFC 9110 asks for this header). */
+function matchesIfNoneMatch(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Collection calendars of a place, as JSON and as a subscribable iCalendar feed. Registered under /public. */
+export default async function calendarRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/cities/:cityId/places/:placeId/collections',
+    {
+      schema: {
+        tags: ['calendar'],
+        summary: 'Collection dates of a place',
+        description:
+          `${EXTENSION_NOTE} The collections of the place from \`from\` through \`to\` (inclusive, \`YYYY-MM-DD\` in the ` +
+          'city\'s time zone, Europe/Paris unless the city says otherwise), with the regular collections its exceptions ' +
+          'remove left out and French legal holidays named in `holiday`. Default: today through today + 30; `from` alone ' +
+          'gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, ' +
+          'or a place of another city: 404.',
+        params: PlaceParamsSchema,
+        querystring: CollectionsQuerySchema,
+        response: { 200: OccurrenceListSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const data = await requirePlace(app, request.params);
+      const range = requestedRange(request.query, todayIn(data.city.timeZone, app.clock()));
+      return computeCalendar(data.schedule, range).occurrences;
+    },
+  );
+
+  app.get(
+    '/cities/:cityId/places/:placeId/calendar.ics',
+    {
+      schema: {
+        tags: ['calendar'],
+        summary: 'iCalendar feed of a place\'s collections',
+        description:
+          `${EXTENSION_NOTE} An RFC 5545 calendar to subscribe to: one all-day event per collection from today through ` +
+          'today + 365 in the city\'s time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event ' +
+          '(`Collecte annulée : <waste type>`, with the exception\'s name and description) for each collection an exception ' +
+          'removes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD>@collecte`, the same on every fetch; `DTSTAMP` is the ' +
+          'time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304.',
+        params: PlaceParamsSchema,
+        response: { 200: IcsResponseSchema, 304: NotModifiedSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const data = await requirePlace(app, request.params);
+      const today = todayIn(data.city.timeZone, app.clock());
+      const body = buildIcsFeed({
+        placeId: data.place.id,
+        placeName: data.place.name,
+        cityName: data.city.name,
+        calendar: computeCalendar(data.schedule, { from: today, to: today + ICS_SPAN_DAYS }),
+        dataChangedAt: data.dataChangedAt,
+      });
+      const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+      reply.header('etag', etag);
+      if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header('content-disposition', `inline; filename="collectes-${data.place.id}.ics"`)
+        .send(body);
+    },
+  );
+}

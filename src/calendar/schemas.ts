@@ -1,0 +1,53 @@
+import { Type, type Static } from 'typebox';
+
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+export const PlaceParamsSchema = Type.Object({
+  cityId: Uuid('City id'),
+  placeId: Uuid('Collection place id (a place of that city)'),
+});
+export type PlaceParams = Static<typeof PlaceParamsSchema>;
+
+const CalendarDate = (description: string) =>
+  Type.String({ format: 'date', examples: ['2026-12-25'], description });
+
+export const CollectionsQuerySchema = Type.Object({
+  from: Type.Optional(CalendarDate('First day, inclusive, `YYYY-MM-DD` in the city\'s time zone. Default: today there.')),
+  to: Type.Optional(
+    CalendarDate('Last day, inclusive. Default: `from` + 30 days. At most 365 days after `from` (366 days in all).'),
+  ),
+});
+export type CollectionsQuery = Static<typeof CollectionsQuerySchema>;
+
+export const OccurrenceSchema = Type.Object({
+  date: Type.String({ format: 'date', description: 'Day of the collection, `YYYY-MM-DD` in the city\'s time zone' }),
+  wasteTypeId: Type.String({ format: 'uuid' }),
+  wasteTypeName: Type.String(),
+  color: Type.Union([Type.String(), Type.Null()], { description: 'The waste type\'s color, or null' }),
+  holiday: Type.Union([Type.String(), Type.Null()], {
+    description: 'Name of the French legal public holiday falling that day (`Noël`, `Jour de l\'an`, …), or null',
+    examples: ['Noël'],
+  }),
+});
+
+export const OccurrenceListSchema = Type.Array(OccurrenceSchema, {
+  description: 'Collections sorted by date, then waste type name (French collation); one per day and waste type.',
+});
+
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer({ examples: [404] }),
+    message: Type.String({ examples: ['Ville introuvable'] }),
+    error: Type.String({ examples: ['Not Found'] }),
+  },
+  { description: 'Error body: French message' },
+);
+
+export const IcsResponseSchema = {
+  description:
+    'RFC 5545 calendar (`text/calendar; charset=utf-8`) with a strong `ETag`; `If-None-Match` answers 304.',
+  content: { 'text/calendar': { schema: Type.String() } },
+};
+
+/** No body at all (not even `null`): described for the OpenAPI document only. */
+export const NotModifiedSchema = { description: 'Not modified: the calendar is the one the client holds (same `ETag`); no body.' };
