@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { NotFound } from '../http/errors.ts';
+import { ErrorSchema } from '../http/schema-helpers.ts';
+import { findPublishedBlogPost, findPublishedBlogPosts } from './repository.ts';
+import { BlogPostIdParams, BlogPostListQuery, BlogPostSchema } from './schemas.ts';
+
+export const BLOG_POST_NOT_FOUND = 'Article introuvable';
+
+export default async function blogRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/blog-posts',
+    {
+      schema: {
+        tags: ['blog'],
+        summary: 'Published blog posts, newest publishedAt first',
+        description: 'An unknown `cityGroupId` answers `[]`; a malformed one answers 400.',
+        querystring: BlogPostListQuery,
+        response: { 200: Type.Array(BlogPostSchema), 400: ErrorSchema },
+      },
+    },
+    async (request) => findPublishedBlogPosts(app.db, { cityGroupId: request.query.cityGroupId }),
+  );
+
+  app.get(
+    '/blog-posts/:id',
+    {
+      schema: {
+        tags: ['blog'],
+        summary: 'One published blog post',
+        description: 'A post that does not exist or is not published answers 404 (`Article introuvable`).',
+        params: BlogPostIdParams,
+        response: { 200: BlogPostSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const post = await findPublishedBlogPost(app.db, request.params.id);
+      if (!post) throw NotFound(BLOG_POST_NOT_FOUND);
+      return post;
+    },
+  );
+}
