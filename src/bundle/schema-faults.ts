@@ -1,0 +1,111 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { BundleSchema } from './schema.ts';
+import { childPath, type BundleFault } from './faults.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'une chaîne de caractères',
+  number: 'un nombre',
+  integer: 'un nombre entier',
+  boolean: 'un booléen (true ou false)',
+  object: 'un objet JSON',
+  array: 'un tableau',
+  null: 'null',
+};
+
+let compiled: ValidateFunction | null = null;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    // allErrors: every fault of the file at once; verbose: gives each error its schema, for `errorMessage`.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    addFormats(ajv);
+    compiled = ajv.compile(BundleSchema);
+  }
+  return compiled;
+}
+
+/** Ajv's `/cities/0/wasteTypes/1` → `cities[0].wasteTypes[1]`. */
+export function pointerToPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<string>((acc, seg) => childPath(acc, /^\d+$/.test(seg) ? Number(seg) : seg), '');
+}
+
+/**
+ * Checks the shape of a bundle against the schema and returns every fault with its JSON path.
+ * Optional fields are `X | null` unions: Ajv reports each failed branch plus the union itself;
+ * those are folded into one message per field.
+ */
+export function schemaFaults(bundle: unknown): BundleFault[] {
+  const validate = validator();
+  if (validate(bundle)) return [];
+  const errors = validate.errors ?? [];
+  const nullable = new Set<string>();
+  const allowed = new Map<string, unknown[]>();
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'anyOf') continue;
+    if (error.keyword === 'type' && error.params.type === 'null') {
+      nullable.add(error.instancePath);
+      continue;
+    }
+    if (error.keyword === 'const') {
+      const values = allowed.get(error.instancePath);
+      if (values) {
+        values.push(error.params.allowedValue);
+        continue;
+      }
+      allowed.set(error.instancePath, [error.params.allowedValue]);
+    }
+    kept.push(error);
+  }
+  const faults: BundleFault[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    let path = pointerToPath(error.instancePath);
+    if (error.keyword === 'required') path = childPath(path, String(error.params.missingProperty));
+    const message = describe(error, nullable.has(error.instancePath), allowed.get(error.instancePath));
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    faults.push({ path, message });
+  }
+  return faults;
+}
+
+function describe(error: ErrorObject, orNull: boolean, allowedValues: unknown[] | undefined): string {
+  const p = error.params as Record<string, any>;
+  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+  switch (error.keyword) {
+    case 'required':
+      return 'est obligatoire';
+    case 'type': {
+      const types = (Array.isArray(p.type) ? p.type : [p.type]).map((t: string) => TYPE_NAMES[t] ?? t);
+      if (orNull) types.push('null');
+      return `doit être ${types.join(' ou ')}`;
+    }
+    case 'format':
+      if (p.format === 'date-time') return 'doit être un horodatage ISO 8601 (par exemple 2026-11-21T09:30:00.000Z)';
+      return custom ?? `doit être au format ${p.format}`;
+    case 'pattern':
+      return custom ?? 'n’a pas le format attendu';
+    case 'minLength':
+      return p.limit === 1 ? 'ne doit pas être vide' : `doit contenir au moins ${p.limit} caractères`;
+    case 'minimum':
+      return `doit être supérieur ou égal à ${p.limit}`;
+    case 'maximum':
+      return `doit être inférieur ou égal à ${p.limit}`;
+    case 'const':
+    case 'enum': {
+      const values = allowedValues ?? p.allowedValues ?? [p.allowedValue];
+      return `doit valoir ${values.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+    }
+    default:
+      return custom ?? `n’est pas valide (${error.message ?? error.keyword})`;
+  }
+}
