@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import publicHeaders from './http/public-headers.ts';
+import rateLimits from './http/rate-limit.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -76,6 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('clock', options.clock ?? (() => new Date()));
 
   registerErrorHandling(app);
+  await app.register(publicHeaders);
+  await app.register(rateLimits);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);

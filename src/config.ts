@@ -15,6 +15,8 @@ export interface Config {
   readonly databaseUrl: string | null;
   /** Redis connection string; when set, rate-limit counters are shared between instances. */
   readonly redisUrl: string | null;
+  /** Prefix of every key this service writes in Redis, so that several deployments can share one Redis. */
+  readonly redisKeyPrefix: string;
   /** Where media files live (copied there by the import). */
   readonly mediaDir: string;
   /** Public origin of the service (for absolute URLs such as an app's apiUrl); null = the request's own origin. */
@@ -90,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX') ?? 'collecte:',
     mediaDir: path.resolve(str(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 0, 1_000_000_000),

@@ -22,7 +22,7 @@ export interface CityTable {
   country: string;
   population: number | null;
   status: 'ACTIF' | 'NON_ACTIF';
-  time_zone: string;
+  time_zone: Generated<string>;
   out_of_the_bins: string | null;
   presentation_of_bins: string | null;
   return_of_bins: string | null;
