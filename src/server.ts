@@ -18,7 +18,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
-    if (options.demo) await loadDemoDataIfEmpty(database.db, config, logger);
+    if (options.demo) await loadDemoDataIfEmpty(database, config, logger);
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
