@@ -14,6 +14,8 @@ import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
 import challengeRoutes from './challenges/routes.ts';
+import blogRoutes from './blog/routes.ts';
+import cmsRoutes from './cms/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -86,6 +88,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cityRoutes, { prefix: '/public' });
   await app.register(calendarRoutes, { prefix: '/public' });
   await app.register(challengeRoutes, { prefix: '/public' });
+  await app.register(blogRoutes, { prefix: '/public' });
+  await app.register(cmsRoutes, { prefix: '/public' });
 
   return app;
 }

@@ -1,0 +1,64 @@
+import type { Menu, MenuItem } from './schemas.ts';
+import type { MenuItemRow, MenuRow } from './repository.ts';
+
+const collator = new Intl.Collator('fr');
+
+/**
+ * An item is shown unless it leads to a page citizens may not see: a page item whose page is gone,
+ * or any item whose page is not published yet. Its children go with it, since they sit under a
+ * heading that points nowhere.
+ */
+export function isItemVisible(item: MenuItemRow): boolean {
+  if (item.page_id !== null) return item.page_published === true;
+  return item.link_type !== 'PAGE';
+}
+
+function bySiblingOrder(a: MenuItemRow, b: MenuItemRow): number {
+  return a.order - b.order || collator.compare(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * Builds the item trees of several menus from their flat rows (one query for all of them).
+ * Only items reachable from a visible root through visible items are kept, so a hidden item hides
+ * its whole branch, and a parent loop or a parent in another menu cannot make an item appear twice.
+ */
+export function buildMenus(menus: MenuRow[], rows: MenuItemRow[]): Menu[] {
+  const childrenOf = new Map<string, MenuItemRow[]>();
+  const rootsOf = new Map<string, MenuItemRow[]>();
+  const ids = new Set(rows.map((r) => r.id));
+  for (const row of rows) {
+    if (row.parent_id !== null && ids.has(row.parent_id)) {
+      const list = childrenOf.get(row.parent_id) ?? [];
+      list.push(row);
+      childrenOf.set(row.parent_id, list);
+    } else if (row.parent_id === null) {
+      const list = rootsOf.get(row.menu_id) ?? [];
+      list.push(row);
+      rootsOf.set(row.menu_id, list);
+    }
+  }
+
+  const placed = new Set<string>();
+  const toTree = (siblings: MenuItemRow[], menuId: string): MenuItem[] =>
+    siblings
+      .filter((row) => row.menu_id === menuId && isItemVisible(row) && !placed.has(row.id))
+      .sort(bySiblingOrder)
+      .map((row) => {
+        placed.add(row.id);
+        return {
+          id: row.id,
+          label: row.label,
+          linkType: row.link_type,
+          pageId: row.page_id,
+          externalUrl: row.external_url,
+          children: toTree(childrenOf.get(row.id) ?? [], menuId),
+        };
+      });
+
+  return menus.map((menu) => ({
+    id: menu.id,
+    name: menu.name,
+    location: menu.location,
+    items: toTree(rootsOf.get(menu.id) ?? [], menu.id),
+  }));
+}
