@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
+import conditionalResponses from './http/conditional.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -82,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(publicHeaders);
   await app.register(rateLimits);
+  await app.register(conditionalResponses);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);
