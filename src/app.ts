@@ -17,6 +17,7 @@ import calendarRoutes from './calendar/routes.ts';
 import challengeRoutes from './challenges/routes.ts';
 import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
+import mediaRoutes from './media/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(challengeRoutes, { prefix: '/public' });
   await app.register(blogRoutes, { prefix: '/public' });
   await app.register(cmsRoutes, { prefix: '/public' });
+  await app.register(mediaRoutes, { prefix: '/public' });
 
   return app;
 }

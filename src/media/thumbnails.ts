@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+
+/** Longest side of a thumbnail, in pixels: enough for a list or a card on a phone, small enough to send at once. */
+export const THUMBNAIL_MAX_SIDE = 320;
+
+/**
+ * Bumped whenever the way thumbnails are made changes, so that cached files made the old way are
+ * not served any more (they carry the version in their name).
+ */
+const THUMBNAIL_VERSION = 1;
+
+interface ThumbnailFormat {
+  format: 'jpeg' | 'png' | 'webp';
+  ext: string;
+  contentType: string;
+}
+
+const JPEG: ThumbnailFormat = { format: 'jpeg', ext: 'jpg', contentType: 'image/jpeg' };
+const PNG: ThumbnailFormat = { format: 'png', ext: 'png', contentType: 'image/png' };
+const WEBP: ThumbnailFormat = { format: 'webp', ext: 'webp', contentType: 'image/webp' };
+
+/**
+ * The image types sharp decodes, and what their thumbnail is made as: photos stay JPEG, images that may
+ * carry transparency become PNG or WebP. Any other type (PDF, video…) has no thumbnail.
+ */
+const FORMATS: Record<string, ThumbnailFormat> = {
+  'image/jpeg': JPEG,
+  'image/png': PNG,
+  'image/webp': WEBP,
+  'image/avif': WEBP,
+  'image/gif': PNG,
+  'image/tiff': JPEG,
+  'image/svg+xml': PNG,
+};
+
+export function canThumbnail(mimeType: string): boolean {
+  return Object.hasOwn(FORMATS, mimeType.toLowerCase());
+}
+
+export interface Thumbnail {
+  bytes: Buffer;
+  contentType: string;
+}
+
+export interface ThumbnailSource {
+  id: string;
+  mimeType: string;
+  sha256: string;
+}
+
+/** Thumbnails being made right now, by cache file: concurrent first requests share one sharp run. */
+const inFlight = new Map<string, Promise<Buffer>>();
+
+/**
+ * The thumbnail of a media file, made once and then read from `mediaDir/thumbs`. The cache file's name
+ * carries the source's sha256, so a re-imported file with new bytes gets a new thumbnail.
+ * Returns null when the type has none. Rejects with ENOENT when the source file is missing.
+ */
+export async function loadThumbnail(mediaDir: string, media: ThumbnailSource): Promise<Thumbnail | null> {
+  const format = FORMATS[media.mimeType.toLowerCase()];
+  if (!format) return null;
+  const cacheFile = path.join(
+    mediaDir,
+    'thumbs',
+    `${media.id}-${media.sha256.slice(0, 16)}-v${THUMBNAIL_VERSION}.${format.ext}`,
+  );
+  try {
+    return { bytes: await fs.readFile(cacheFile), contentType: format.contentType };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  let making = inFlight.get(cacheFile);
+  if (!making) {
+    making = makeThumbnail(path.join(mediaDir, media.id), cacheFile, format).finally(() => inFlight.delete(cacheFile));
+    inFlight.set(cacheFile, making);
+  }
+  return { bytes: await making, contentType: format.contentType };
+}
+
+async function makeThumbnail(sourceFile: string, cacheFile: string, format: ThumbnailFormat): Promise<Buffer> {
+  // Checked first so that a missing source is a plain ENOENT, not a decoder error.
+  await fs.access(sourceFile);
+  const bytes = await sharp(sourceFile)
+    .rotate() // honour EXIF orientation, so that a portrait photo stays portrait
+    .resize({ width: THUMBNAIL_MAX_SIDE, height: THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .toFormat(format.format)
+    .toBuffer();
+  // Write aside then rename: another process (or instance on shared storage) never reads half a file,
+  // and two writers just replace one complete file with an identical one.
+  await fs.mkdir(path.dirname(cacheFile), { recursive: true });
+  const temp = `${cacheFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temp, bytes);
+    await fs.rename(temp, cacheFile);
+  } catch (err) {
+    await fs.rm(temp, { force: true });
+    throw err;
+  }
+  return bytes;
+}
