@@ -20,6 +20,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'Collecte — Public Waste-Collection Information API', version: '1.0', description: DESCRIPTION },
       tags: [
         { name: 'cities', description: 'Cities, city groups and their waste-collection data' },
+        {
+          name: 'calendar',
+          description:
+            'Extensions of the seed: collection dates of a place (JSON) and its subscribable iCalendar feed, computed in the city\'s time zone',
+        },
         { name: 'operations', description: 'Health and readiness probes' },
       ],
     },

@@ -136,6 +136,8 @@ for (const kind of testDatabaseKinds()) {
         assert.match(operation.description, /Extension of the seed/);
         assert.ok(operation.responses['400'] && operation.responses['404'], path);
       }
+      const tag = doc.tags.find((x: { name: string }) => x.name === 'calendar');
+      assert.match(tag?.description ?? '', /Extensions of the seed/);
       const ics = doc.paths['/public/cities/{cityId}/places/{placeId}/calendar.ics'].get;
       assert.ok(ics.responses['200'].content['text/calendar']);
       assert.ok(doc.paths['/public/cities/{cityId}/places/{placeId}/collections'].get.parameters.some((p: { name: string }) => p.name === 'from'));
