@@ -64,6 +64,34 @@ async function waitReady(port: number, child: Child): Promise<void> {
 }
 
 describe('embedded database and process lifecycle', () => {
+  it('npm start serves the real demo communes and stops cleanly on SIGTERM', async (t) => {
+    const dataDir = tempDir(t);
+    const port = await freePort();
+    const proc = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    t.after(() => proc.kill('SIGKILL'));
+    await waitReady(port, { proc, output: () => out, exited });
+
+    const cities = await (await fetch(`http://127.0.0.1:${port}/public/cities`)).json();
+    const names = cities.map((c: { name: string }) => c.name);
+    assert.ok(names.includes('Brest') && names.includes('Plouzané'), names.join(', '));
+    const groups = await (await fetch(`http://127.0.0.1:${port}/public/city-groups`)).json();
+    assert.deepEqual(groups.map((g: { siren: string }) => g.siren).sort(), ['242900314', '242900553']);
+
+    // SIGTERM to npm reaches the server (the script execs node): it stops and releases the database.
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, out);
+    for (let i = 0; i < 50 && fs.existsSync(path.join(dataDir, 'collecte.lock')); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(fs.existsSync(path.join(dataDir, 'collecte.lock')), false, 'the server released the database');
+  });
+
   it('keeps its data across a restart of the embedded database', async (t) => {
     const dataDir = tempDir(t);
     const first = await openDatabase({ databaseUrl: null, dataDir });
