@@ -28,7 +28,11 @@ export default async function challengeRoutes(fastify: FastifyInstance) {
         response: { 200: ProgressListSchema, 400: ErrorSchema },
       },
     },
-    async (request) => progressOfDevice(app.db, request.params.deviceId),
+    async (request, reply) => {
+      // A device's own progress changes with each completion: always revalidate (the ETag keeps it cheap).
+      reply.header('cache-control', 'no-cache');
+      return progressOfDevice(app.db, request.params.deviceId);
+    },
   );
 
   app.get(

@@ -163,7 +163,9 @@ for (const kind of testDatabaseKinds()) {
       });
       assert.equal(infinite.statusCode, 400);
       // The bounds themselves are accepted, and nothing was recorded by the rejected requests before.
-      assert.deepEqual((await app.inject(`/public/challenges/progress/${DEVICE}`)).json(), []);
+      const empty = await app.inject(`/public/challenges/progress/${DEVICE}`);
+      assert.deepEqual(empty.json(), []);
+      assert.equal(empty.headers['cache-control'], 'no-cache', 'per-device progress is always revalidated');
       assert.equal((await complete(app, { ...valid, score: 0 })).statusCode, 201);
       assert.equal((await complete(app, { ...valid, score: 100 })).json().score, 100);
     });
