@@ -16,8 +16,9 @@ export type PlaceCalendarLookup =
   | { found: 'place'; data: PlaceCalendarData };
 
 /**
- * Loads what the calendar engine needs for one place of an ACTIF city, in five queries whatever the data:
- * the city and the data version, then the place, its days, its exceptions and the city's waste types.
+ * Loads what the calendar engine needs for one place of an ACTIF city, in six small queries whatever the data,
+ * two round trips: the city and the data version, then the place (checked to be the city's), its days,
+ * its exceptions and the city's waste types.
  */
 export async function loadPlaceCalendar(db: Kysely<DB>, cityId: string, placeId: string): Promise<PlaceCalendarLookup> {
   const [city, version] = await Promise.all([
@@ -40,26 +41,16 @@ export async function loadPlaceCalendar(db: Kysely<DB>, cityId: string, placeId:
       .executeTakeFirst(),
     db
       .selectFrom('collection_day')
-      .innerJoin('collection_place', 'collection_place.id', 'collection_day.place_id')
-      .select(['collection_day.name', 'collection_day.waste_type_id', 'collection_day.biweekly', 'collection_day.start_date'])
-      .where('collection_day.place_id', '=', placeId)
-      .where('collection_place.city_id', '=', cityId)
-      .orderBy('collection_day.id')
+      .select(['name', 'waste_type_id', 'biweekly', 'start_date'])
+      .where('place_id', '=', placeId)
+      .orderBy('id')
       .execute(),
     db
       .selectFrom('collection_exception')
-      .innerJoin('collection_place', 'collection_place.id', 'collection_exception.place_id')
-      .select([
-        'collection_exception.date_from',
-        'collection_exception.date_to',
-        'collection_exception.waste_type_id',
-        'collection_exception.name',
-        'collection_exception.description',
-      ])
-      .where('collection_exception.place_id', '=', placeId)
-      .where('collection_place.city_id', '=', cityId)
-      .orderBy('collection_exception.date_from')
-      .orderBy('collection_exception.id')
+      .select(['date_from', 'date_to', 'waste_type_id', 'name', 'description'])
+      .where('place_id', '=', placeId)
+      .orderBy('date_from')
+      .orderBy('id')
       .execute(),
     db.selectFrom('waste_type').select(['id', 'name', 'color']).where('city_id', '=', cityId).execute(),
   ]);
