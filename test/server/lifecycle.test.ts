@@ -79,10 +79,10 @@ describe('embedded database and process lifecycle', () => {
     t.after(() => proc.kill('SIGKILL'));
     await waitReady(port, { proc, output: () => out, exited });
 
-    const cities = await (await fetch(`http://127.0.0.1:${port}/public/cities`)).json();
+    const cities = (await (await fetch(`http://127.0.0.1:${port}/public/cities`)).json()) as { name: string }[];
     const names = cities.map((c: { name: string }) => c.name);
     assert.ok(names.includes('Brest') && names.includes('Plouzané'), names.join(', '));
-    const groups = await (await fetch(`http://127.0.0.1:${port}/public/city-groups`)).json();
+    const groups = (await (await fetch(`http://127.0.0.1:${port}/public/city-groups`)).json()) as { siren: string }[];
     assert.deepEqual(groups.map((g: { siren: string }) => g.siren).sort(), ['242900314', '242900553']);
 
     // SIGTERM to npm reaches the server (the script execs node): it stops and releases the database.
