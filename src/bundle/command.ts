@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { BundleValidationError, formatFaults } from './faults.ts';
 import { importBundle, type ImportSummary } from './import.ts';
-import path from 'node:path';
 
 /**
  * `npm run collecte -- import FILE`: loads a bundle into the configured database, all or nothing.

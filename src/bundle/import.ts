@@ -63,8 +63,12 @@ export interface ImportSummary {
 /**
  * Imports a bundle: validates all of it first (throws BundleValidationError, nothing written), then
  * writes everything in one transaction. Idempotent: an id that exists is updated, only where its content
- * differs; the nested collections of each imported city, site and menu are made equal to the bundle's.
+ * differs (so updated_at moves only then); the nested collections of each imported city, site and menu
+ * are made equal to the bundle's: children it no longer lists are deleted, except challenges that
+ * citizens completed, which are disabled (enabled = false) so that progress and badges survive.
+ * Top-level entries (groups, cities, blog posts, sites, media) missing from a bundle are left alone.
  * Media files are staged under temporary names and renamed into place only after the commit.
+ * data_version is bumped in the same transaction when, and only when, something changed.
  */
 export async function importBundle(database: Database, bundle: unknown, options: ImportOptions): Promise<ImportSummary> {
   const { bundle: valid, media } = await validateBundle(database.db, bundle, { baseDir: options.baseDir });
