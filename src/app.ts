@@ -11,6 +11,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
 import conditionalResponses from './http/conditional.ts';
+import dataVersion from './http/data-version.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(publicHeaders);
   await app.register(rateLimits);
+  await app.register(dataVersion);
   await app.register(conditionalResponses);
   await registerOpenApi(app);
 

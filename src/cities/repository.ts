@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { availableChallengesByCity } from '../challenges/repository.ts';
+import { readSnapshot } from '../db/snapshot.ts';
 import { frenchCollator, iso, sortByText } from '../http/schema-helpers.ts';
 import type { CityApi, CityGroupApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
 
@@ -33,7 +34,11 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
  * Every ACTIF city in scope with all its nested data, in a fixed number of queries (one per table)
  * whatever the number of cities.
  */
-export async function findCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<CityApi[]> {
+export function findCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<CityApi[]> {
+  return readSnapshot(db, (trx) => readCities(trx, scope, now));
+}
+
+async function readCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<CityApi[]> {
   const ids = scopedCityIds(db, scope);
   const cityRows = await db
     .selectFrom('city')
@@ -178,15 +183,15 @@ export async function findCities(db: Kysely<DB>, scope: CityScope, now: Date): P
 
 /** Every city group with its ACTIF cities, in two queries. */
 export async function findCityGroups(db: Kysely<DB>): Promise<CityGroupApi[]> {
-  const [groups, cities] = await Promise.all([
-    db.selectFrom('city_group').select(['id', 'name', 'type', 'code', 'siren']).execute(),
-    db
+  const [groups, cities] = await readSnapshot(db, (trx) => Promise.all([
+    trx.selectFrom('city_group').select(['id', 'name', 'type', 'code', 'siren']).execute(),
+    trx
       .selectFrom('city')
       .select(['id', 'name', 'country', 'population', 'city_group_id'])
       .where('status', '=', 'ACTIF')
       .where('city_group_id', 'is not', null)
       .execute(),
-  ]);
+  ]));
   const citiesByGroup = groupBy(cities, (c) => c.city_group_id);
   return sortByText(groups, (g) => g.name).map((g) => {
     const members = sortByText(citiesByGroup.get(g.id) ?? [], (c) => c.name).map((c) => ({

@@ -2,11 +2,25 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ResponseCache, type CachedResponse } from './response-cache.ts';
 
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
 const COMPRESS_MIN_BYTES = 1024;
+/** How long a cached public body may be served without recomputation, at most (the browser's max-age too). */
+const CACHE_TTL_MS = 60_000;
 
-type Encoding = 'br' | 'gzip' | 'identity';
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Cache this GET route's 200 bodies per URL until public data changes (default for GET /public routes). */
+    cache?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set by a handler whose answer stops being right at a known time (a challenge ends, a page is published). */
+    cacheUntil?: Date;
+  }
+}
 
 /** Picks the client's preferred coding among br and gzip (q-values honoured), identity otherwise. */
 export function negotiateEncoding(header: string | undefined): Encoding {
@@ -40,48 +54,122 @@ function isCompressible(type: unknown): boolean {
   return typeof type === 'string' && /^(application\/(json|problem\+json)|text\/)/.test(type);
 }
 
+export function encode(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipSync(body, { level: 6 });
+}
+
+function strongEtag(body: Buffer): string {
+  return createHash('sha256').update(body).digest('base64url').slice(0, 27);
+}
+
+/** One representation of a response: its bytes and their validator. */
+interface Representation {
+  body: Buffer;
+  etag: string;
+  encoding: Encoding;
+}
+
+function pickEncoding(request: FastifyRequest, compressible: boolean, size: number): Encoding {
+  return compressible && size >= COMPRESS_MIN_BYTES ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
+}
+
+/** Writes one representation: its headers, or a 304 when the client already holds it. */
+function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Buffer | string {
+  reply.header('etag', rep.etag);
+  if (etagMatches(request.headers['if-none-match'], rep.etag)) {
+    reply.code(304);
+    reply.removeHeader('content-length');
+    reply.removeHeader('content-type');
+    return '';
+  }
+  if (rep.encoding !== 'identity') reply.header('content-encoding', rep.encoding);
+  reply.header('content-length', rep.body.length);
+  return rep.body;
+}
+
+/** The representation of a cached response in the asked coding, compressed once and kept. */
+function cachedRepresentation(cache: ResponseCache, entry: CachedResponse, encoding: Encoding): Representation {
+  if (encoding === 'identity') return { body: entry.body, etag: entry.etag, encoding };
+  const variant = cache.variant(entry, encoding, () => ({
+    body: encode(entry.body, encoding),
+    etag: `${entry.etag.slice(0, -1)}-${encoding}"`,
+  }));
+  return { ...variant, encoding };
+}
+
+function isPrivate(cacheControl: unknown): boolean {
+  return typeof cacheControl === 'string' && /no-store|no-cache|private/.test(cacheControl);
+}
+
 /**
- * Strong ETags (one per representation: the coding is part of the tag), 304 on If-None-Match,
- * gzip/brotli on request, and Cache-Control on public reads. Applies to bodies built in memory (JSON,
- * calendars); streamed files handle their own validators.
+ * Strong ETags (one per representation: the coding is part of the tag), 304 on If-None-Match, gzip and
+ * brotli on request, and Cache-Control on public reads. Public GET bodies are kept per URL, with their
+ * compressed variants and validators, until public data changes (data_version), their own expiry, or
+ * CACHE_TTL_MS: a cached read costs no query, no serialisation, no hashing and no compression.
+ * Streamed files handle their own validators.
  */
 async function conditionalResponses(app: FastifyInstance) {
+  const cache = new ResponseCache();
+  const fromCache = new WeakSet<FastifyRequest>();
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET') && route.url.startsWith('/public') && route.config?.cache !== false) {
+      route.config = { ...(route.config ?? {}), cache: true };
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !request.routeOptions.config?.cache) return;
+    const entry = cache.get(request.url, app.dataVersion.current, app.clock().getTime());
+    if (!entry) return;
+    fromCache.add(request);
+    reply.header('content-type', entry.contentType);
+    reply.header('cache-control', entry.cacheControl);
+    if (entry.compressible) reply.header('vary', 'Accept-Encoding');
+    const rep = cachedRepresentation(cache, entry, pickEncoding(request, entry.compressible, entry.body.length));
+    return reply.send(sendRepresentation(request, reply, rep));
+  });
+
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (fromCache.has(request)) return payload;
     if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const status = reply.statusCode;
+    if (reply.statusCode !== 200) return payload;
     const isPublic = request.url.startsWith('/public');
-    if (status !== 200) return payload;
     if (isPublic && !reply.hasHeader('cache-control')) reply.header('cache-control', 'public, max-age=60');
 
-    let body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const compressible = isCompressible(reply.getHeader('content-type')) && !reply.hasHeader('content-encoding');
-    const encoding = compressible && body.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+    const compressible = isCompressible(contentType) && !reply.hasHeader('content-encoding');
     if (compressible) reply.header('vary', 'Accept-Encoding');
+    const routeEtag = reply.getHeader('etag') as string | undefined;
+    const etag = routeEtag ?? `"${strongEtag(body)}"`;
+    const cacheControl = String(reply.getHeader('cache-control') ?? '');
+    const encoding = pickEncoding(request, compressible, body.length);
 
-    let etag = reply.getHeader('etag') as string | undefined;
-    if (!etag) {
-      const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-      etag = `"${hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
-      reply.header('etag', etag);
+    if (request.routeOptions.config?.cache && !isPrivate(cacheControl)) {
+      const now = app.clock().getTime();
+      const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity);
+      const entry = cache.set(request.url, {
+        key: request.url,
+        version: app.dataVersion.current,
+        expiresAt: until,
+        body,
+        etag,
+        contentType,
+        cacheControl,
+        compressible,
+        variants: {},
+      });
+      return sendRepresentation(request, reply, cachedRepresentation(cache, entry, encoding));
     }
-    if (etagMatches(request.headers['if-none-match'], etag)) {
-      reply.code(304);
-      reply.removeHeader('content-length');
-      reply.removeHeader('content-type');
-      return '';
-    }
-    if (encoding !== 'identity') {
-      body =
-        encoding === 'br'
-          ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
-          : gzipSync(body, { level: 6 });
-      reply.header('content-encoding', encoding);
-      reply.header('content-length', body.length);
-      return body;
-    }
-    return payload;
+    if (encoding === 'identity') return sendRepresentation(request, reply, { body, etag, encoding });
+    const encoded = encode(body, encoding);
+    return sendRepresentation(request, reply, { body: encoded, etag: routeEtag ?? `"${strongEtag(encoded)}-${encoding}"`, encoding });
   });
 }
 
-export default fp(conditionalResponses, { name: 'collecte-conditional-responses' });
+export default fp(conditionalResponses, { name: 'collecte-conditional-responses', dependencies: ['collecte-data-version'] });

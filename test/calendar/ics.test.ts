@@ -94,7 +94,8 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('stamps events with the time the data changed, not the time of the request', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { clock: fixedClock('2026-12-01T07:00:00.000Z') });
+      const clock = fixedClock('2026-12-01T07:00:00.000Z');
+      const { app, database } = await buildTestApp(t, kind, { clock });
       const s = await insertCalendarScenario(database.db);
       const changedAt = new Date('2026-10-15T08:30:00.000Z');
       await database.db.updateTable('data_version').set({ changed_at: changedAt }).where('id', '=', 1).execute();
@@ -107,7 +108,9 @@ for (const kind of testDatabaseKinds()) {
         { wasteTypeId: s.wasteTypes.ordures, dateFrom: '2026-12-03T23:00:00.000Z', name: 'Grève', description: null },
       ]);
       const bumped = new Date('2026-11-30T12:00:00.000Z');
-      await database.db.updateTable('data_version').set({ changed_at: bumped }).where('id', '=', 1).execute();
+      clock.set(bumped.toISOString());
+      await app.dataChanged();
+      clock.set('2026-12-01T07:00:00.000Z');
       const after = await app.inject({ url: icsUrl(s.cityId, s.placeId), headers: { 'if-none-match': before.headers.etag as string } });
       assert.equal(after.statusCode, 200);
       assert.notEqual(after.headers.etag, before.headers.etag);

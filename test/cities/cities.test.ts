@@ -142,6 +142,7 @@ for (const kind of testDatabaseKinds()) {
           .values({ id: uuid(), place_id: placeId, name: `Rue ${i}`, reference: `R${i}`, latitude: 48, longitude: -4 })
           .execute();
       }
+      await app.dataChanged();
       const after = await count();
       assert.equal((await app.inject(`/public/cities/${ids.brest}`)).json().wasteCollectionPlaces.length, 12);
       assert.equal(after, before);

@@ -53,6 +53,7 @@ describe('conditional and compressed responses', () => {
     await seedCities(database.db);
     const before = await app.inject('/public/city-groups');
     await database.db.updateTable('city_group').set({ name: 'Brest Métropole Océane' }).where('code', '=', 'BM').execute();
+    await app.dataChanged();
     const after = await app.inject({ url: '/public/city-groups', headers: { 'if-none-match': before.headers.etag as string } });
     assert.equal(after.statusCode, 200);
     assert.notEqual(after.headers.etag, before.headers.etag);
