@@ -1,0 +1,79 @@
+import type { GuidanceTopic } from './knowledge.ts';
+import { stem, tokenize, wordMatches } from './text-match.ts';
+
+/**
+ * What a citizen's message asks, read from its words. Several intents may hold at once ("quand sortir la
+ * poubelle jaune" asks a date and the bins-out rule); the assistant decides which to answer.
+ */
+export interface Intents {
+  tokens: string[];
+  handoff: boolean;
+  greeting: boolean;
+  thanks: boolean;
+  help: boolean;
+  /** A date of collection is asked ("quand", "prochaine collecte", "passe"…). */
+  collection: boolean;
+  /** Where something goes ("où jeter", "quelle poubelle", "recycler"…). */
+  material: boolean;
+  /** Recycling centres, drop-off points, their hours or addresses. */
+  points: boolean;
+  guidance: GuidanceTopic[];
+  /** The citizen says where they live ("j'habite", "mon quartier", "ma rue"). */
+  residence: boolean;
+  /** The message is a bare number (an answer to a numbered list). */
+  number: number | null;
+}
+
+const words = (list: string) => list.split(' ').map(stem);
+
+const HANDOFF = words('agent conseiller conseillere humain humaine operateur operatrice standard');
+const HANDOFF_PHRASES = [words('vraie personne'), words('quelqu un'), words('personne reelle')];
+const RESIDENCE = words('habite habitons vis vivons quartier secteur rue avenue route lieu adresse');
+const GREETING = words('bonjour salut hello coucou bonsoir hey bjr slt');
+const THANKS = words('merci');
+const HELP = words('aide aider help');
+const TEMPORAL = words('quand prochain prochaine passe passent passera passage ramassage ramasse ramasser camion jour date demain aujourd semaine heure');
+const COLLECTION_SUBJECT = words('collecte collectes collecter poubelle bac ramassage ramasse camion passe passent passera passage');
+const MATERIAL = words('jeter jette jete mettre met trier trie tri recycler recycle recyclable deposer depose debarrasser va vont');
+const POINTS = words('decheterie dechetterie dechetteries apport borne bornes colonne conteneur container recyclerie ressourcerie horaire horaires ouvert ouverte ouverture ouvre ferme fermeture adresse textile vetement');
+const OUT = words('sortir sors sort sortie veille');
+const PRESENT = words('presenter presente presentation poignee');
+const RETURN = words('rentrer rentre ranger range trottoir');
+const CALENDAR = words('calendrier planning programme respecter respect');
+const HOLIDAY = words('ferie feries noel paque toussaint ascension pentecote armistice fete reveillon');
+
+/** Intent words tolerate typos only when long: short ones ("ouvert", "sort") are too close to other words. */
+const matches = (typed: string, word: string) => (word.length >= 7 ? wordMatches(typed, word) : typed === word);
+const hasAny = (tokens: string[], list: string[]) => list.some((w) => tokens.some((t) => matches(t, w)));
+const hasPhrase = (tokens: string[], phrase: string[]) => phrase.every((w) => tokens.includes(w));
+
+export function readIntents(text: string): Intents {
+  const tokens = tokenize(text);
+  const guidance: GuidanceTopic[] = [];
+  // "jour férié" is about holidays, not about a collection day.
+  const holiday = hasAny(tokens, HOLIDAY) || hasPhrase(tokens, words('jour de l an')) || hasPhrase(tokens, words('1er mai')) || hasPhrase(tokens, words('14 juillet'));
+  if (holiday) guidance.push('holidays');
+  if (hasAny(tokens, OUT)) guidance.push('outOfTheBins');
+  if (hasAny(tokens, PRESENT)) guidance.push('presentationOfBins');
+  if (hasAny(tokens, RETURN)) guidance.push('returnOfBins');
+  if (hasAny(tokens, CALENDAR) || hasPhrase(tokens, words('mauvais jour'))) guidance.push('respectOfCalendar');
+  const number = /^\s*(\d{1,2})\s*\.?\s*$/.exec(text);
+  return {
+    tokens,
+    handoff: hasAny(tokens, HANDOFF) || HANDOFF_PHRASES.some((p) => hasPhrase(tokens, p)),
+    residence: hasAny(tokens, RESIDENCE),
+    greeting: hasAny(tokens, GREETING),
+    thanks: hasAny(tokens, THANKS),
+    help: hasAny(tokens, HELP) || (tokens.includes('faire') && hasAny(tokens, words('sais peux sait'))),
+    collection: !holiday && hasAny(tokens, TEMPORAL),
+    material: hasAny(tokens, MATERIAL) || hasPhrase(tokens, words('quelle poubelle')) || hasPhrase(tokens, words('quel bac')),
+    points: hasAny(tokens, POINTS) || hasPhrase(tokens, words('point d apport')),
+    guidance,
+    number: number ? Number(number[1]) : null,
+  };
+}
+
+/** Whether the message asks for a collection date, given what it names. */
+export function asksCollection(intents: Intents, namesWasteType: boolean): boolean {
+  return intents.collection && (namesWasteType || hasAny(intents.tokens, COLLECTION_SUBJECT));
+}

@@ -1,0 +1,205 @@
+import {
+  frenchDate,
+  guidanceText,
+  nextCollectionFacts,
+  recyclingPointsFor,
+  recyclingPointsOfWasteType,
+  upcomingExceptions,
+  type CityKnowledge,
+  type GuidanceTopic,
+  type MaterialEntry,
+  type Place,
+  type WasteType,
+} from './knowledge.ts';
+import { FRENCH_WEEKDAYS } from '../calendar/calendar-dates.ts';
+import type { CityApi } from '../cities/schemas.ts';
+
+/**
+ * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from
+ * the city's data; the fixed wording only says where a fact comes from or that the data holds none.
+ */
+
+const OFFER_AGENT = 'Si vous le souhaitez, écrivez « parler à un agent » et un conseiller prendra le relais.';
+
+const PLACE_QUESTION_START = 'Dans quel secteur';
+
+export function isPlaceQuestion(content: string): boolean {
+  return content.startsWith(PLACE_QUESTION_START);
+}
+
+export function greeting(k: CityKnowledge, thanksOnly: boolean): string {
+  const opening = thanksOnly ? 'Avec plaisir !' : `Bonjour ! Je suis l’assistant de la collecte des déchets de ${k.city.name}.`;
+  return `${opening} ${capabilities()}`;
+}
+
+function capabilities(): string {
+  return (
+    'Je peux vous donner la prochaine date de collecte de chaque poubelle, vous dire où jeter un objet, ' +
+    'vous indiquer les points de collecte avec leur adresse et leurs horaires, et rappeler les consignes ' +
+    '(sortir, présenter et rentrer les bacs, calendrier, jours fériés). Vous pouvez aussi demander à parler à un agent.'
+  );
+}
+
+export function help(k: CityKnowledge): string {
+  return `Je suis l’assistant de la collecte des déchets de ${k.city.name}. ${capabilities()}`;
+}
+
+export function handoff(k: CityKnowledge): string {
+  return `Je transmets votre demande à un agent du service de collecte de ${k.city.name}. Un conseiller vous répondra ici dès que possible ; vous pouvez déjà décrire votre question.`;
+}
+
+export function notInData(k: CityKnowledge): string {
+  return `Je n’ai pas cette information dans les données de ${k.city.name}, et je préfère ne pas deviner. Je peux vous renseigner sur les jours de collecte, le tri des déchets, les points de collecte et les consignes de sortie des bacs. ${OFFER_AGENT}`;
+}
+
+export function unknownMaterial(k: CityKnowledge): string {
+  return `Je ne trouve pas cet objet dans le guide de tri de ${k.city.name}, et je préfère ne pas deviner. Essayez un autre mot (par exemple « bouteille en plastique » ou « épluchures »). ${OFFER_AGENT}`;
+}
+
+export function placeQuestion(k: CityKnowledge): string {
+  const names = k.city.wasteCollectionPlaces.map((p, i) => `${i + 1}. ${p.name}`).join('\n');
+  if (!names) return `Les données de ${k.city.name} ne contiennent aucun secteur de collecte. ${OFFER_AGENT}`;
+  return `${PLACE_QUESTION_START} de ${k.city.name} habitez-vous ? Les jours de collecte en dépendent :\n${names}\nRépondez par le nom du secteur, son numéro ou le nom de votre rue.`;
+}
+
+export function placeNoted(place: Place): string {
+  return `C’est noté : secteur ${place.name}.`;
+}
+
+/** Next collections at a newly chosen place. */
+export function placeSummary(k: CityKnowledge, place: Place, now: Date): string {
+  return nextCollections(k, place, null, now);
+}
+
+function dayDescription(place: Place, wasteType: WasteType): string | null {
+  return place.collectionDays.find((d) => d.wasteTypeId === wasteType.id && d.description)?.description ?? null;
+}
+
+export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: WasteType[] | null, now: Date): string {
+  const facts = nextCollectionFacts(k, place, wasteTypes, now);
+  if (facts.length === 0) return `Les données ne prévoient aucune collecte à ${place.name} (${k.city.name}). ${OFFER_AGENT}`;
+  const lines: string[] = [];
+  const single = facts.length === 1;
+  lines.push(single ? `À ${place.name} (${k.city.name}) :` : `Prochaines collectes à ${place.name} (${k.city.name}) :`);
+  const notes = new Map<string, string>();
+  for (const { wasteType, next, cancelled } of facts) {
+    const collected = place.collectionDays.some((d) => d.wasteTypeId === wasteType.id);
+    if (next) {
+      const holiday = next.holiday ? ` (${next.holiday})` : '';
+      lines.push(`- ${wasteType.name} : ${frenchDate(next.date)}${holiday}`);
+      if (single) {
+        const description = dayDescription(place, wasteType);
+        if (description) lines.push(description);
+      }
+    } else if (!collected) {
+      lines.push(`- ${wasteType.name} : pas de collecte en porte-à-porte prévue dans ce secteur.`);
+      if (single) {
+        if (wasteType.description) lines.push(wasteType.description);
+        const points = recyclingPointsOfWasteType(k, wasteType);
+        if (points.length) lines.push(pointList(points));
+      }
+    } else {
+      lines.push(`- ${wasteType.name} : aucune collecte prévue dans les douze prochains mois.`);
+    }
+    for (const c of cancelled) {
+      const key = `${c.exceptionName ?? ''}|${c.exceptionDescription ?? ''}`;
+      if (!notes.has(key)) {
+        const label = c.exceptionName ? `${c.exceptionName} – ` : '';
+        notes.set(key, `${label}pas de collecte « ${c.wasteTypeName} » le ${frenchDate(c.date)}${c.exceptionDescription ? ` : ${c.exceptionDescription}` : '.'}`);
+      }
+    }
+  }
+  if (notes.size) lines.push(...[...notes.values()].map((n) => `À noter : ${n}`));
+  return lines.join('\n');
+}
+
+export function material(k: CityKnowledge, entry: MaterialEntry): string {
+  const lines = [`« ${entry.material} » : ${entry.wasteType.name}.`];
+  if (entry.instructions) lines.push(entry.instructions);
+  if (entry.wasteType.instructions) lines.push(`Consigne « ${entry.wasteType.name} » à ${k.city.name} : ${entry.wasteType.instructions}`);
+  const points = recyclingPointsOfWasteType(k, entry.wasteType);
+  if (points.length) lines.push(pointList(points));
+  return lines.join('\n');
+}
+
+export function ambiguousMaterial(entries: MaterialEntry[]): string {
+  const lines = entries.slice(0, 8).map((e) => `- ${e.material} : ${e.wasteType.name}`);
+  return `Plusieurs objets du guide de tri correspondent :\n${lines.join('\n')}\nPrécisez lequel, si besoin.`;
+}
+
+export function wasteTypes(k: CityKnowledge, types: WasteType[], place: Place | null, now: Date): string {
+  const parts: string[] = [];
+  for (const w of types) {
+    const lines = [`${w.name} :`];
+    if (w.description) lines.push(w.description);
+    if (w.instructions) lines.push(w.instructions);
+    const points = recyclingPointsOfWasteType(k, w);
+    if (points.length) lines.push(pointList(points));
+    parts.push(lines.join('\n'));
+  }
+  if (place) parts.push(nextCollections(k, place, types, now));
+  return parts.join('\n');
+}
+
+function pointList(points: CityApi['recyclingPoints']): string {
+  return points
+    .map((p) => `- ${p.name} — ${p.address ?? 'adresse non renseignée'}. Horaires : ${p.openingHours ?? 'non renseignés'}`)
+    .join('\n');
+}
+
+export function recyclingPoints(k: CityKnowledge, tokens: string[]): string {
+  if (k.city.recyclingPoints.length === 0) return `Les données de ${k.city.name} ne listent aucun point de collecte. ${OFFER_AGENT}`;
+  return `Points de collecte à ${k.city.name} :\n${pointList(recyclingPointsFor(k, tokens))}`;
+}
+
+const TOPIC_LABELS: Record<GuidanceTopic, string> = {
+  outOfTheBins: 'Sortie des bacs',
+  presentationOfBins: 'Présentation des bacs',
+  returnOfBins: 'Rentrée des bacs',
+  respectOfCalendar: 'Calendrier de collecte',
+  holidays: 'Jours fériés',
+};
+
+const TOPIC_SUBJECTS: Record<GuidanceTopic, string> = {
+  outOfTheBins: 'la sortie des bacs',
+  presentationOfBins: 'la présentation des bacs',
+  returnOfBins: 'la rentrée des bacs',
+  respectOfCalendar: 'le respect du calendrier',
+  holidays: 'les jours fériés',
+};
+
+export function guidance(k: CityKnowledge, topic: GuidanceTopic): string {
+  const text = guidanceText(k, topic);
+  if (!text) return `Les données de ${k.city.name} ne contiennent pas de consigne sur ${TOPIC_SUBJECTS[topic]}. ${OFFER_AGENT}`;
+  return `${TOPIC_LABELS[topic]} à ${k.city.name} : ${text}`;
+}
+
+export function weeklySchedule(k: CityKnowledge, place: Place): string {
+  const byType = new Map<string, string[]>();
+  const days = [...place.collectionDays].sort((a, b) => FRENCH_WEEKDAYS.indexOf(a.name as never) - FRENCH_WEEKDAYS.indexOf(b.name as never));
+  for (const d of days) {
+    const list = byType.get(d.wasteTypeId) ?? [];
+    list.push(d.biweekly ? `${d.name} (une semaine sur deux)` : d.name);
+    byType.set(d.wasteTypeId, list);
+  }
+  const lines = k.city.wasteTypes.filter((w) => byType.has(w.id)).map((w) => `- ${w.name} : ${byType.get(w.id)!.join(', ')}`);
+  return `Jours de collecte à ${place.name} :\n${lines.join('\n')}`;
+}
+
+export function holidays(k: CityKnowledge, place: Place | null, now: Date): string {
+  const parts = [guidance(k, 'holidays')];
+  if (place) {
+    const seen = new Set<string>();
+    const lines: string[] = [];
+    for (const c of upcomingExceptions(k, place, now)) {
+      const key = `${c.exceptionName ?? ''}|${c.exceptionDescription ?? ''}|${c.wasteTypeId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      lines.push(`- ${frenchDate(c.date)}${c.exceptionName ? ` (${c.exceptionName})` : ''}, ${c.wasteTypeName} : ${c.exceptionDescription ?? 'pas de collecte.'}`);
+    }
+    parts.push(lines.length ? `Changements prévus à ${place.name} dans les deux prochains mois :\n${lines.join('\n')}` : `Aucun changement n’est prévu à ${place.name} dans les deux prochains mois.`);
+  } else if (k.city.wasteCollectionPlaces.length > 1) {
+    parts.push(`Indiquez votre secteur (${k.city.wasteCollectionPlaces.map((p) => p.name).join(', ')}) pour connaître les reports qui vous concernent.`);
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { findCities } from '../cities/repository.ts';
+import type { ConversationStatus, ConversationTable, DB, MessageRole, MessageTable } from '../db/types.ts';
+import { iso } from '../http/schema-helpers.ts';
+import type { PageRequest } from '../cms/pagination.ts';
+import type { CityKnowledge } from './knowledge.ts';
+import type { ConversationApi, MessageApi } from './schemas.ts';
+
+/** Chat storage: conversations, messages and language-model usage. Plain functions, no HTTP. */
+
+export type ConversationRow = Selectable<ConversationTable>;
+type MessageRow = Selectable<MessageTable>;
+
+export function toConversation(row: ConversationRow): ConversationApi {
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    cityId: row.city_id,
+    cityGroupId: row.city_group_id,
+    placeId: row.place_id,
+    status: row.status,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    lastMessageAt: iso(row.last_message_at),
+  };
+}
+
+export function toMessage(row: MessageRow): MessageApi {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    role: row.role,
+    content: row.content,
+    placeId: row.place_id,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+/** A city with what the chat rules need: whether it is ACTIF, its group and whether the group has the assistant. */
+export interface ChatCity {
+  id: string;
+  active: boolean;
+  cityGroupId: string | null;
+  chatEnabled: boolean;
+}
+
+export async function findChatCity(db: Kysely<DB>, cityId: string): Promise<ChatCity | null> {
+  const row = await db
+    .selectFrom('city')
+    .leftJoin('city_group', 'city_group.id', 'city.city_group_id')
+    .select(['city.id', 'city.status', 'city.city_group_id', 'city_group.chat_enabled'])
+    .where('city.id', '=', cityId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id: row.id, active: row.status === 'ACTIF', cityGroupId: row.city_group_id, chatEnabled: row.chat_enabled === true };
+}
+
+export async function findChatGroup(db: Kysely<DB>, cityGroupId: string): Promise<{ id: string; chatEnabled: boolean } | null> {
+  const row = await db.selectFrom('city_group').select(['id', 'chat_enabled']).where('id', '=', cityGroupId).executeTakeFirst();
+  return row ? { id: row.id, chatEnabled: row.chat_enabled } : null;
+}
+
+export async function placeIdsOfCity(db: Kysely<DB>, cityId: string): Promise<string[]> {
+  const rows = await db.selectFrom('collection_place').select('id').where('city_id', '=', cityId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+export async function isPlaceOfCity(db: Kysely<DB>, placeId: string, cityId: string): Promise<boolean> {
+  const row = await db.selectFrom('collection_place').select('id').where('id', '=', placeId).where('city_id', '=', cityId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertConversation(
+  db: Kysely<DB>,
+  values: { deviceId: string; cityId: string; cityGroupId: string; placeId: string | null; now: Date },
+): Promise<ConversationRow> {
+  return db
+    .insertInto('conversation')
+    .values({
+      id: randomUUID(),
+      device_id: values.deviceId,
+      city_id: values.cityId,
+      city_group_id: values.cityGroupId,
+      place_id: values.placeId,
+      status: 'OPEN',
+      created_at: values.now,
+      updated_at: values.now,
+      last_message_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findConversation(db: Kysely<DB>, id: string): Promise<ConversationRow | null> {
+  return (await db.selectFrom('conversation').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+export async function updateConversation(
+  db: Kysely<DB>,
+  id: string,
+  changes: { cityId?: string; placeId?: string | null; status?: ConversationStatus; lastMessageAt?: Date; now: Date },
+): Promise<ConversationRow> {
+  return db
+    .updateTable('conversation')
+    .set({
+      ...(changes.cityId !== undefined ? { city_id: changes.cityId } : {}),
+      ...(changes.placeId !== undefined ? { place_id: changes.placeId } : {}),
+      ...(changes.status !== undefined ? { status: changes.status } : {}),
+      ...(changes.lastMessageAt !== undefined ? { last_message_at: changes.lastMessageAt } : {}),
+      updated_at: changes.now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A device's conversations, newest first, one page of them and the total. */
+export async function conversationsOfDevice(
+  db: Kysely<DB>,
+  deviceId: string,
+  page: PageRequest,
+): Promise<{ rows: ConversationRow[]; total: number }> {
+  const count = await db
+    .selectFrom('conversation')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('device_id', '=', deviceId)
+    .executeTakeFirstOrThrow();
+  const total = Number(count.n);
+  const offset = (page.page - 1) * page.pageSize;
+  if (offset >= total) return { rows: [], total };
+  const rows = await db
+    .selectFrom('conversation')
+    .selectAll()
+    .where('device_id', '=', deviceId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.pageSize)
+    .offset(offset)
+    .execute();
+  return { rows, total };
+}
+
+/** Messages of a conversation, oldest first (insertion order breaks ties between equal timestamps). */
+export async function messagesOf(db: Kysely<DB>, conversationId: string): Promise<MessageRow[]> {
+  return db
+    .selectFrom('message')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('created_at', 'asc')
+    .orderBy('seq', 'asc')
+    .execute();
+}
+
+export async function insertMessage(
+  db: Kysely<DB>,
+  values: { conversationId: string; role: MessageRole; content: string; placeId: string | null; now: Date },
+): Promise<MessageRow> {
+  return db
+    .insertInto('message')
+    .values({
+      id: randomUUID(),
+      conversation_id: values.conversationId,
+      role: values.role,
+      content: values.content,
+      place_id: values.placeId,
+      author_id: null,
+      created_at: values.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function recordLlmUsage(
+  db: Kysely<DB>,
+  values: { conversationId: string | null; cityGroupId: string; model: string; promptTokens: number; completionTokens: number; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('llm_usage')
+    .values({
+      id: randomUUID(),
+      conversation_id: values.conversationId,
+      city_group_id: values.cityGroupId,
+      model: values.model,
+      prompt_tokens: values.promptTokens,
+      completion_tokens: values.completionTokens,
+      created_at: values.now,
+    })
+    .execute();
+}
+
+/** Everything the assistants know about an ACTIF city (the public city read plus its time zone), or null. */
+export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Date): Promise<CityKnowledge | null> {
+  const [cities, zone] = await Promise.all([
+    findCities(db, { id: cityId }, now),
+    db.selectFrom('city').select('time_zone').where('id', '=', cityId).executeTakeFirst(),
+  ]);
+  const city = cities[0];
+  return city && zone ? { city, timeZone: zone.time_zone } : null;
+}
