@@ -49,16 +49,6 @@ export function parseRange(header: string | undefined, size: number): RangeDecis
   return { kind: 'range', start, end };
 }
 
-/** `If-None-Match` holds the entity tag (weak comparison, as RFC 9110 asks for this header) or `*`. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
-}
-
 /** `If-Range` allows the partial answer only when it names the current strong entity tag. */
 export function ifRangeAllows(ifRange: string | undefined, etag: string): boolean {
   if (ifRange === undefined) return true;

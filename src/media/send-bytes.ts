@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RangeNotSatisfiable } from '../http/errors.ts';
-import { etagMatches, ifRangeAllows, parseRange } from './range.ts';
+import { etagMatches } from '../http/conditional.ts';
+import { ifRangeAllows, parseRange } from './range.ts';
 
 /** Media bytes change only when the import changes them, and then their ETag changes too. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=3600';

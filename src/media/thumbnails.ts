@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 /** Longest side of a thumbnail, in pixels: enough for a list or a card on a phone, small enough to send at once. */
 export const THUMBNAIL_MAX_SIDE = 320;
@@ -13,14 +13,24 @@ export const THUMBNAIL_MAX_SIDE = 320;
 const THUMBNAIL_VERSION = 1;
 
 interface ThumbnailFormat {
-  format: 'jpeg' | 'png' | 'webp';
   ext: string;
   contentType: string;
+  encode(image: Sharp): Sharp;
 }
 
-const JPEG: ThumbnailFormat = { format: 'jpeg', ext: 'jpg', contentType: 'image/jpeg' };
-const PNG: ThumbnailFormat = { format: 'png', ext: 'png', contentType: 'image/png' };
-const WEBP: ThumbnailFormat = { format: 'webp', ext: 'webp', contentType: 'image/webp' };
+const JPEG: ThumbnailFormat = {
+  ext: 'jpg',
+  contentType: 'image/jpeg',
+  encode: (image) => image.jpeg({ quality: 80, mozjpeg: true }),
+};
+// A full-colour PNG of a logo often weighs more once downscaled than the original; a palette keeps
+// thumbnails of logos and icons small, and the loss is not visible at this size.
+const PNG: ThumbnailFormat = {
+  ext: 'png',
+  contentType: 'image/png',
+  encode: (image) => image.png({ palette: true, compressionLevel: 9 }),
+};
+const WEBP: ThumbnailFormat = { ext: 'webp', contentType: 'image/webp', encode: (image) => image.webp({ quality: 80 }) };
 
 /**
  * The image types sharp decodes, and what their thumbnail is made as: photos stay JPEG, images that may
@@ -83,11 +93,10 @@ export async function loadThumbnail(mediaDir: string, media: ThumbnailSource): P
 async function makeThumbnail(sourceFile: string, cacheFile: string, format: ThumbnailFormat): Promise<Buffer> {
   // Checked first so that a missing source is a plain ENOENT, not a decoder error.
   await fs.access(sourceFile);
-  const bytes = await sharp(sourceFile)
+  const resized = sharp(sourceFile)
     .rotate() // honour EXIF orientation, so that a portrait photo stays portrait
-    .resize({ width: THUMBNAIL_MAX_SIDE, height: THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-    .toFormat(format.format)
-    .toBuffer();
+    .resize({ width: THUMBNAIL_MAX_SIDE, height: THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true });
+  const bytes = await format.encode(resized).toBuffer();
   // Write aside then rename: another process (or instance on shared storage) never reads half a file,
   // and two writers just replace one complete file with an identical one.
   await fs.mkdir(path.dirname(cacheFile), { recursive: true });
