@@ -19,6 +19,7 @@ import challengeRoutes from './challenges/routes.ts';
 import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
+import chatRoutes from './chat/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(blogRoutes, { prefix: '/public' });
   await app.register(cmsRoutes, { prefix: '/public' });
   await app.register(mediaRoutes, { prefix: '/public' });
+  await app.register(chatRoutes, { prefix: '/public' });
 
   return app;
 }

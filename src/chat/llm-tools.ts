@@ -1,0 +1,126 @@
+import {
+  findMaterial,
+  frenchDate,
+  guidanceText,
+  nextCollectionFacts,
+  placeMentioned,
+  recyclingPointsFor,
+  wasteTypesMentioned,
+  type CityKnowledge,
+  type GuidanceTopic,
+  type MaterialEntry,
+  type Place,
+} from './knowledge.ts';
+import { tokenize } from './text-match.ts';
+
+/**
+ * The language model's tools: JSON views of the same knowledge functions the built-in assistant uses.
+ * Results carry facts only (dates already written the French way), never instructions.
+ */
+
+export interface ToolState {
+  knowledge: CityKnowledge;
+  /** The conversation's place. */
+  place: Place | null;
+  /** A place a tool call resolved from the citizen's words: it becomes the conversation's place. */
+  namedPlace: Place | null;
+  handoff: boolean;
+  now: Date;
+}
+
+const GUIDANCE_TOPICS = ['outOfTheBins', 'presentationOfBins', 'returnOfBins', 'respectOfCalendar', 'holidays'] as const;
+
+const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'function' as const,
+  function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
+});
+
+export const TOOL_DEFINITIONS = [
+  fn(
+    'next_collections',
+    'Prochaines dates de collecte au lieu de collecte de la personne. Sans lieu connu et si la ville en a plusieurs, renvoie la liste des lieux à proposer.',
+    {
+      waste_type: { type: 'string', description: 'Type de déchet ou couleur du bac tel que dit par la personne (facultatif : tous)' },
+      place: { type: 'string', description: 'Secteur ou rue donnés par la personne (facultatif)' },
+    },
+  ),
+  fn('find_material', 'Où jeter un objet ou une matière, selon le guide de tri de la ville.', {
+    query: { type: 'string', description: 'L’objet, tel que dit par la personne' },
+  }, ['query']),
+  fn('recycling_points', 'Déchèteries et points d’apport de la ville, avec adresse et horaires.', {
+    query: { type: 'string', description: 'Filtre facultatif : « verre », « textile », « déchèterie »…' },
+  }),
+  fn('guidance', 'Consignes de la ville sur les bacs et le calendrier.', {
+    topic: { type: 'string', enum: [...GUIDANCE_TOPICS], description: 'sortie, présentation, rentrée des bacs, calendrier, jours fériés' },
+  }, ['topic']),
+  fn('handoff_to_agent', 'Transmet la conversation à un agent humain, quand la personne le demande.', {}),
+];
+
+const describeEntry = (e: MaterialEntry) => ({
+  material: e.material,
+  wasteType: e.wasteType.name,
+  instructions: e.instructions,
+  wasteTypeInstructions: e.wasteType.instructions,
+});
+
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(raw || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 500) : '');
+
+/** Runs one tool call; an unknown tool or bad arguments give an error object the model can read. */
+export function runTool(state: ToolState, name: string, rawArgs: string): unknown {
+  const args = parseArgs(rawArgs);
+  const k = state.knowledge;
+  switch (name) {
+    case 'next_collections': {
+      const asked = text(args.place);
+      const match = asked ? placeMentioned(k, asked) : null;
+      if (match) state.namedPlace = match.place;
+      const places = k.city.wasteCollectionPlaces;
+      const place = match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
+      if (!place) return { needsPlace: true, places: places.map((p) => p.name) };
+      const typeText = text(args.waste_type);
+      let types = typeText ? wasteTypesMentioned(k, typeText) : null;
+      if (typeText && types!.length === 0) {
+        const material = findMaterial(k, typeText);
+        types = material.kind === 'found' ? [material.entry.wasteType] : [];
+        if (types.length === 0) return { place: place.name, error: `Aucun type de déchet ne correspond à « ${typeText} ».`, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
+      }
+      return {
+        place: place.name,
+        collections: nextCollectionFacts(k, place, types, state.now).map((f) => ({
+          wasteType: f.wasteType.name,
+          date: f.next?.date ?? null,
+          dateText: f.next ? frenchDate(f.next.date) : null,
+          holiday: f.next?.holiday ?? null,
+          cancelled: f.cancelled.map((c) => ({ date: frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
+        })),
+      };
+    }
+    case 'find_material': {
+      const result = findMaterial(k, text(args.query));
+      if (result.kind === 'found') return { found: describeEntry(result.entry) };
+      if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map(describeEntry) };
+      return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
+    }
+    case 'recycling_points':
+      return recyclingPointsFor(k, tokenize(text(args.query))).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+    case 'guidance': {
+      const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
+      if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };
+      return { topic, text: guidanceText(k, topic) };
+    }
+    case 'handoff_to_agent':
+      state.handoff = true;
+      return { ok: true, note: 'La conversation attend maintenant un agent.' };
+    default:
+      return { error: `outil inconnu : ${name}` };
+  }
+}
