@@ -20,6 +20,7 @@ import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
+import consoleRoutes from './console/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -98,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cmsRoutes, { prefix: '/public' });
   await app.register(mediaRoutes, { prefix: '/public' });
   await app.register(chatRoutes, { prefix: '/public' });
+  await app.register(consoleRoutes, { prefix: '/chat' });
 
   return app;
 }

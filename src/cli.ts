@@ -10,6 +10,8 @@ Commands:
   serve                 serve the API (no demo data is loaded)
   migrate               apply the schema migrations to the configured database
   import FILE           load an import bundle (all or nothing) into the configured database
+  console-token --sub ID --name NAME --city-group ID [--city-group ID...] [--ttl 8h]
+                        print a token for the agents' console (needs CONSOLE_JWT_SECRET)
 
 The database is PostgreSQL when DATABASE_URL is set, else the embedded PGlite in DATA_DIR.`;
 
@@ -38,6 +40,10 @@ async function main(argv: string[]): Promise<number> {
       }
       const { runImportCommand } = await import('./bundle/command.ts');
       return runImportCommand(config, positionals[0]);
+    }
+    case 'console-token': {
+      const { runConsoleTokenCommand } = await import('./console/token-command.ts');
+      return runConsoleTokenCommand(config, rest);
     }
     case undefined:
     case 'help':

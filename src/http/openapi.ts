@@ -26,7 +26,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'Extensions of the seed: collection dates of a place (JSON) and its subscribable iCalendar feed, computed in the city\'s time zone',
         },
         { name: 'operations', description: 'Health and readiness probes' },
+        {
+          name: 'console',
+          description:
+            'Not part of the public API: the city agents\' chat console under /chat (no CORS). Every route needs a console token ' +
+            '(`Authorization: Bearer <JWT>`, HS256, minted by `npm run collecte -- console-token`) holding CHAT_CONVERSATIONS; ' +
+            'an agent sees only the conversations of its token\'s `cityGroupIds` (others answer 404).',
+        },
       ],
+      components: {
+        securitySchemes: {
+          consoleToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Console token of a city agent' },
+        },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Forbidden, Unauthorized } from '../http/errors.ts';
+import { CHAT_CONVERSATIONS, InvalidConsoleToken, verifyConsoleToken, type ConsoleAgent } from './token.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The agent of a console request, set by the console's onRequest hook; null elsewhere. */
+    consoleAgent: ConsoleAgent | null;
+  }
+}
+
+export const consoleMessages = {
+  notConfigured: 'La console des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).',
+  missingToken: 'Authentification requise : envoyez un jeton de console dans l’en-tête « Authorization: Bearer ».',
+  invalidToken: 'Le jeton de console est invalide ou expiré.',
+  missingPermission: `Ce jeton de console n’a pas la permission ${CHAT_CONVERSATIONS}.`,
+};
+
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+
+/**
+ * Guards every route registered in the calling (encapsulated) plugin: a valid console token with the
+ * CHAT_CONVERSATIONS permission, or 401 / 403 before anything else (validation included) runs.
+ * Must be called inside the console plugin, not through fastify-plugin: its hook stays in that context.
+ */
+export function requireConsoleAgent(app: FastifyInstance): void {
+  app.decorateRequest('consoleAgent', null);
+  app.addHook('onRequest', async (request, reply) => {
+    // What an agent reads is personal and changes with every message: never stored by a cache.
+    reply.header('cache-control', 'no-store');
+    const secret = app.config.consoleJwtSecret;
+    if (!secret) throw Unauthorized(consoleMessages.notConfigured);
+    const header = request.headers.authorization;
+    if (!header) throw Unauthorized(consoleMessages.missingToken);
+    const match = BEARER.exec(header);
+    if (!match) throw Unauthorized(consoleMessages.invalidToken);
+    let agent: ConsoleAgent;
+    try {
+      agent = await verifyConsoleToken(match[1], secret, app.clock());
+    } catch (err) {
+      if (err instanceof InvalidConsoleToken) throw Unauthorized(consoleMessages.invalidToken);
+      throw err;
+    }
+    if (!agent.permissions.includes(CHAT_CONVERSATIONS)) throw Forbidden(consoleMessages.missingPermission);
+    request.consoleAgent = agent;
+  });
+}
+
+/** The agent of a request that went through requireConsoleAgent. */
+export function agentOf(request: FastifyRequest): ConsoleAgent {
+  if (!request.consoleAgent) throw Unauthorized(consoleMessages.missingToken);
+  return request.consoleAgent;
+}

@@ -1,0 +1,159 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorSchema } from '../http/schema-helpers.ts';
+import { MessageSchema } from '../chat/schemas.ts';
+import { agentOf, requireConsoleAgent } from './auth.ts';
+import {
+  AssignBody,
+  ConsoleConversationSchema,
+  ConversationDetailSchema,
+  ConversationIdParams,
+  InboxQuery,
+  InboxSchema,
+  ReplyBody,
+  StatusBody,
+  TicketBody,
+  TicketSchema,
+  UsageListSchema,
+  UsageQuery,
+} from './schemas.ts';
+import * as consoleService from './service.ts';
+import { USAGE_TIME_ZONE } from './repository.ts';
+
+/** Every console route: the token's scheme in the OpenAPI document, and the answers of the guard. */
+const guarded = { tags: ['console'], security: [{ consoleToken: [] }] };
+const authErrors = { 401: ErrorSchema, 403: ErrorSchema };
+const conversationErrors = { ...authErrors, 400: ErrorSchema, 404: ErrorSchema };
+
+const transitionTable = Object.entries(consoleService.STATUS_TRANSITIONS)
+  .map(([from, to]) => `\`${from}\` → ${to.map((s) => `\`${s}\``).join(', ')}`)
+  .join('; ');
+
+/**
+ * The agents' console (CONTRACT section 8), registered under /chat. Its guard is an onRequest hook of this
+ * plugin's own context: it covers exactly the routes below, whatever their URL.
+ */
+export default async function consoleRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  requireConsoleAgent(app);
+
+  app.get(
+    '/inbox',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Conversations of the agent’s city groups, most recent activity first',
+        description:
+          'The listing envelope, ordered by `lastMessageAt` (newest first; conversations without a message last), then `createdAt`. ' +
+          'Filters: `status`, `assignedTo` (an agent id). Only conversations of the token’s `cityGroupIds`.',
+        querystring: InboxQuery,
+        response: { 200: InboxSchema, 400: ErrorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const { page, pageSize, status, assignedTo } = request.query;
+      return consoleService.inbox(app.db, agentOf(request), { status, assignedTo }, { page, pageSize });
+    },
+  );
+
+  app.get(
+    '/conversations/:id',
+    {
+      schema: {
+        ...guarded,
+        summary: 'One conversation with its messages and tickets',
+        description: 'Messages and tickets oldest first. A conversation outside the token’s city groups answers 404, like an unknown one.',
+        params: ConversationIdParams,
+        response: { 200: ConversationDetailSchema, ...conversationErrors },
+      },
+    },
+    async (request) => consoleService.conversationDetail(app.db, agentOf(request), request.params.id),
+  );
+
+  app.post(
+    '/conversations/:id/assign',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Give the conversation to an agent (or release it with null)',
+        description:
+          'Sets `assignedTo` and nothing else: the status does not change (a `WAITING_AGENT` conversation stays so until an agent ' +
+          'replies or changes its status). Any status, CLOSED included.',
+        params: ConversationIdParams,
+        body: AssignBody,
+        response: { 200: ConsoleConversationSchema, ...conversationErrors },
+      },
+    },
+    async (request) => consoleService.assign(app.db, agentOf(request), request.params.id, request.body.agentId, app.clock()),
+  );
+
+  app.post(
+    '/conversations/:id/reply',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Answer the citizen as an agent',
+        description:
+          '`content`: 1 to 2000 characters after trimming (stored trimmed). 201 with the message (role `agent`); the conversation becomes ' +
+          '`WITH_AGENT` (the assistant stays silent), its `lastMessageAt` moves, and it is assigned to the replying agent when nobody held it. ' +
+          'The citizen reads the reply through `GET /public/chat/conversations/{id}/messages`. A CLOSED conversation: 400.',
+        params: ConversationIdParams,
+        body: ReplyBody,
+        response: { 201: MessageSchema, ...conversationErrors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await consoleService.reply(app.db, agentOf(request), request.params.id, request.body.content, app.clock())),
+  );
+
+  app.patch(
+    '/conversations/:id/status',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Change the conversation’s status',
+        description:
+          `Allowed changes: ${transitionTable}. Any other (the same status included): 400. ` +
+          '`OPEN` gives the conversation back to the assistant; `assignedTo` is left as it is.',
+        params: ConversationIdParams,
+        body: StatusBody,
+        response: { 200: ConsoleConversationSchema, ...conversationErrors },
+      },
+    },
+    async (request) => consoleService.changeStatus(app.db, agentOf(request), request.params.id, request.body.status, app.clock()),
+  );
+
+  app.post(
+    '/conversations/:id/ticket',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Open a follow-up ticket on the conversation',
+        description:
+          '`subject`: 1 to 200 characters, `description`: 1 to 5000, both after trimming (stored trimmed). The ticket starts `OPEN` and ' +
+          'is listed in the conversation’s `tickets`. Any conversation status, CLOSED included.',
+        params: ConversationIdParams,
+        body: TicketBody,
+        response: { 201: TicketSchema, ...conversationErrors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await consoleService.createTicket(app.db, agentOf(request), request.params.id, request.body, app.clock())),
+  );
+
+  app.get(
+    '/usage',
+    {
+      schema: {
+        ...guarded,
+        summary: 'Language-model usage per day and city group',
+        description:
+          `Days are calendar days in ${USAGE_TIME_ZONE}. \`from\` and \`to\` (YYYY-MM-DD) are both included; \`to\` before \`from\`, ` +
+          'or a range longer than 366 days: 400. Only the token’s city groups; days without usage have no row. By day, then cityGroupId.',
+        querystring: UsageQuery,
+        response: { 200: UsageListSchema, 400: ErrorSchema, ...authErrors },
+      },
+    },
+    async (request) => consoleService.usage(app.db, agentOf(request), request.query.from, request.query.to),
+  );
+}
