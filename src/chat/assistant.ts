@@ -1,4 +1,4 @@
-import { asksCollection, readIntents, type Intents } from './intents.ts';
+import { asksCollection, readIntents, unknownWords, type Intents } from './intents.ts';
 import {
   findMaterial,
   placeMentioned,
@@ -92,27 +92,38 @@ export function answer(input: AssistantInput): AssistantReply {
   if (intents.help && !intents.collection && !intents.material && wasteTypes.length === 0) return reply(say.help(knowledge));
 
   const guidance = intents.guidance;
-  if (guidance.includes('holidays')) return reply(say.holidays(knowledge, place, now));
+  // "sapin de Noël" is a material, not a holiday question.
+  const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material) && !intents.collection;
+  if (guidance.includes('holidays') && !namedMaterial) return reply(say.holidays(knowledge, place, now));
+
+  const topics = guidance.filter((g): g is Exclude<GuidanceTopic, 'holidays'> => g !== 'holidays');
+  const guidanceAnswer = () => {
+    const parts = topics.map((topic) => say.guidance(knowledge, topic));
+    if (topics.includes('respectOfCalendar') && place) parts.push(say.weeklySchedule(knowledge, place));
+    return parts.join('\n');
+  };
 
   const collectionTypes = wasteTypes.length > 0 ? wasteTypes : material.kind === 'found' && !intents.material ? [material.entry.wasteType] : [];
-  if (asksCollection(intents, collectionTypes.length > 0)) {
+  // "Quand sortir les bacs ?" asks the rule; "quand sortir la poubelle jaune ?" asks a date too.
+  if (asksCollection(intents, collectionTypes.length > 0) && (topics.length === 0 || collectionTypes.length > 0)) {
     if (!place) return reply(say.placeQuestion(knowledge));
-    const parts = [say.nextCollections(knowledge, place, collectionTypes.length > 0 ? collectionTypes : null, now)];
-    if (guidance.includes('outOfTheBins')) parts.push(say.guidance(knowledge, 'outOfTheBins'));
+    const unknown = collectionTypes.length === 0 && material.kind === 'none' ? unknownWords(intents, knowledge) : [];
+    const parts = [
+      ...(unknown.length > 0 ? [say.unknownStream(knowledge)] : []),
+      say.nextCollections(knowledge, place, collectionTypes.length > 0 ? collectionTypes : null, now),
+    ];
+    if (topics.length > 0) parts.push(guidanceAnswer());
     return reply(parts.join('\n'));
   }
 
   if (material.kind === 'found' && (intents.material || !intents.points)) return reply(say.material(knowledge, material.entry));
+  // "Où déposer le verre ?": a stream named as such is better answered by the stream than by a list of objects.
+  if (material.kind === 'ambiguous' && wasteTypes.length > 0 && !intents.points) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
   if (material.kind === 'ambiguous' && (intents.material || !intents.points)) return reply(say.ambiguousMaterial(material.entries));
 
-  const topics = guidance.filter((g): g is Exclude<GuidanceTopic, 'holidays'> => g !== 'holidays');
-  if (topics.length > 0) {
-    const parts = topics.map((topic) => say.guidance(knowledge, topic));
-    if (topics.includes('respectOfCalendar') && place) parts.push(say.weeklySchedule(knowledge, place));
-    return reply(parts.join('\n'));
-  }
+  if (topics.length > 0) return reply(guidanceAnswer());
 
-  if (intents.points) return reply(say.recyclingPoints(knowledge, intents.tokens));
+  if (intents.points) return reply(say.recyclingPoints(knowledge, text));
   if (wasteTypes.length > 0) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
   if (intents.material) return reply(say.unknownMaterial(knowledge));
   if (intents.collection && !place) return reply(say.placeQuestion(knowledge));

@@ -1,5 +1,5 @@
-import type { GuidanceTopic } from './knowledge.ts';
-import { stem, tokenize, wordMatches } from './text-match.ts';
+import type { CityKnowledge, GuidanceTopic } from './knowledge.ts';
+import { STOPWORDS, stem, tokenize, wordMatches } from './text-match.ts';
 
 /**
  * What a citizen's message asks, read from its words. Several intents may hold at once ("quand sortir la
@@ -76,4 +76,19 @@ export function readIntents(text: string): Intents {
 /** Whether the message asks for a collection date, given what it names. */
 export function asksCollection(intents: Intents, namesWasteType: boolean): boolean {
   return intents.collection && (namesWasteType || hasAny(intents.tokens, COLLECTION_SUBJECT));
+}
+
+/** Everyday words of a collection question that name no waste stream ("quand passe le camion demain"). */
+const COLLECTION_FILLER = words(
+  'bac poubelle poubelles camion eboueur eboueurs ramassage collecte collectes passage rue maison habite chez moi nous ' +
+    'semaine prochaine prochain demain aujourd hui soir matin quel quelle jour jours date heure passe passent passera ' +
+    'sortir rentrer ramasse ramasser ramassent collecter est ce c quand dechet dechets mon ma mes notre nos les des la le du de et a au aux svp merci bonjour',
+);
+
+/** Words of a collection question that are neither filler nor a place: the stream the citizen named, unknown to the data. */
+export function unknownWords(intents: Intents, knowledge: CityKnowledge): string[] {
+  const placeWords = new Set(
+    knowledge.city.wasteCollectionPlaces.flatMap((p) => [p.name, ...p.attachedLocations.map((l) => l.name)]).flatMap((n) => tokenize(n)),
+  );
+  return intents.tokens.filter((t) => t.length > 2 && !STOPWORDS.has(t) && !COLLECTION_FILLER.includes(t) && !placeWords.has(t) && !/^\d+$/.test(t));
 }

@@ -1,7 +1,7 @@
 import { computeCalendar, nextCollections, todayIn, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
 import type { FrenchWeekday } from '../calendar/calendar-dates.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../cities/schemas.ts';
-import { contentTokens, hasAllWords, hasWord, normalizeText, stem, tokenize } from './text-match.ts';
+import { contentTokens, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 
 /**
@@ -104,6 +104,8 @@ export interface MaterialEntry {
   instructions: string | null;
   /** Ways to name it: content words of the name, its alternatives and its "Aussi appelé" synonyms. */
   phrases: string[][];
+  /** Every word said about it: names, synonyms, parentheses, and the quiz question about it. */
+  vocabulary: string[];
 }
 
 /** Qualifiers in parentheses that are not another name of the thing ("Boîte de conserve (vide)"). */
@@ -122,7 +124,9 @@ function namesOf(label: string): string[] {
   }
   for (const part of inner) {
     const alt = /^ou\s+(.+)$/i.exec(part);
-    if (alt) names.push(alt[1]);
+    // "Bouteille d'eau (en verre)": the parentheses qualify the name, they are part of it.
+    if (/^(?:(?:en|de)\s+|d')/i.test(part) && !part.includes(',')) names[names.length - 1] = `${names[names.length - 1]} ${part}`;
+    else if (alt) names.push(alt[1]);
     else if (!part.includes(',') && !part.includes(' ') && part.length >= 5 && !QUALIFIERS.has(normalizeText(part))) names.push(part);
   }
   return names;
@@ -137,35 +141,47 @@ function synonymsOf(description: string | null): string[] {
 export function materialEntries(knowledge: CityKnowledge): MaterialEntry[] {
   const { city } = knowledge;
   const entries: MaterialEntry[] = [];
-  const seen = new Set<string>();
-  const add = (material: string, wasteType: WasteType, description: string | null, instructions: string | null) => {
+  const add = (material: string, wasteType: WasteType, description: string | null, instructions: string | null, question = '') => {
     const key = `${normalizeText(material)}|${wasteType.id}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const known = entries.find((e) => `${normalizeText(e.material)}|${e.wasteType.id}` === key);
+    if (known) {
+      known.vocabulary.push(...contentTokens(question));
+      return;
+    }
     const phrases = [...namesOf(material), ...synonymsOf(description)].map(contentTokens).filter((p) => p.length > 0);
-    entries.push({ material, wasteType, description, instructions, phrases });
+    const synonyms = description ? (/Aussi appel[ée]e?s?\s*:\s*(.+)$/im.exec(description)?.[1] ?? '') : '';
+    const vocabulary = [...contentTokens(material), ...contentTokens(synonyms), ...contentTokens(question)];
+    entries.push({ material, wasteType, description, instructions, phrases, vocabulary });
   };
   for (const wasteType of city.wasteTypes) {
     for (const d of wasteType.details) add(d.material, wasteType, d.description, d.instructions);
   }
   for (const q of city.quizQuestions) {
     const wasteType = city.wasteTypes.find((w) => w.id === q.correctWasteTypeId);
-    if (wasteType) add(q.material, wasteType, null, null);
+    if (wasteType) add(q.material, wasteType, null, null, q.question);
   }
   return entries;
 }
 
-/** Words too general to identify a material on their own ("déchet", "poubelle"). */
-const GENERIC_HEADS = new Set(['dechet', 'poubelle', 'bac', 'sac', 'produit', 'objet', 'truc', 'chose'].map(stem));
+/** Words of a sorting question that say nothing about the object ("où jeter", "quelle poubelle"). */
+const MATERIAL_FILLER = new Set(
+  ('dechet poubelle bac sac produit objet truc chose trier tri trie recycler recyclable recycle deposer depose ' +
+    'debarrasser quel quelle quels quelles faire fait usage usagee vieux vieille vide vides jete jeter mettre mets ' +
+    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les')
+    .split(' ')
+    .map(stem),
+);
 
 export type MaterialLookup =
-  | { kind: 'found'; entry: MaterialEntry }
+  | { kind: 'found'; entry: MaterialEntry; score: number }
   | { kind: 'ambiguous'; entries: MaterialEntry[] }
   | { kind: 'none' };
 
 /**
  * Finds the material a text names. A full match (every word of a name or synonym) wins, the most specific
- * first; without one, materials whose head word appears are candidates (one: found; several: ambiguous).
+ * first. Without one, a text whose every word is said about some materials ("bouteille", "pot de yaourt")
+ * makes them candidates: one waste type, found; several, ambiguous. A word no material knows ("pot de
+ * peinture") makes it unknown rather than a guess.
  */
 export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLookup {
   const typed = contentTokens(text);
@@ -183,26 +199,34 @@ export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLo
   }
   if (best.length > 0) {
     const types = new Set(best.map((e) => e.wasteType.id));
-    return types.size === 1 ? { kind: 'found', entry: best[0] } : { kind: 'ambiguous', entries: best };
+    return types.size === 1 ? { kind: 'found', entry: best[0], score: bestScore } : { kind: 'ambiguous', entries: best };
   }
-  const heads = entries.filter((e) => e.phrases.some((p) => !GENERIC_HEADS.has(p[0]) && hasWord(typed, p[0])));
-  if (heads.length === 1) return { kind: 'found', entry: heads[0] };
-  if (heads.length > 1) {
-    const types = new Set(heads.map((e) => e.wasteType.id));
-    return types.size === 1 ? { kind: 'found', entry: heads[0] } : { kind: 'ambiguous', entries: heads };
-  }
-  return { kind: 'none' };
+  const asked = typed.filter((t) => !MATERIAL_FILLER.has(t));
+  if (asked.length === 0) return { kind: 'none' };
+  const candidates = entries.filter((e) => asked.every((w) => e.vocabulary.some((v) => wordMatches(w, v))));
+  if (candidates.length === 0) return { kind: 'none' };
+  const types = new Set(candidates.map((e) => e.wasteType.id));
+  return types.size === 1 ? { kind: 'found', entry: candidates[0], score: 1 } : { kind: 'ambiguous', entries: candidates };
 }
 
-/** Recycling points whose name shares a word with the given words (all of them when none does). */
-export function recyclingPointsFor(knowledge: CityKnowledge, words: string[]): CityApi['recyclingPoints'] {
+/** Words of a question about drop-off points that do not tell which point. */
+const POINT_FILLER = new Set(
+  'horaire horaires ouvert ouverte ouverture ouvre ferme fermee fermeture adresse plus proche deposer depose amener apporter emmener quel quelle heure'
+    .split(' ')
+    .map(stem),
+);
+
+/**
+ * Recycling points the text points at: by a word of their name ("verre", "déchèterie"), else by a word of
+ * what their hours say they take ("vêtements"), else all of them.
+ */
+export function recyclingPointsFor(knowledge: CityKnowledge, text: string): CityApi['recyclingPoints'] {
   const points = knowledge.city.recyclingPoints;
-  const wanted = words.map(stem);
-  const matching = points.filter((p) => {
-    const name = tokenize(p.name);
-    return wanted.some((w) => hasWord(name, w));
-  });
-  return matching.length > 0 ? matching : points;
+  const typed = contentTokens(text).filter((w) => !POINT_FILLER.has(w));
+  const byName = points.filter((p) => typed.some((w) => hasWord(tokenize(p.name), w)));
+  if (byName.length > 0) return byName;
+  const byUse = points.filter((p) => typed.some((w) => hasWord(contentTokens(p.openingHours ?? ''), w)));
+  return byUse.length > 0 ? byUse : points;
 }
 
 /** Recycling points named after a waste type ("Point d'apport volontaire verre" for "Verre"). */

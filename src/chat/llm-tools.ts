@@ -11,7 +11,6 @@ import {
   type MaterialEntry,
   type Place,
 } from './knowledge.ts';
-import { tokenize } from './text-match.ts';
 
 /**
  * The language model's tools: JSON views of the same knowledge functions the built-in assistant uses.
@@ -111,7 +110,7 @@ export function runTool(state: ToolState, name: string, rawArgs: string): unknow
       return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
     }
     case 'recycling_points':
-      return recyclingPointsFor(k, tokenize(text(args.query))).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+      return recyclingPointsFor(k, text(args.query)).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
     case 'guidance': {
       const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
       if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };

@@ -56,6 +56,10 @@ export function unknownMaterial(k: CityKnowledge): string {
   return `Je ne trouve pas cet objet dans le guide de tri de ${k.city.name}, et je préfère ne pas deviner. Essayez un autre mot (par exemple « bouteille en plastique » ou « épluchures »). ${OFFER_AGENT}`;
 }
 
+export function unknownStream(k: CityKnowledge): string {
+  return `Je ne trouve pas ce type de collecte dans les données de ${k.city.name}. Voici les collectes prévues :`;
+}
+
 export function placeQuestion(k: CityKnowledge): string {
   const names = k.city.wasteCollectionPlaces.map((p, i) => `${i + 1}. ${p.name}`).join('\n');
   if (!names) return `Les données de ${k.city.name} ne contiennent aucun secteur de collecte. ${OFFER_AGENT}`;
@@ -147,9 +151,9 @@ function pointList(points: CityApi['recyclingPoints']): string {
     .join('\n');
 }
 
-export function recyclingPoints(k: CityKnowledge, tokens: string[]): string {
+export function recyclingPoints(k: CityKnowledge, text: string): string {
   if (k.city.recyclingPoints.length === 0) return `Les données de ${k.city.name} ne listent aucun point de collecte. ${OFFER_AGENT}`;
-  return `Points de collecte à ${k.city.name} :\n${pointList(recyclingPointsFor(k, tokens))}`;
+  return `Points de collecte à ${k.city.name} :\n${pointList(recyclingPointsFor(k, text))}`;
 }
 
 const TOPIC_LABELS: Record<GuidanceTopic, string> = {
