@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Child {
+  proc: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry point with this Node (type stripping), as production does. */
+export function startNode(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+  return {
+    proc,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = startNode(args, env);
+  await new Promise<void>((resolve) => child.proc.on('exit', () => resolve()));
+  return { code: child.proc.exitCode, output: child.output() };
+}
+
+export async function waitFor(url: string, child: Child, timeoutMs = 120_000): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (child.proc.exitCode !== null) throw new Error(`process exited:\n${child.output()}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return Date.now() - start;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not answer in time:\n${child.output()}`);
+}
+
+/** Resident set size of a process, in MiB, from /proc. */
+export function rssMiB(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
+  } catch {
+    return null;
+  }
+}
