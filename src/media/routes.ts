@@ -9,6 +9,7 @@ import { findPublicMedia, toMedia, type MediaRow } from './repository.ts';
 import { binaryResponse, MediaFileQuery, MediaIdParams, MediaSchema } from './schemas.ts';
 import { sendBytes } from './send-bytes.ts';
 import { loadThumbnail } from './thumbnails.ts';
+import { MediaMemory } from './memory.ts';
 
 export const mediaMessages = {
   /** The same answer for unknown, private and lost media: nothing tells them apart. */
@@ -31,10 +32,28 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const mediaDir = path.resolve(app.config.mediaDir);
 
+  const memory = new MediaMemory();
+
   async function mediaOr404(id: string): Promise<MediaRow> {
-    const media = await findPublicMedia(app.db, id);
+    const version = app.dataVersion.current;
+    let media = memory.row(version, id);
+    if (media === undefined) {
+      media = (await findPublicMedia(app.db, id)) ?? null;
+      memory.rememberRow(version, id, media);
+    }
     if (!media) throw NotFound(mediaMessages.notFound);
     return media;
+  }
+
+  function sendKept(request: FastifyRequest, reply: FastifyReply, media: MediaRow, bytes: Buffer) {
+    return sendBytes(request, reply, {
+      size: bytes.length,
+      etag: `"${media.sha256}"`,
+      contentType: media.mime_type,
+      filename: media.filename,
+      read: (start, end) => bytes.subarray(start, end + 1),
+      discard: () => {},
+    });
   }
 
   /** The stored file of a media row, always `mediaDir/<uuid>`: the id is schema-checked, and checked again here. */
@@ -45,6 +64,8 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
   }
 
   async function sendOriginal(request: FastifyRequest, reply: FastifyReply, media: MediaRow) {
+    const kept = memory.bytes(media);
+    if (kept) return sendKept(request, reply, media, kept);
     let handle: fs.FileHandle;
     let size: number;
     try {
@@ -63,6 +84,11 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
       if (!isMissingFile(err)) throw err;
       request.log.warn({ mediaId: media.id, reqId: request.id }, 'media path in MEDIA_DIR is not a file');
       throw NotFound(mediaMessages.notFound);
+    }
+    if (memory.fits(size)) {
+      const bytes = await handle.readFile().finally(() => handle.close());
+      memory.rememberBytes(media, bytes);
+      return sendKept(request, reply, media, bytes);
     }
     return sendBytes(request, reply, {
       size,
@@ -116,6 +142,8 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
   app.get(
     '/cms/media/:id/file',
     {
+      // File answers carry their own validators and ranges; the JSON response cache is not for them.
+      config: { cache: false },
       schema: {
         tags: ['media'],
         summary: 'The bytes of a public media file (its thumbnail with thumb=1)',
@@ -137,6 +165,7 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
   app.get(
     '/cms/media/:id/thumbnail',
     {
+      config: { cache: false },
       schema: {
         tags: ['media'],
         summary: 'A downscaled copy of a public image (longest side at most 320 px, aspect ratio kept)',
