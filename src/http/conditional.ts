@@ -137,7 +137,8 @@ async function conditionalResponses(app: FastifyInstance) {
     if (fromCache.has(request)) return payload;
     if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (reply.statusCode !== 200) return payload;
+    // Byte-range answers (media files) carry their own validators and are sent as stored.
+    if (reply.statusCode !== 200 || reply.hasHeader('accept-ranges')) return payload;
     const isPublic = request.url.startsWith('/public');
     if (isPublic && !reply.hasHeader('cache-control')) reply.header('cache-control', 'public, max-age=60');
 
