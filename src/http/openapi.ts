@@ -11,7 +11,13 @@ Conventions (see CONTRACT.md):
 - Identifiers are UUIDs; a malformed id in a path or query answers 400.
 - Timestamps are ISO 8601 UTC with milliseconds.
 - Ordering: by \`order\` where a resource has one, collection days Monday to Sunday, exceptions by \`dateFrom\`,
-  waste-type details by \`material\`, everything else by \`name\` (French collation).`;
+  waste-type details by \`material\`, everything else by \`name\` (French collation).
+- Rate limits: every /public response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset
+  (Unix time in seconds); a 429 also carries Retry-After.
+- Caching: GET answers carry a strong ETag (one per content coding) and honour If-None-Match with 304; public data
+  carries \`Cache-Control: public, max-age=60\`. Time-dependent visibility (challenge windows, page publication) is
+  judged at request time and may be served from the service's cache for up to 60 seconds, like any browser cache.
+- Bodies over 100 KiB answer 413; unknown body fields are ignored; a JSON number sent as a string is a 400.`;
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -24,6 +30,31 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'calendar',
           description:
             'Extensions of the seed: collection dates of a place (JSON) and its subscribable iCalendar feed, computed in the city\'s time zone',
+        },
+        {
+          name: 'challenges',
+          description:
+            'Quiz challenges with badges. Completing again keeps the best score (an equal score does not move completedAt); ' +
+            'a prerequisite counts as met once this device completed the required challenge, even if it has since ended.',
+        },
+        { name: 'blog', description: 'News of a city group, in MDX (Markdown with :::tip, :::warning and :::info callouts)' },
+        {
+          name: 'cms',
+          description:
+            'Sites and apps of a city group: pages (served once publishedAt <= now), menus (items linking to an unpublished ' +
+            'page are left out with their children). Listings use the envelope {data, meta: {page, pageSize, total, totalPages}}.',
+        },
+        {
+          name: 'media',
+          description:
+            'Public media files: metadata, bytes (Range, If-None-Match) and thumbnails (longest side at most 320 px). ' +
+            'Unknown and private media answer the same 404.',
+        },
+        {
+          name: 'chat',
+          description:
+            'The anonymous citizen chat assistant, where the city group has the module enabled. Conversation creation and ' +
+            'message sending share a limit of 20 requests per minute per deviceId (X-RateLimit-* headers describe it).',
         },
         { name: 'operations', description: 'Health and readiness probes' },
         {

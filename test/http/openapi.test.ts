@@ -1,0 +1,50 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../helpers/app.ts';
+
+describe('OpenAPI document', () => {
+  it('describes every public route of the seed and the calendar extensions, each under a declared tag', async (t) => {
+    const { app } = await buildTestApp(t, 'pglite');
+    const doc = (await app.inject('/openapi.json')).json();
+    assert.equal(doc.info.version, '1.0');
+    const declared = new Set(doc.tags.map((tag: { name: string }) => tag.name));
+    const operations: string[] = [];
+    for (const [path, methods] of Object.entries<Record<string, { tags?: string[] }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        operations.push(`${method.toUpperCase()} ${path}`);
+        assert.ok(op.tags?.length, `${method} ${path} has a tag`);
+        for (const tag of op.tags!) assert.ok(declared.has(tag), `${method} ${path}: tag ${tag} is declared`);
+      }
+    }
+    const seed = [
+      'GET /public/cities',
+      'GET /public/cities/{id}',
+      'GET /public/city-groups',
+      'GET /public/challenges/{cityId}',
+      'POST /public/challenges/complete',
+      'GET /public/challenges/progress/{deviceId}',
+      'GET /public/blog-posts',
+      'GET /public/blog-posts/{id}',
+      'GET /public/cms/sites',
+      'GET /public/cms/sites/{slug}',
+      'GET /public/cms/apps/{slug}',
+      'GET /public/cms/apps/{slug}/menus/by-id/{menuId}',
+      'GET /public/cms/sites/{slug}/pages',
+      'GET /public/cms/pages/{id}',
+      'GET /public/cms/sites/{slug}/menus',
+      'GET /public/cms/sites/{slug}/menus/{location}',
+      'GET /public/cms/media/{id}',
+      'GET /public/cms/media/{id}/file',
+      'GET /public/cms/media/{id}/thumbnail',
+      'GET /public/chat/availability',
+      'POST /public/chat/conversations',
+      'PATCH /public/chat/conversations/{id}/location',
+      'GET /public/chat/conversations/{deviceId}',
+      'GET /public/chat/conversations/{id}/messages',
+      'POST /public/chat/conversations/{id}/messages',
+      'GET /public/cities/{cityId}/places/{placeId}/collections',
+      'GET /public/cities/{cityId}/places/{placeId}/calendar.ics',
+    ];
+    for (const route of seed) assert.ok(operations.includes(route), `${route} is documented`);
+  });
+});
