@@ -103,8 +103,8 @@ export async function availableChallengesByCity(
           )
           .execute();
 
-  const questionsBySerie = groupBy(questions, (q) => q.serie_id);
-  const seriesByChallenge = groupBy(series, (s) => s.challenge_id);
+  const questionsBySerie = Map.groupBy(questions, (q) => q.serie_id);
+  const seriesByChallenge = Map.groupBy(series, (s) => s.challenge_id);
   const badgeByChallenge = new Map(badges.map((b) => [b.challenge_id, toBadge(b)]));
 
   challenges.sort(byOrderThenName);
@@ -146,16 +146,6 @@ function toQuizQuestion(q: {
   return { id: q.id, material: q.material, question: q.question, correctWasteTypeId: q.correct_waste_type_id, order: q.order };
 }
 
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
 
 /** What completing a challenge needs to know about it, read in one query. */
 export interface ChallengeForCompletion {

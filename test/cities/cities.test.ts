@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyPlugin } from 'kysely';
 import { buildTestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities, uuid } from '../helpers/city-fixtures.ts';
+import { countingDatabase } from '../helpers/query-counter.ts';
 
 const CITY_KEYS = [
   'id', 'name', 'country', 'population', 'status', 'outOfTheBins', 'presentationOfBins', 'returnOfBins',
@@ -110,23 +110,15 @@ for (const kind of testDatabaseKinds()) {
 
     it('builds a city with a fixed number of queries whatever its size', async (t) => {
       const base = await createTestDatabase(kind);
-      let queries = 0;
-      const counter: KyselyPlugin = {
-        transformQuery: (args) => {
-          queries += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const database = { ...base, db: base.db.withPlugin(counter), close: () => base.close() };
+      const { counter, database } = countingDatabase(base);
       const { app } = await buildTestApp(t, kind, { database });
       t.after(() => base.close());
       await seedCities(base.db);
 
       const count = async () => {
-        queries = 0;
+        counter.queries = 0;
         assert.equal((await app.inject(`/public/cities/${ids.brest}`)).statusCode, 200);
-        return queries;
+        return counter.queries;
       };
       const before = await count();
       // Grow the city: ten more places, each with days and locations.

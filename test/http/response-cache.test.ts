@@ -1,22 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyPlugin } from 'kysely';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
-
-/** Counts the queries an app sends, to prove a cached read sends none. */
-function countingDatabase(base: Awaited<ReturnType<typeof createTestDatabase>>) {
-  const counter = { queries: 0 };
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      counter.queries += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { counter, database: { ...base, db: base.db.withPlugin(plugin), close: async () => {} } };
-}
+import { countingDatabase } from '../helpers/query-counter.ts';
 
 for (const kind of testDatabaseKinds()) {
   describe(`cached public reads (${kind})`, () => {

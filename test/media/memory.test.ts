@@ -2,10 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KyselyPlugin } from 'kysely';
 import { buildTestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { insertMedia, makeMediaDir } from '../helpers/cms-fixtures.ts';
+import { countingDatabase } from '../helpers/query-counter.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n% Guide du tri\n' + 'y'.repeat(5000) + '\n%%EOF\n');
 
@@ -14,15 +14,7 @@ for (const kind of testDatabaseKinds()) {
     it('serves a repeated download without a query or a file read, and follows a data change', async (t) => {
       const base = await createTestDatabase(kind);
       t.after(() => base.close());
-      let queries = 0;
-      const counter: KyselyPlugin = {
-        transformQuery: (args) => {
-          queries += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const database = { ...base, db: base.db.withPlugin(counter), close: async () => {} };
+      const { counter, database } = countingDatabase(base);
       const dir = makeMediaDir(t);
       const { app } = await buildTestApp(t, kind, { database, env: { MEDIA_DIR: dir } });
       const pdf = await insertMedia(base.db, dir, { bytes: PDF, mimeType: 'application/pdf', filename: 'guide.pdf' });
@@ -33,9 +25,9 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(first.rawPayload, PDF);
       // The file may now go away from disk: its bytes are kept, and no query is needed.
       fs.renameSync(path.join(dir, pdf.id), path.join(dir, `${pdf.id}.moved`));
-      queries = 0;
+      counter.queries = 0;
       const second = await app.inject(url);
-      assert.equal(queries, 0);
+      assert.equal(counter.queries, 0);
       assert.deepEqual(second.rawPayload, PDF);
       const range = await app.inject({ url, headers: { range: 'bytes=0-7' } });
       assert.equal(range.statusCode, 206);
