@@ -21,6 +21,7 @@ import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
 import consoleRoutes from './console/routes.ts';
+import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
 export type Clock = () => Date;
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { prefix: '/public' });
   await app.register(chatRoutes, { prefix: '/public' });
   await app.register(consoleRoutes, { prefix: '/chat' });
+  await app.register(webRoutes);
 
   return app;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
+import { isApiPath, WEB_APP_CSP } from '../web/paths.ts';
 
 const isPublic = (url: string | undefined) => url !== undefined && (url === '/public' || url.startsWith('/public/') || url.startsWith('/public?'));
 
@@ -32,7 +33,9 @@ async function publicHeaders(app: FastifyInstance) {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    if (!request.url.startsWith('/docs')) {
+    if (!isApiPath(request.url)) {
+      reply.header('content-security-policy', WEB_APP_CSP);
+    } else if (!request.url.startsWith('/docs')) {
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     }
     if (isPublic(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');

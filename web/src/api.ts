@@ -1,0 +1,64 @@
+// The one way this app talks to the server: the public API, same URLs as any client.
+
+/** An API failure carrying the sentence shown to the citizen. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** True when the server could not be reached at all (offline, DNS, server down). */
+  readonly offline: boolean;
+  constructor(message: string, status: number, offline = false) {
+    super(message);
+    this.status = status;
+    this.offline = offline;
+  }
+}
+
+const OFFLINE = 'Impossible de joindre le service : vérifiez votre connexion à internet, puis réessayez.';
+const NOT_FOUND = "Nous n'avons pas trouvé cette information : elle a peut-être été retirée ou le lien est erroné.";
+const SERVER = 'Le service rencontre un problème passager. Réessayez dans quelques instants.';
+
+function tooMany(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  const wait = Number.isFinite(seconds) && seconds > 0 ? `environ ${Math.ceil(seconds)} seconde${seconds > 1 ? 's' : ''}` : 'une minute';
+  return `Trop de demandes en peu de temps : patientez ${wait}, puis réessayez.`;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(OFFLINE, 0, true);
+  }
+  if (response.ok) return (await response.json()) as T;
+  if (response.status === 429) throw new ApiError(tooMany(response.headers.get('retry-after')), 429);
+  if (response.status === 404) throw new ApiError(NOT_FOUND, 404);
+  if (response.status === 400) {
+    // The server's 400 messages are French sentences (a quiz whose required challenge is not done, …).
+    const payload = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new ApiError(payload?.message ?? 'Votre demande n’a pas pu être traitée.', 400);
+  }
+  throw new ApiError(SERVER, response.status);
+}
+
+const cache = new Map<string, Promise<unknown>>();
+
+/** GET, remembered for the session so that moving between screens does not ask again. */
+export function get<T>(path: string, { fresh = false } = {}): Promise<T> {
+  if (!fresh && cache.has(path)) return cache.get(path) as Promise<T>;
+  const pending = request<T>('GET', path);
+  cache.set(path, pending);
+  pending.catch(() => cache.delete(path));
+  return pending;
+}
+
+export function post<T>(path: string, body: unknown): Promise<T> {
+  return request<T>('POST', path, body);
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof ApiError ? err.message : SERVER;
+}

@@ -1,0 +1,218 @@
+// The city's challenges: play a serie's quiz, send the score, see badges and progress.
+import { useState } from 'preact/hooks';
+import { get, messageOf, post } from '../api.ts';
+import { Link } from '../router.tsx';
+import { currentCityId, deviceId } from '../store.ts';
+import { shortDate } from '../text.ts';
+import type { Badge, Challenge, City, Completion, Progress, WasteType } from '../types.ts';
+import { Loading, NeedCity, Problem, Swatch, Title, useResource } from '../ui.tsx';
+
+async function loadChallenges(cityId: string) {
+  const [challenges, progress] = await Promise.all([
+    get<Challenge[]>(`/public/challenges/${cityId}`, { fresh: true }),
+    get<Progress[]>(`/public/challenges/progress/${deviceId()}`, { fresh: true }),
+  ]);
+  return { challenges, progress };
+}
+
+export function Challenges() {
+  const cityId = currentCityId();
+  const data = useResource(cityId && `challenges:${cityId}`, () => loadChallenges(cityId!));
+  return (
+    <section>
+      <Title text="Défis du tri">Défis du tri</Title>
+      {!cityId ? (
+        <NeedCity what="les défis de votre commune" />
+      ) : data.loading ? (
+        <Loading what="des défis" />
+      ) : data.error != null || !data.data ? (
+        <Problem error={data.error} retry={data.reload} />
+      ) : (
+        <ChallengeList challenges={data.data.challenges} progress={data.data.progress} />
+      )}
+    </section>
+  );
+}
+
+function ChallengeList({ challenges, progress }: { challenges: Challenge[]; progress: Progress[] }) {
+  const done = new Map(progress.map((p) => [p.challengeId, p]));
+  const badges = progress.filter((p) => p.badge);
+  return (
+    <>
+      <p class="lead">Testez vos connaissances du tri et gagnez des badges.</p>
+      <h2>Mes badges</h2>
+      {badges.length === 0 ? (
+        <p>Pas encore de badge : terminez un quiz pour gagner le premier.</p>
+      ) : (
+        <ul class="badges" aria-label="Mes badges">
+          {badges.map((p) => (
+            <li key={p.challengeId}>
+              <BadgeView badge={p.badge!} />
+              <span class="muted">
+                {p.challengeName} · {Math.round(p.score)} % · {shortDate(p.completedAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="progress-summary">
+        {done.size} défi{done.size > 1 ? 's' : ''} réussi{done.size > 1 ? 's' : ''} sur {challenges.length}
+      </p>
+      <progress max={Math.max(challenges.length, 1)} value={Math.min(done.size, challenges.length)} aria-label="Progression dans les défis" />
+
+      <h2>Les défis</h2>
+      {challenges.length === 0 && <p>Aucun défi en cours dans votre commune.</p>}
+      <ul class="challenges">
+        {challenges.map((c) => {
+          const locked = c.requiredChallengeId !== null && !done.has(c.requiredChallengeId);
+          const result = done.get(c.id);
+          return (
+            <li key={c.id} class="card">
+              <h3>{c.name}</h3>
+              {c.description && <p>{c.description}</p>}
+              {result && <p class="success">Réussi avec {Math.round(result.score)} %.</p>}
+              {locked ? (
+                <p class="muted">Terminez d'abord le défi « {c.requiredChallenge?.name} » pour débloquer celui-ci.</p>
+              ) : (
+                <ul class="series">
+                  {c.series.map((s) => (
+                    <li key={s.id}>
+                      <Link class="button" href={`/defis/${c.id}/${s.id}`}>
+                        Jouer : {s.name}
+                        <span class="muted"> ({s.quizQuestions.length} questions)</span>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+function BadgeView({ badge }: { badge: Badge }) {
+  return (
+    <span class="badge">
+      <span class="badge-medal" aria-hidden="true">
+        ★
+      </span>
+      <span>
+        <strong>{badge.name}</strong>
+        {badge.description && <span class="muted"> – {badge.description}</span>}
+      </span>
+    </span>
+  );
+}
+
+async function loadQuiz(cityId: string, challengeId: string) {
+  const [challenges, city] = await Promise.all([get<Challenge[]>(`/public/challenges/${cityId}`), get<City>(`/public/cities/${cityId}`)]);
+  return { challenge: challenges.find((c) => c.id === challengeId) ?? null, wasteTypes: city.wasteTypes };
+}
+
+export function Quiz({ challengeId, serieId }: { challengeId: string; serieId: string }) {
+  const cityId = currentCityId();
+  const data = useResource(cityId && `quiz:${challengeId}`, () => loadQuiz(cityId!, challengeId));
+  if (!cityId) return <NeedCity what="les défis" />;
+  if (data.loading) return <Loading what="du quiz" />;
+  if (data.error != null || !data.data) return <Problem error={data.error} retry={data.reload} />;
+  const serie = data.data.challenge?.series.find((s) => s.id === serieId);
+  if (!data.data.challenge || !serie) {
+    return (
+      <section>
+        <Title text="Quiz introuvable">Quiz introuvable</Title>
+        <p>Ce quiz n'est plus proposé. <Link href="/defis">Voir les défis en cours</Link></p>
+      </section>
+    );
+  }
+  return <QuizPlay challenge={data.data.challenge} questions={serie.quizQuestions} serieName={serie.name} wasteTypes={data.data.wasteTypes} />;
+}
+
+function QuizPlay(props: { challenge: Challenge; serieName: string; questions: Challenge['series'][number]['quizQuestions']; wasteTypes: WasteType[] }) {
+  const { challenge, questions, wasteTypes, serieName } = props;
+  const [index, setIndex] = useState(0);
+  const [correct, setCorrect] = useState(0);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [result, setResult] = useState<{ completion?: Completion; error?: unknown; score: number } | null>(null);
+  const question = questions[index];
+
+  const answer = (wasteTypeId: string) => {
+    if (chosen) return;
+    setChosen(wasteTypeId);
+    if (wasteTypeId === question.correctWasteTypeId) setCorrect((n) => n + 1);
+  };
+  const next = async () => {
+    if (index + 1 < questions.length) {
+      setIndex(index + 1);
+      setChosen(null);
+      return;
+    }
+    const score = Math.round((100 * correct) / questions.length);
+    try {
+      const completion = await post<Completion>('/public/challenges/complete', { deviceId: deviceId(), challengeId: challenge.id, score });
+      setResult({ completion, score });
+    } catch (error) {
+      setResult({ error, score });
+    }
+  };
+
+  if (result) {
+    return (
+      <section>
+        <Title text="Quiz terminé">Quiz terminé</Title>
+        <p class="score">
+          Votre score : <strong>{result.score} %</strong> ({correct} bonne{correct > 1 ? 's' : ''} réponse{correct > 1 ? 's' : ''} sur {questions.length})
+        </p>
+        {result.error != null && <p class="problem" role="alert">Votre score n'a pas pu être enregistré. {messageOf(result.error)}</p>}
+        {result.completion?.challenge.badge && (
+          <div class="card earned" role="status">
+            <p>Bravo, vous gagnez le badge :</p>
+            <BadgeView badge={result.completion.challenge.badge} />
+          </div>
+        )}
+        <p class="actions">
+          <Link class="button" href="/defis">
+            Voir mes badges et défis
+          </Link>
+        </p>
+      </section>
+    );
+  }
+
+  const right = wasteTypes.find((w) => w.id === question.correctWasteTypeId);
+  return (
+    <section>
+      <Title text={`${challenge.name} – ${serieName}`}>{challenge.name}</Title>
+      <p class="muted">
+        {serieName} · question {index + 1} sur {questions.length}
+      </p>
+      <div class="card quiz">
+        <h2 id="question">{question.question}</h2>
+        <ul class="options" role="group" aria-labelledby="question">
+          {wasteTypes.map((w) => {
+            const state = chosen === null ? '' : w.id === question.correctWasteTypeId ? 'right' : w.id === chosen ? 'wrong' : '';
+            return (
+              <li key={w.id}>
+                <button type="button" class={`option ${state}`} onClick={() => answer(w.id)} aria-pressed={chosen === w.id} disabled={chosen !== null && chosen !== w.id}>
+                  <Swatch color={w.color} /> {w.name}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        {chosen && (
+          <div role="status" class={chosen === question.correctWasteTypeId ? 'success' : 'failure'}>
+            <p>
+              {chosen === question.correctWasteTypeId ? 'Bonne réponse !' : `Non : ${question.material.toLowerCase()} va dans « ${right?.name} ».`}
+            </p>
+            <button type="button" class="button" onClick={next}>
+              {index + 1 < questions.length ? 'Question suivante' : 'Voir mon score'}
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

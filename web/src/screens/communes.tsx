@@ -1,0 +1,122 @@
+// Choosing a commune (search as you type, accents ignored) and, where there are several, a collection place.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { get } from '../api.ts';
+import { Link, navigate } from '../router.tsx';
+import { chooseCity, write } from '../store.ts';
+import { fold } from '../text.ts';
+import type { City, CityGroup } from '../types.ts';
+import { Loading, Problem, Title, useResource } from '../ui.tsx';
+
+interface CityEntry {
+  id: string;
+  name: string;
+  group: string;
+  key: string;
+}
+
+/** Every active commune with its group, from the small city-groups listing (not the full cities). */
+async function cityIndex(): Promise<CityEntry[]> {
+  const groups = await get<CityGroup[]>('/public/city-groups');
+  return groups
+    .flatMap((g) => g.cities.map((c) => ({ id: c.id, name: c.name, group: g.name, key: fold(c.name) })))
+    .sort((a, b) => a.name.localeCompare(b.name, 'fr'));
+}
+
+export function CitySearch() {
+  const index = useResource('cities', cityIndex);
+  const [query, setQuery] = useState('');
+  const results = useMemo(() => {
+    const q = fold(query);
+    if (!index.data || !q) return [];
+    // Names that start with the query first, then names containing it.
+    const starts = index.data.filter((c) => c.key.startsWith(q) || c.key.split(' ').some((w) => w.startsWith(q)));
+    const contains = index.data.filter((c) => !starts.includes(c) && c.key.includes(q));
+    return [...starts, ...contains].slice(0, 12);
+  }, [query, index.data]);
+
+  return (
+    <section>
+      <Title text="Choisir ma commune">Quand passe la collecte chez moi ?</Title>
+      <p class="lead">Tapez le nom de votre commune pour voir vos prochains jours de collecte.</p>
+      <form role="search" onSubmit={(e) => {
+        e.preventDefault();
+        if (results[0]) pick(results[0]);
+      }}>
+        <label for="city-query">Votre commune</label>
+        <input
+          id="city-query"
+          type="search"
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="Par exemple : Plouzané"
+          value={query}
+          onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          aria-describedby="city-count"
+        />
+      </form>
+      {index.loading && <Loading what="des communes" />}
+      {index.error != null && <Problem error={index.error} retry={index.reload} />}
+      <p id="city-count" class="visually-hidden" aria-live="polite">
+        {query && index.data ? `${results.length} commune${results.length > 1 ? 's' : ''} trouvée${results.length > 1 ? 's' : ''}` : ''}
+      </p>
+      {query && index.data && results.length === 0 && (
+        <p class="card">Aucune commune ne correspond à « {query} ». Vérifiez l'orthographe, ou votre commune n'est peut-être pas encore desservie.</p>
+      )}
+      {results.length > 0 && (
+        <ul class="choices" aria-label="Communes trouvées">
+          {results.map((c) => (
+            <li key={c.id}>
+              <Link href={`/communes/${c.id}`} onClick={() => chooseCity(c.id)}>
+                <strong>{c.name}</strong> <span class="muted">{c.group}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function pick(city: CityEntry) {
+  chooseCity(city.id);
+  navigate(`/communes/${city.id}`);
+}
+
+export function rememberPlace(city: City, placeId: string) {
+  const place = city.wasteCollectionPlaces.find((p) => p.id === placeId);
+  if (place) write('place', { cityId: city.id, cityName: city.name, placeId, placeName: place.name });
+}
+
+export function PlaceChoice({ cityId }: { cityId: string }) {
+  const city = useResource(`city:${cityId}`, () => get<City>(`/public/cities/${cityId}`));
+  const places = city.data?.wasteCollectionPlaces ?? [];
+  useEffect(() => {
+    // One place: nothing to choose.
+    if (city.data && places.length === 1) navigate(`/communes/${cityId}/${places[0].id}`, { replace: true });
+  }, [city.data]);
+
+  if (city.loading) return <Loading what="de la commune" />;
+  if (city.error != null || !city.data) return <Problem error={city.error} retry={city.reload} />;
+  return (
+    <section>
+      <Title text={city.data.name}>{city.data.name} : votre secteur</Title>
+      <p class="lead">Les jours de collecte dépendent de votre secteur. Choisissez le vôtre :</p>
+      {places.length === 0 ? (
+        <p class="card">Aucun secteur de collecte n'est encore publié pour {city.data.name}.</p>
+      ) : (
+        <ul class="choices" aria-label="Secteurs de collecte">
+          {places.map((p) => (
+            <li key={p.id}>
+              <Link href={`/communes/${cityId}/${p.id}`}>
+                <strong>{p.name}</strong>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <Link href="/communes">Choisir une autre commune</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+// The shapes of the public API this app reads (see GET /openapi.json).
+
+export interface CityRef {
+  id: string;
+  name: string;
+}
+export interface CityGroup {
+  id: string;
+  name: string;
+  type: string;
+  cities: (CityRef & { population: number | null })[];
+}
+export interface WasteDetail {
+  id: string;
+  material: string;
+  description: string | null;
+  instructions: string | null;
+}
+export interface WasteType {
+  id: string;
+  name: string;
+  description: string | null;
+  instructions: string | null;
+  color: string | null;
+  colorLight: string | null;
+  details: WasteDetail[];
+}
+export interface CollectionDay {
+  id: string;
+  name: string;
+  wasteTypeId: string;
+  description: string | null;
+  biweekly: boolean | null;
+}
+export interface PlaceException {
+  id: string;
+  dateFrom: string;
+  dateTo: string | null;
+  wasteTypeId: string;
+  name: string | null;
+  description: string | null;
+}
+export interface Place {
+  id: string;
+  name: string;
+  collectionDays: CollectionDay[];
+  exceptions: PlaceException[];
+}
+export interface RecyclingPoint {
+  id: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  openingHours: string | null;
+}
+export interface QuizQuestion {
+  id: string;
+  material: string;
+  question: string;
+  correctWasteTypeId: string;
+  order: number;
+}
+export interface Badge {
+  id: string;
+  name: string;
+  description: string | null;
+  icon: string | null;
+  imageUrl: string | null;
+}
+export interface Serie {
+  id: string;
+  name: string;
+  description: string | null;
+  quizQuestions: QuizQuestion[];
+}
+export interface Challenge {
+  id: string;
+  name: string;
+  description: string | null;
+  requiredChallengeId: string | null;
+  requiredChallenge: CityRef | null;
+  series: Serie[];
+  badge: Badge | null;
+}
+export interface City {
+  id: string;
+  name: string;
+  outOfTheBins: string | null;
+  presentationOfBins: string | null;
+  returnOfBins: string | null;
+  respectOfCalendar: string | null;
+  holidays: string | null;
+  cityGroup: { id: string; name: string; type: string } | null;
+  wasteTypes: WasteType[];
+  wasteCollectionPlaces: Place[];
+  recyclingPoints: RecyclingPoint[];
+  quizQuestions: QuizQuestion[];
+}
+export interface Collection {
+  date: string;
+  wasteTypeId: string;
+  wasteTypeName: string;
+  color: string | null;
+  holiday: string | null;
+}
+export interface Progress {
+  challengeId: string;
+  challengeName: string;
+  score: number;
+  completedAt: string;
+  badge: Badge | null;
+}
+export interface Completion {
+  score: number;
+  challenge: { id: string; name: string; badge: Badge | null };
+}
+export interface BlogPost {
+  id: string;
+  title: string;
+  content: string;
+  publishedAt: string | null;
+  cityGroup: { id: string; name: string };
+}
+export interface Listing<T> {
+  data: T[];
+  meta: { page: number; pageSize: number; total: number; totalPages: number };
+}
+export interface Site {
+  id: string;
+  name: string;
+  slug: string;
+  domain: string | null;
+}
+export interface MenuItem {
+  id: string;
+  label: string;
+  linkType: 'PAGE' | 'EXTERNAL' | 'NONE';
+  pageId: string | null;
+  externalUrl: string | null;
+  children: MenuItem[];
+}
+export interface Menu {
+  id: string;
+  name: string;
+  location: string;
+  items: MenuItem[];
+}
+export interface CmsPage {
+  id: string;
+  title: string;
+  content: string;
+  seoDescription: string | null;
+}
+export interface ChatAvailability {
+  enabled: boolean;
+}
+export interface Conversation {
+  id: string;
+  status: 'OPEN' | 'WAITING_AGENT' | 'WITH_AGENT' | 'CLOSED';
+}
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'agent';
+  content: string;
+  createdAt: string;
+}

@@ -1,0 +1,88 @@
+// Small shared pieces: loading and error states, screen titles, data loading.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { messageOf } from './api.ts';
+import { Link } from './router.tsx';
+
+export interface Resource<T> {
+  data: T | null;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads data for a screen; `key` changes reload it. */
+export function useResource<T>(key: string | null, load: () => Promise<T>): Resource<T> {
+  const [state, setState] = useState<{ key: string | null; data: T | null; error: unknown }>({ key: null, data: null, error: null });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (key === null) return;
+    let live = true;
+    setState((s) => (s.key === key ? { ...s, error: null } : { key, data: null, error: null }));
+    load().then(
+      (data) => live && setState({ key, data, error: null }),
+      (error) => live && setState({ key, data: null, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, attempt]);
+  const current = state.key === key;
+  return {
+    data: current ? state.data : null,
+    error: current ? state.error : null,
+    loading: key !== null && (!current || (state.data === null && state.error === null)),
+    reload: () => setAttempt((n) => n + 1),
+  };
+}
+
+/** The screen's title: focused on arrival (screen readers hear the new screen) and in the tab title. */
+export function Title({ children, text }: { children: ComponentChildren; text: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${text} – Collecte`;
+    ref.current?.focus({ preventScroll: true });
+  }, [text]);
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading" role="status">
+      <span class="spinner" aria-hidden="true" /> Chargement {what}…
+    </p>
+  );
+}
+
+export function Problem({ error, retry }: { error: unknown; retry?: () => void }) {
+  return (
+    <div class="problem" role="alert">
+      <p>{messageOf(error)}</p>
+      {retry && (
+        <button type="button" class="button secondary" onClick={retry}>
+          Réessayer
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** What a screen about "your commune" shows before one is chosen. */
+export function NeedCity({ what }: { what: string }) {
+  return (
+    <div class="card">
+      <p>Pour voir {what}, choisissez d'abord votre commune.</p>
+      <Link class="button" href="/communes">
+        Choisir ma commune
+      </Link>
+    </div>
+  );
+}
+
+export function Swatch({ color }: { color: string | null }) {
+  return <span class="swatch" style={{ background: color ?? '#6b7280' }} aria-hidden="true" />;
+}
