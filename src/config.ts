@@ -37,7 +37,19 @@ export interface Config {
   readonly llmApiKey: string | null;
   /** How long to wait for the language model before the built-in assistant answers instead. */
   readonly llmTimeoutMs: number;
+  /**
+   * Above this many ACTIF cities, GET /public/cities is streamed in batches instead of built and cached
+   * whole (src/cities/stream.ts): at national scale the body is near a gigabyte.
+   */
+  readonly citiesStreamThreshold: number;
 }
+
+/**
+ * Default of CITIES_STREAM_THRESHOLD. A built list of 1,000 demo-like cities is about 25 MB (plus its
+ * br and gzip variants): still fine to build once and serve from memory at wire speed. Beyond that the
+ * body grows towards a gigabyte (35,000 communes) and must be streamed, never held.
+ */
+export const CITIES_STREAM_THRESHOLD = 1000;
 
 export class ConfigError extends Error {}
 
@@ -104,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
     llmModel: str(env, 'LLM_MODEL'),
     llmApiKey: str(env, 'LLM_API_KEY'),
     llmTimeoutMs: int(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000),
+    citiesStreamThreshold: int(env, 'CITIES_STREAM_THRESHOLD', CITIES_STREAM_THRESHOLD, 0, 1_000_000),
   });
 }

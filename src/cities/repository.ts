@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { availableChallengesByCity } from '../challenges/repository.ts';
 import { readSnapshot } from '../db/snapshot.ts';
@@ -12,12 +12,11 @@ const WEEKDAY_ORDER: Record<string, number> = {
 /** Which cities to load: one by id, or every ACTIF city. Only ACTIF cities are ever public. */
 export type CityScope = { id: string } | { all: true };
 
-/** The ids of the cities in scope, as a subquery, so the list never ships thousands of ids as parameters. */
-function scopedCityIds(db: Kysely<DB>, scope: CityScope): SelectQueryBuilder<DB, 'city', { id: string }> {
-  let q = db.selectFrom('city').select('city.id').where('city.status', '=', 'ACTIF');
-  if ('id' in scope) q = q.where('city.id', '=', scope.id);
-  return q;
-}
+/**
+ * Cities loaded per round of per-table queries when reading many of them: bounds the memory of one round
+ * and the number of query parameters (an id list per table), whatever the number of cities.
+ */
+export const CITY_BATCH_SIZE = 200;
 
 function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   const map = new Map<K, T[]>();
@@ -31,54 +30,83 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 }
 
 /**
- * Every ACTIF city in scope with all its nested data, in a fixed number of queries (one per table)
- * whatever the number of cities.
+ * Every ACTIF city in scope with all its nested data, on one snapshot: one query per table for one city;
+ * for every city, the sorted list of ids then one query per table for each batch of CITY_BATCH_SIZE.
+ * GET /public/cities streams the same batches above CITIES_STREAM_THRESHOLD cities (src/cities/stream.ts).
  */
 export function findCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<CityApi[]> {
-  return readSnapshot(db, (trx) => readCities(trx, scope, now));
+  return readSnapshot(db, async (trx) => {
+    if ('id' in scope) return loadCities(trx, [scope.id], now);
+    const ids = await listActiveCityIds(trx);
+    const cities: CityApi[] = [];
+    for (let i = 0; i < ids.length; i += CITY_BATCH_SIZE) {
+      cities.push(...(await loadCities(trx, ids.slice(i, i + CITY_BATCH_SIZE), now)));
+    }
+    return cities;
+  });
 }
 
-async function readCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<CityApi[]> {
-  const ids = scopedCityIds(db, scope);
+/** The number of ACTIF cities (the public list's length). */
+export async function countActiveCities(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom('city').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'ACTIF').executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The ids of every ACTIF city in the public list's order: French collation of the name, then id. */
+export async function listActiveCityIds(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db.selectFrom('city').select(['id', 'name']).where('status', '=', 'ACTIF').execute();
+  return sortByText(rows, (c) => c.name).map((c) => c.id);
+}
+
+/**
+ * The ACTIF cities among `ids` with all their nested data, in the order of `ids`, in a fixed number of
+ * queries (one per table) whatever the number of cities. Callers bound `ids` (CITY_BATCH_SIZE).
+ */
+export async function loadCities(db: Kysely<DB>, ids: readonly string[], now: Date): Promise<CityApi[]> {
+  if (ids.length === 0) return [];
   const cityRows = await db
     .selectFrom('city')
     .leftJoin('city_group', 'city_group.id', 'city.city_group_id')
     .selectAll('city')
     .select(['city_group.name as group_name', 'city_group.type as group_type'])
-    .where('city.id', 'in', ids)
+    .where('city.id', 'in', [...ids])
+    .where('city.status', '=', 'ACTIF')
     .execute();
   if (cityRows.length === 0) return [];
+  const position = new Map(ids.map((id, i) => [id, i]));
+  cityRows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  const found = cityRows.map((c) => c.id);
 
   const [wasteTypes, details, places, days, exceptions, locations, points, questions, challenges] = await Promise.all([
-    db.selectFrom('waste_type').selectAll().where('city_id', 'in', ids).execute(),
+    db.selectFrom('waste_type').selectAll().where('city_id', 'in', found).execute(),
     db
       .selectFrom('waste_type_detail')
       .innerJoin('waste_type', 'waste_type.id', 'waste_type_detail.waste_type_id')
       .selectAll('waste_type_detail')
-      .where('waste_type.city_id', 'in', ids)
+      .where('waste_type.city_id', 'in', found)
       .execute(),
-    db.selectFrom('collection_place').selectAll().where('city_id', 'in', ids).execute(),
+    db.selectFrom('collection_place').selectAll().where('city_id', 'in', found).execute(),
     db
       .selectFrom('collection_day')
       .innerJoin('collection_place', 'collection_place.id', 'collection_day.place_id')
       .selectAll('collection_day')
-      .where('collection_place.city_id', 'in', ids)
+      .where('collection_place.city_id', 'in', found)
       .execute(),
     db
       .selectFrom('collection_exception')
       .innerJoin('collection_place', 'collection_place.id', 'collection_exception.place_id')
       .selectAll('collection_exception')
-      .where('collection_place.city_id', 'in', ids)
+      .where('collection_place.city_id', 'in', found)
       .execute(),
     db
       .selectFrom('attached_location')
       .innerJoin('collection_place', 'collection_place.id', 'attached_location.place_id')
       .selectAll('attached_location')
-      .where('collection_place.city_id', 'in', ids)
+      .where('collection_place.city_id', 'in', found)
       .execute(),
-    db.selectFrom('recycling_point').selectAll().where('city_id', 'in', ids).execute(),
-    db.selectFrom('quiz_question').selectAll().where('city_id', 'in', ids).execute(),
-    availableChallengesByCity(db, cityRows.map((c) => c.id), now),
+    db.selectFrom('recycling_point').selectAll().where('city_id', 'in', found).execute(),
+    db.selectFrom('quiz_question').selectAll().where('city_id', 'in', found).execute(),
+    availableChallengesByCity(db, found, now),
   ]);
 
   const detailsByType = groupBy(details, (d) => d.waste_type_id);
@@ -146,7 +174,7 @@ async function readCities(db: Kysely<DB>, scope: CityScope, now: Date): Promise<
     })),
   });
 
-  return sortByText(cityRows, (c) => c.name).map((c) => ({
+  return cityRows.map((c) => ({
     id: c.id,
     name: c.name,
     country: c.country,

@@ -1,9 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { etagMatches, negotiateEncoding } from '../http/conditional.ts';
 import { NotFound, messages } from '../http/errors.ts';
 import { ErrorSchema } from '../http/schema-helpers.ts';
-import { findCities, findCityGroups } from './repository.ts';
+import { countActiveCities, findCities, findCityGroups } from './repository.ts';
+import { StreamVersionMoved, startCitiesStream } from './stream.ts';
+import type { CityApi } from './schemas.ts';
 import { CityGroupSchema, CityIdParams, CitySchema } from './schemas.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
@@ -18,7 +22,13 @@ export default async function cityRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Array(CitySchema) },
       },
     },
-    async () => findCities(app.db, { all: true }, app.clock()),
+    async (request, reply) => {
+      const now = app.clock();
+      // Up to the threshold the list is built once and kept with its variants by the response cache;
+      // above it, it is streamed in batches (never held whole) and bypasses the cache.
+      if ((await countActiveCities(app.db)) <= app.config.citiesStreamThreshold) return findCities(app.db, { all: true }, now);
+      return sendCitiesStream(app, request, reply, now);
+    },
   );
 
   app.get(
@@ -49,4 +59,29 @@ export default async function cityRoutes(fastify: FastifyInstance) {
     },
     async () => findCityGroups(app.db),
   );
+}
+
+/** Every ACTIF city as a streamed body, with its strong ETag (304 on If-None-Match) and gzip/brotli on request. */
+async function sendCitiesStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, now: Date) {
+  const stream = await startCitiesStream(app.database, now);
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const etag = encoding === 'identity' ? stream.etag : `${stream.etag.slice(0, -1)}-${encoding}"`;
+  reply.header('content-type', 'application/json; charset=utf-8');
+  reply.header('cache-control', 'public, max-age=60');
+  reply.header('vary', 'Accept-Encoding');
+  reply.header('etag', etag);
+  const notModified = etagMatches(request.headers['if-none-match'], etag);
+  if (notModified || request.method === 'HEAD') {
+    await stream.release();
+    if (notModified) return reply.code(304).send();
+    return reply.send(Readable.from([]));
+  }
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  const serialize = reply.compileSerializationSchema(CitySchema as unknown as Record<string, unknown>) as (city: CityApi) => string;
+  const body = stream.open(serialize, encoding, (err) => {
+    if (err instanceof StreamVersionMoved) request.log.warn({ err }, 'GET /public/cities aborted: the data changed while streaming');
+    else if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') request.log.debug('GET /public/cities: client went away');
+    else request.log.error({ err }, 'GET /public/cities stream failed');
+  });
+  return reply.send(body);
 }

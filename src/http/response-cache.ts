@@ -16,6 +16,12 @@ export interface CachedResponse {
 /** Upper bounds, so that a crawler walking every URL cannot grow the process without limit. */
 const MAX_ENTRIES = 10_000;
 const MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest body kept: one entry must never take a large share of MAX_BYTES (a list of every commune of France
+ * is near a gigabyte; GET /public/cities streams it above CITIES_STREAM_THRESHOLD). Larger bodies are sent
+ * once and recomputed next time.
+ */
+export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
 
 /** Bodies by URL, least recently used first out; stale entries (old version, expired) are never served. */
 export class ResponseCache {
@@ -46,9 +52,11 @@ export class ResponseCache {
     return variant;
   }
 
+  /** Keeps the entry (unless its body exceeds MAX_ENTRY_BYTES) and answers it, kept or not. */
   set(key: string, entry: CachedResponse): CachedResponse {
     const old = this.#entries.get(key);
     if (old) this.#delete(key, old);
+    if (entry.body.length > MAX_ENTRY_BYTES) return entry;
     this.#entries.set(key, entry);
     this.#bytes += entry.body.length;
     for (const [oldestKey, oldest] of this.#entries) {
