@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
@@ -68,6 +68,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // URLs the router cannot decode, or too long a path parameter: the contract's error body, in French.
+    frameworkErrors,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, messages, statusName } from './errors.ts';
-import { validationMessage } from './validation-messages.ts';
+import { earlyErrorHeaders } from './public-headers.ts';
+import { nulCharacterMessage, validationMessage } from './validation-messages.ts';
 
 export interface ErrorBody {
   statusCode: number;
@@ -20,7 +21,8 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; message: string }>
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: messages.unsupportedMediaType },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'L’en-tête « Content-Length » ne correspond pas au corps envoyé.' },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, message: messages.unsupportedMediaType },
-  FST_ERR_BAD_URL: { status: 400, message: 'L’adresse demandée n’est pas valide.' },
+  FST_ERR_BAD_URL: { status: 400, message: messages.badUrl },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: messages.urlTooLong },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: 'La requête n’est pas valide.' },
 };
 
@@ -43,14 +45,57 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Plugins (rate limit, etc.) may hand over a 4xx of their own; their message is ours to set.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       const status = err.statusCode;
-      const message = status === 429 ? 'Trop de requêtes : réessayez dans quelques instants.' : 'La requête n’est pas valide.';
+      const message = status === 429 ? 'Trop de requêtes : réessayez dans quelques instants.' : messages.badRequest;
       return reply.code(status).send(errorBody(status, message));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
     return reply.code(500).send(errorBody(500, messages.internal));
   });
 
+  // A NUL character is valid JSON and valid percent-encoding, but PostgreSQL text cannot hold it (22021):
+  // refuse it as the client's fault before any handler reaches the database. This runs after schema
+  // validation (whose message comes first) and after route-level preValidation hooks (the chat limit counts it).
+  // Only the fields a route declares are looked at: unknown fields are ignored, whatever they hold.
+  app.addHook('preHandler', async (request) => {
+    const schema = request.routeOptions.schema;
+    if (!schema) return;
+    const parts = [['params', request.params], ['querystring', request.query], ['body', request.body]] as const;
+    for (const [part, value] of parts) {
+      const declared = (schema[part] as { properties?: Record<string, unknown> } | undefined)?.properties;
+      if (!declared || value === null || typeof value !== 'object') continue;
+      for (const name of Object.keys(declared)) {
+        const field = findNul((value as Record<string, unknown>)[name], name);
+        if (field !== undefined) throw new ApiError(400, nulCharacterMessage(part, field));
+      }
+    }
+  });
+
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, messages.routeNotFound(request.method, request.url)));
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: the answers the router gives before any hook or handler runs (a URL that
+ * does not decode, a path parameter past the length limit), in the contract's shape and in French.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+  const status = known?.status ?? 400;
+  reply
+    .code(status)
+    .headers(earlyErrorHeaders(request.raw.url ?? ''))
+    .type('application/json; charset=utf-8')
+    .send(errorBody(status, known?.message ?? messages.badRequest));
+}
+
+/** The JSON name (`a.b[0]`) of the first text holding a NUL character within a field's value, if any. */
+function findNul(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNul(child, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

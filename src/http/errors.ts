@@ -56,4 +56,7 @@ export const messages = {
   unsupportedMediaType: 'Le corps de la requête doit être envoyé en JSON (Content-Type: application/json).',
   emptyJsonBody: 'Le corps de la requête est vide alors qu’un objet JSON est attendu.',
   collectionPlaceNotFound: 'Lieu de collecte introuvable dans cette ville',
+  badRequest: 'La requête n’est pas valide.',
+  badUrl: 'L’adresse demandée n’est pas valide (encodage des caractères incorrect).',
+  urlTooLong: 'L’adresse demandée est trop longue.',
 };

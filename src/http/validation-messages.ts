@@ -102,3 +102,8 @@ export function validationMessage(errors: FastifySchemaValidationError[], part: 
       return `${who} n’est pas valide.`;
   }
 }
+
+/** A text value holding a NUL character, which no field accepts (PostgreSQL text cannot store it). */
+export function nulCharacterMessage(part: Part, field: string | null): string {
+  return `${subject(part, field)} ne doit pas contenir de caractère nul.`;
+}
