@@ -1,0 +1,186 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { importBundleFile } from '../../src/bundle/import.ts';
+import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
+import { signConsoleToken } from '../../src/console/token.ts';
+import type { Database } from '../../src/db/database.ts';
+import { testConfig, fixedClock } from '../helpers/app.ts';
+import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
+import {
+  collectRoutes,
+  dumpTables,
+  fuzzRequest,
+  problemWith,
+  toInject,
+  type DemoValues,
+  type FuzzRequest,
+  type Route,
+} from './requests.ts';
+
+/**
+ * Property-based fuzzing of every route the app serves, on the demo data: random paths, query strings, headers
+ * and bodies must never give a 5xx, every 4xx is the contract's French error body, and public data is unchanged.
+ *
+ * Replay a failure with the seed it prints: `FUZZ_SEED=<seed> npx tsx --test test/fuzz/public-routes.test.ts`.
+ * FUZZ_RUNS changes the number of requests (default 5000 per database); FUZZ_LIST=1 lists every failing request
+ * instead of stopping at the first; FUZZ_LOG=error shows the server's log of a 5xx.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
+const LIST_ALL = process.env.FUZZ_LIST === '1';
+
+/**
+ * Tables that requests may legitimately write: a valid challenge completion, a conversation and its messages
+ * (and what the assistant records alongside). Every other table must be byte for byte the same after the run.
+ */
+const WRITABLE_TABLES = ['challenge_completion', 'conversation', 'message', 'ticket', 'llm_usage'] as const;
+
+const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
+
+/** The day the demo describes, so that its challenges are open and its pages published. */
+const NOW = '2026-11-22T10:00:00.000Z';
+
+for (const kind of testDatabaseKinds()) describe(`fuzzing every route on the demo data (${kind}, seed ${SEED}, ${RUNS} requests)`, () => {
+  let database: Database;
+  let mediaDir: string;
+  let app: FastifyInstance;
+  let routes: Route[];
+  let values: DemoValues;
+
+  before(async () => {
+    database = await createTestDatabase(kind);
+    mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'collecte-fuzz-media-'));
+    await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date(NOW) });
+    app = await buildApp({
+      config: testConfig({ RATE_LIMIT_MAX: '0', MEDIA_DIR: mediaDir, CONSOLE_JWT_SECRET }),
+      database,
+      clock: fixedClock(NOW),
+      ...(process.env.FUZZ_LOG ? { logger: pino({ level: process.env.FUZZ_LOG }) } : {}),
+    });
+    await app.ready();
+    routes = collectRoutes(app);
+    values = await demoValues(app, database);
+  });
+  after(async () => {
+    await app?.close();
+    await database?.close();
+    await fs.rm(mediaDir, { recursive: true, force: true });
+  });
+
+  it('finds the routes from the app itself', () => {
+    const urls = routes.map((r) => `${r.method} ${r.url.replace(/\|:[^/]+/g, '')}`);
+    for (const expected of [
+      'GET /public/cities/:id',
+      'GET /public/cities/:id/places/:placeId/calendar.ics',
+      'POST /public/challenges/complete',
+      'GET /public/cms/media/:id/file',
+      'GET /public/blog-posts',
+      'OPTIONS *',
+    ]) {
+      assert.ok(urls.includes(expected), `${expected} in ${urls.join(', ')}`);
+    }
+  });
+
+  it('never answers 5xx, always the French error body for 4xx, and leaves public data unchanged', async () => {
+    const before = await dumpTables(database.db, WRITABLE_TABLES);
+    const failures: string[] = [];
+    let sent = 0;
+    const answered = new Set<string>();
+    const property = fc.asyncProperty(fuzzRequest(routes, values), async (request: FuzzRequest) => {
+      sent += 1;
+      const response = await app.inject(toInject(request));
+      const problem = problemWith(request, response);
+      if (request.method === request.route.split(' ')[0] && response.statusCode < 300) answered.add(request.route);
+      if (problem && LIST_ALL) failures.push(problem);
+      else if (problem) throw new Error(problem);
+    });
+    try {
+      await fc.assert(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
+    } catch (err) {
+      throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}`);
+    }
+    if (failures.length) {
+      assert.fail(`${failures.length} failing requests (FUZZ_SEED=${SEED}):\n${failures.slice(0, 200).join('\n')}`);
+    }
+    assert.ok(sent >= RUNS, `sent ${sent} requests`);
+    // The requests went past validation into every public read, not only into 400s.
+    const publicReads = routes.filter((r) => r.method === 'GET' && r.url.startsWith('/public/')).map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(publicReads.filter((route) => !answered.has(route)), [], 'public reads never answered 2xx');
+
+    const afterRun = await dumpTables(database.db, WRITABLE_TABLES);
+    for (const table of Object.keys(before)) {
+      assert.deepEqual(afterRun[table], before[table], `table ${table} changed (FUZZ_SEED=${SEED})`);
+    }
+    // And what the API serves is what it served before (past the response cache).
+    await app.dataChanged();
+    const cities = await app.inject('/public/cities');
+    assert.equal(cities.statusCode, 200);
+    assert.equal(cities.json().length, values.cityIds.length - values.inactiveCityIds.length);
+  });
+});
+
+/** Ids, slugs and names that exist in the demo data, so that random requests reach the database and beyond. */
+async function demoValues(app: FastifyInstance, database: Database): Promise<DemoValues> {
+  const db = database.db;
+  const cities = await db.selectFrom('city').select(['id', 'status']).execute();
+  const pick = async (table: 'city_group' | 'collection_place' | 'challenge' | 'blog_post' | 'page' | 'menu' | 'media' | 'waste_type') =>
+    (await db.selectFrom(table).select('id').execute()).map((r) => r.id);
+  const sites = await db.selectFrom('site').select('slug').execute();
+  const places = await db.selectFrom('collection_place').select(['id', 'city_id']).execute();
+  const menus = await db.selectFrom('menu').innerJoin('site', 'site.id', 'menu.site_id').select(['menu.id', 'menu.location', 'site.slug']).execute();
+  const values: DemoValues = {
+    cityIds: cities.map((c) => c.id),
+    inactiveCityIds: cities.filter((c) => c.status !== 'ACTIF').map((c) => c.id),
+    cityGroupIds: await pick('city_group'),
+    placeIds: await pick('collection_place'),
+    challengeIds: await pick('challenge'),
+    blogPostIds: await pick('blog_post'),
+    pageIds: await pick('page'),
+    menuIds: await pick('menu'),
+    mediaIds: await pick('media'),
+    wasteTypeIds: await pick('waste_type'),
+    slugs: sites.map((s) => s.slug),
+    menuLocations: [...new Set(menus.map((m) => m.location))].filter((l): l is string => typeof l === 'string'),
+    deviceIds: ['fuzz-device-0001', 'demo_device_42'],
+    conversationIds: [],
+    coherentParams: [],
+    authorizations: [],
+  };
+  for (const place of places) values.coherentParams.push({ cityId: place.city_id, placeId: place.id });
+  for (const menu of menus) values.coherentParams.push({ slug: menu.slug, menuId: menu.id, location: menu.location ?? '' });
+  // Console agents: one who sees every group (twice as often), one who sees none, one without the chat permission.
+  const now = new Date(NOW);
+  for (const claims of [
+    { sub: 'fuzz-agent', name: 'Agent', cityGroupIds: values.cityGroupIds },
+    { sub: 'fuzz-agent', name: 'Agent', cityGroupIds: values.cityGroupIds },
+    { sub: 'agent-1', name: 'Agent 1', cityGroupIds: [] },
+    { sub: 'agent-2', name: 'Agent 2', cityGroupIds: values.cityGroupIds, permissions: [] },
+  ]) {
+    values.authorizations.push(`Bearer ${await signConsoleToken(CONSOLE_JWT_SECRET, claims, { now, ttlSeconds: 3600 })}`);
+  }
+  // A conversation to aim the chat routes at, when the chat exists and the demo has a group that enabled it.
+  const chatCity = await db
+    .selectFrom('city')
+    .innerJoin('city_group', 'city_group.id', 'city.city_group_id')
+    .select('city.id')
+    .where('city_group.chat_enabled', '=', true)
+    .where('city.status', '=', 'ACTIF')
+    .executeTakeFirstOrThrow();
+  if (app.hasRoute({ method: 'POST', url: '/public/chat/conversations' })) {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/public/chat/conversations',
+      payload: { deviceId: values.deviceIds[0], cityId: chatCity.id },
+    });
+    if (created.statusCode === 201) values.conversationIds.push(created.json().id);
+    else throw new Error(`could not open a conversation to fuzz: ${created.statusCode} ${created.body}`);
+  }
+  return values;
+}

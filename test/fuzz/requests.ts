@@ -1,0 +1,552 @@
+import fc from 'fast-check';
+import { sql, type Kysely } from 'kysely';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { DB } from '../../src/db/types.ts';
+import { STATUS_NAMES } from '../../src/http/errors.ts';
+
+/** One route as the router knows it. */
+export interface Route {
+  method: string;
+  url: string;
+}
+
+/** Ids and names that exist in the demo data. */
+export interface DemoValues {
+  cityIds: string[];
+  inactiveCityIds: string[];
+  cityGroupIds: string[];
+  placeIds: string[];
+  challengeIds: string[];
+  blogPostIds: string[];
+  pageIds: string[];
+  menuIds: string[];
+  mediaIds: string[];
+  wasteTypeIds: string[];
+  slugs: string[];
+  menuLocations: string[];
+  deviceIds: string[];
+  conversationIds: string[];
+  /**
+   * Path parameters that only make sense together (a city and one of its places, a site and one of its menus),
+   * by parameter name: a route whose parameters are all named in one of them is sometimes aimed at it.
+   */
+  coherentParams: Array<Record<string, string>>;
+  /** `Bearer …` values: valid console tokens (all groups, no group, no permission) when the console exists. */
+  authorizations: string[];
+}
+
+/** A generated request, kept as plain data so that fast-check prints it whole when it fails. */
+export interface FuzzRequest {
+  route: string;
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body: string | null;
+  remoteAddress: string;
+}
+
+/**
+ * Every method and path the router serves, read from `printRoutes` so that routes added later are fuzzed
+ * without touching this file. A segment such as `:id|:cityId` names one parameter that routes call differently.
+ */
+export function collectRoutes(app: FastifyInstance): Route[] {
+  const routes: Route[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(.+?)(?: \(([^)]*)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    const segment = match[2];
+    stack.length = depth;
+    stack.push(segment);
+    const url = stack.join('');
+    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()).filter(Boolean)) {
+      routes.push({ method, url });
+    }
+  }
+  return routes;
+}
+
+/** Strings that have broken web services before: injection, traversal, encodings, sizes, look-alike values. */
+const NASTY_VALUES = [
+  "' OR 1=1 --",
+  "1; DROP TABLE city; --",
+  "'; SELECT pg_sleep(10); --",
+  '" OR ""="',
+  '../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '99999999999999999999999999999999',
+  '2147483648',
+  '-2147483649',
+  '9007199254740993',
+  '-1',
+  '0',
+  '1.5',
+  '1e400',
+  '-1e400',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-0',
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'toString',
+  'a\u0000b',
+  '\u0000',
+  'é',
+  'Plouzané',
+  '日本語',
+  '😀🗑️♻️',
+  '\u202eevil',
+  '\ufeffbom',
+  '<script>alert(1)</script>',
+  '${7*7}{{7*7}}',
+  '%s%n%x',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '0d8a9bc9-104b-5b64-a127-357bd85689eZ',
+  '0D8A9BC9-104B-5B64-A127-357BD85689EE',
+  '{0d8a9bc9-104b-5b64-a127-357bd85689ee}',
+  '0d8a9bc9104b5b64a127357bd85689ee',
+  '2026-02-30',
+  '2026-11-22',
+  '2026-11-22T10:00:00Z',
+  '0000-00-00',
+  '9999-12-31',
+  '+275760-09-13',
+  '-000001-01-01',
+  'SITE',
+  'APP',
+  'site',
+  'x'.repeat(129),
+  'x'.repeat(600),
+  'é'.repeat(3000),
+];
+
+/** Pieces put into a URL as they are (not encoded): broken escapes, encoded NUL and slashes, dot segments. */
+const RAW_URL_PIECES = [
+  '%00',
+  'a%00b',
+  '%',
+  '%%',
+  '%E0%A4%A',
+  '%ZZ',
+  '%C0%AF',
+  '%FF%FE',
+  '%ED%A0%80',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e%2f%2e%2e%2f',
+  '..',
+  '.',
+  '%2e',
+  '%252e%252e',
+  '%5C..%5C',
+  '%20',
+  '+',
+  '%2B',
+  '%3B',
+  ';jsessionid=1',
+  '%23',
+  '%3F',
+  '%0D%0ASet-Cookie:%20x=1',
+  '%F0%9F%98%80',
+  '%C3%A9',
+];
+
+const QUERY_KEYS = ['page', 'pageSize', 'type', 'from', 'to', 'cityId', 'cityGroupId', 'thumb', 'deviceId', 'placeId', 'status', 'assignedTo', 'id', 'q'];
+
+/** Percent-encodes the UTF-8 bytes of any string (lone surrogates become U+FFFD, as a browser would send). */
+function encode(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function validFor(names: string[], previous: string, v: DemoValues): string[] {
+  const chosen = [...new Set(names.flatMap((name) => validForName(name, previous, v)))];
+  return chosen.length ? chosen : allValid(v);
+}
+
+function validForName(name: string, previous: string, v: DemoValues): string[] {
+  const byName: Record<string, string[]> = {
+    cityId: v.cityIds,
+    placeId: v.placeIds,
+    slug: v.slugs,
+    location: v.menuLocations,
+    menuId: v.menuIds,
+    deviceId: v.deviceIds,
+    cityGroupId: v.cityGroupIds,
+  };
+  const byCollection: Record<string, string[]> = {
+    cities: v.cityIds,
+    challenges: v.challengeIds,
+    pages: v.pageIds,
+    media: v.mediaIds,
+    'blog-posts': v.blogPostIds,
+    conversations: v.conversationIds,
+  };
+  return Object.hasOwn(byName, name) ? byName[name] : name === 'id' && Object.hasOwn(byCollection, previous) ? byCollection[previous] : [];
+}
+
+function allValid(v: DemoValues): string[] {
+  return [
+    ...v.cityIds,
+    ...v.cityGroupIds,
+    ...v.placeIds,
+    ...v.challengeIds,
+    ...v.blogPostIds,
+    ...v.pageIds,
+    ...v.menuIds,
+    ...v.mediaIds,
+    ...v.wasteTypeIds,
+    ...v.slugs,
+    ...v.menuLocations,
+    ...v.deviceIds,
+    ...v.conversationIds,
+  ];
+}
+
+/** A text value as a client would put it in a path or a query: mostly encoded, sometimes raw. */
+function textValue(valid: string[], all: string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...valid) },
+    { weight: 1, arbitrary: fc.constantFrom(...all) },
+    { weight: 2, arbitrary: fc.uuid({ version: [1, 4, 5, 7] }) },
+    { weight: 3, arbitrary: fc.constantFrom(...NASTY_VALUES).map(encode) },
+    { weight: 2, arbitrary: fc.constantFrom(...RAW_URL_PIECES) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...valid), fc.constantFrom(...RAW_URL_PIECES)).map(([a, b]) => a + b) },
+    { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map(encode) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 200, maxLength: 700 }).map(encode) },
+    { weight: 1, arbitrary: fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String) },
+    { weight: 1, arbitrary: fc.double().map(String) },
+  );
+}
+
+function pathArbitrary(route: Route, v: DemoValues): fc.Arbitrary<string> {
+  const all = allValid(v);
+  const segments = route.url.split('/').slice(1);
+  const parts = segments.map((segment, i) => {
+    if (segment === '*') return fc.oneof(fc.constantFrom('', 'index.html', 'x'), fc.constantFrom(...RAW_URL_PIECES));
+    if (!segment.startsWith(':')) return fc.constant(segment);
+    return textValue(validFor(segment.slice(1).split('|:'), segments[i - 1] ?? '', v), all);
+  });
+  // Parameters that belong together, where the route names them all.
+  const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1).split('|:') : null));
+  const coherent = v.coherentParams
+    .map((params) => names.map((alternatives, i) => (alternatives ? alternatives.map((n) => params[n]).find(Boolean) : segments[i])))
+    .filter((values): values is string[] => values.every((value) => value !== undefined));
+  const values = coherent.length && names.filter(Boolean).length > 1 ? fc.oneof(fc.tuple(...parts), fc.constantFrom(...coherent)) : fc.tuple(...parts);
+  const ending = fc.oneof(
+    { weight: 12, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constantFrom('/', '//', '/x', '%00', '/%2e%2e', '.json', '/..', '?', '#x') },
+  );
+  const doubled = fc.oneof({ weight: 6, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat(segments.length - 1) });
+  return fc
+    .tuple(values, ending, doubled)
+    .map(([values, end, doubled]) => {
+      // Sometimes one slash is doubled: `/public//cities`.
+      return values.map((value, i) => (i === doubled ? `//${value}` : `/${value}`)).join('') + end;
+    });
+}
+
+function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
+  const all = allValid(v);
+  const valueFor = (key: string) => {
+    const typical: Record<string, string[]> = {
+      page: ['1', '2', '100', '0', '-1', '1.5', '1e3', '2147483648', '99999999999999999999'],
+      pageSize: ['1', '20', '100', '101', '0', '-5', '1e2', 'abc'],
+      type: ['SITE', 'APP', 'site', 'BLOG'],
+      from: ['2026-11-22', '2026-01-01', '2027-12-31', '2026-02-30', '2026-11-22T00:00:00Z', '1900-01-01', '99999-01-01'],
+      to: ['2026-12-22', '2027-11-23', '2025-01-01', '2026-13-01'],
+      thumb: ['1', '0', 'true', ''],
+      status: ['OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED', 'open'],
+      assignedTo: ['agent-1', 'fuzz-agent'],
+      cityId: v.cityIds,
+      cityGroupId: v.cityGroupIds,
+      placeId: v.placeIds,
+      deviceId: v.deviceIds,
+    };
+    return textValue(Object.hasOwn(typical, key) ? typical[key] : all, all);
+  };
+  const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map(encode) });
+  const pair = key.chain((k) =>
+    fc.tuple(fc.constant(k), valueFor(k), fc.constantFrom('k=v', 'k=v', 'k=v', 'k', 'k=', 'k[]=v', 'k[a]=v', 'k=v&k=v2')),
+  );
+  return fc.array(pair, { maxLength: 5 }).chain((pairs) =>
+    fc.constantFrom('&', '&', '&&', ';').map((sep) =>
+      pairs
+        .map(([k, value, shape]) =>
+          shape.replace('k', k).replace('v2', value.split('').reverse().join('')).replace('v', value),
+        )
+        .join(sep),
+    ),
+  );
+}
+
+const HEADER_VALUES: Record<string, string[]> = {
+  'accept-encoding': ['gzip', 'br', 'gzip, deflate, br', 'br;q=0', 'gzip;q=abc', 'br;q=1e400', '*', 'identity;q=0', ',,,;', 'x'.repeat(2000)],
+  'if-none-match': ['*', '"abc"', 'W/"abc"', '""', '"', 'W/', '"a", "b", *', 'garbage', 'x'.repeat(4000), '"\u00e9"'],
+  range: [
+    'bytes=0-10',
+    'bytes=-5',
+    'bytes=5-',
+    'bytes=0-0,2-3',
+    'bytes=10-5',
+    'bytes=999999999999999999999-',
+    'bytes=-999999999999999999999',
+    'bytes=--1',
+    'bytes=abc',
+    'bytes=',
+    'items=0-1',
+    'bytes=1e3-2e3',
+    'bytes=0-10,' + '1-2,'.repeat(500),
+  ],
+  'if-range': ['"abc"', 'W/"x"', 'Tue, 01 Jan 2030 00:00:00 GMT', 'garbage'],
+  'content-type': [
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=UTF-8',
+    'application/json;charset=latin1',
+    'application/json; charset=utf-16',
+    'Application/JSON',
+    'application/json;',
+    'application/json; boundary=x',
+    'application/vnd.api+json',
+    'text/plain',
+    'text/plain; charset=utf-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=xyz',
+    'application/octet-stream',
+    '',
+    ';;;',
+    'garbage',
+    '*/*',
+  ],
+  origin: ['https://evil.example', 'null', 'http://localhost:3000', 'garbage', 'https://dechets.brest-metropole.example'],
+  accept: ['application/json', 'text/html', 'application/xml', '*/*', 'text/calendar', 'image/*', 'garbage;q=x'],
+  'accept-language': ['fr-FR', 'en', '*', 'xx;q=abc'],
+  authorization: ['Bearer abc', 'Bearer ', 'Basic Zm9vOmJhcg==', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'garbage'],
+  'access-control-request-method': ['GET', 'POST', 'DELETE', 'garbage'],
+  'access-control-request-headers': ['content-type', 'x-evil', ''],
+  'x-forwarded-for': ['1.2.3.4', 'garbage', '::1, 10.0.0.1'],
+  'cache-control': ['no-cache', 'max-age=abc'],
+  'if-modified-since': ['garbage', 'Tue, 01 Jan 2030 00:00:00 GMT'],
+};
+
+/** None, or a few headers with typical, odd or random values. */
+function headersArbitrary(v: DemoValues): fc.Arbitrary<Record<string, string>> {
+  const values: Record<string, string[]> = { ...HEADER_VALUES, authorization: [...HEADER_VALUES.authorization, ...v.authorizations] };
+  const header = fc.constantFrom(...Object.keys(values)).chain((name) =>
+    fc.tuple(
+      fc.constant(name),
+      fc.oneof(
+        { weight: name === 'authorization' ? 12 : 4, arbitrary: fc.constantFrom(...values[name]) },
+        { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 30 }) },
+      ),
+    ),
+  );
+  // A valid console token half of the time, so that the console's routes are fuzzed past their 401.
+  const authorization = v.authorizations.length
+    ? fc.option(fc.constantFrom(...v.authorizations), { freq: 2, nil: undefined })
+    : fc.constant(undefined);
+  return fc
+    .tuple(authorization, fc.array(header, { maxLength: 4 }))
+    .map(([auth, pairs]) => ({ ...(auth ? { authorization: auth } : {}), ...Object.fromEntries(pairs) }));
+}
+
+/** A JSON value of the kind a confused or hostile client sends in a field. */
+function fieldValue(v: DemoValues): fc.Arbitrary<unknown> {
+  const all = allValid(v);
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...all) },
+    { weight: 3, arbitrary: fc.constantFrom(...NASTY_VALUES) },
+    { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, 50, 100, 100.5, -1, 2 ** 31, 2 ** 63, 1e308, -1e308)) },
+    { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [1, 2], { a: { b: { c: 1 } } }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  );
+}
+
+function bodyArbitrary(v: DemoValues): fc.Arbitrary<string | null> {
+  const record = fc.record(
+    {
+      deviceId: fc.oneof(fc.constantFrom(...v.deviceIds), fieldValue(v)),
+      challengeId: fc.oneof(fc.constantFrom(...v.challengeIds), fieldValue(v)),
+      score: fc.oneof(fc.double({ min: -10, max: 200 }), fieldValue(v)),
+      cityId: fc.oneof(fc.constantFrom(...v.cityIds), fieldValue(v)),
+      cityGroupId: fc.oneof(fc.constantFrom(...v.cityGroupIds), fieldValue(v)),
+      placeId: fc.oneof(fc.constantFrom(...v.placeIds), fieldValue(v)),
+      content: fc.oneof(fc.constantFrom('Quand passe le camion jaune ?', 'Où jeter une pile ?', '   '), fieldValue(v)),
+      status: fc.oneof(fc.constantFrom('OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED'), fieldValue(v)),
+      assignedTo: fc.oneof(fc.constantFrom('agent-1', null), fieldValue(v)),
+      subject: fc.oneof(fc.constant('Bac cassé'), fieldValue(v)),
+      description: fc.oneof(fc.constant('Le couvercle du bac jaune est cassé.'), fieldValue(v)),
+      extra: fieldValue(v),
+    },
+    { requiredKeys: [] },
+  );
+  const id = v.challengeIds[0] ?? '00000000-0000-4000-8000-000000000000';
+  const rawTexts = [
+    `{"deviceId":"fuzz-device-0001","challengeId":"${id}","score":1e400}`,
+    `{"deviceId":"fuzz-device-0001","challengeId":"${id}","score":-1e400}`,
+    `{"deviceId":"fuzz\\u0000device","challengeId":"${id}","score":10}`,
+    `{"deviceId":"fuzz-device-0001","challengeId":"${id}\\u0000","score":10}`,
+    '{"content":"a\\u0000b"}',
+    '{"content":"\\ud800"}',
+    '{"cityId":"\\u0000","placeId":"\\u0000"}',
+    '{"score":123456789012345678901234567890}',
+    '{"__proto__":{"polluted":true},"deviceId":"x"}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '[]',
+    '[{"deviceId":"fuzz-device-0001"}]',
+    '"a string"',
+    '42',
+    'null',
+    'true',
+    '',
+    ' ',
+    '{',
+    '{"a":',
+    '{"a":1,}',
+    "{'a':1}",
+    'NaN',
+    'not json at all',
+    '\u0000',
+    '\ufeff{}',
+    '['.repeat(5000) + ']'.repeat(5000),
+    '{"a":'.repeat(2000) + '1' + '}'.repeat(2000),
+    `{"content":"${'a'.repeat(100 * 1024)}"}`,
+    `{"deviceId":"${'x'.repeat(100 * 1024 - 10)}"}`,
+    'deviceId=fuzz-device-0001&score=1',
+  ];
+  // Every field a route may want, valid, with one of them (sometimes) replaced by a bad value: requests
+  // that pass validation but one check, and requests that go all the way.
+  const valid = fc.record({
+    deviceId: fc.constantFrom(...v.deviceIds),
+    challengeId: fc.constantFrom(...v.challengeIds),
+    score: fc.double({ min: 0, max: 100, noNaN: true }),
+    cityId: fc.constantFrom(...v.cityIds),
+    placeId: fc.constantFrom(...v.placeIds),
+    content: fc.constantFrom('Quand passe le camion jaune ?', 'Où jeter une pile ?', 'Je voudrais parler à un agent.'),
+    status: fc.constantFrom('OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED'),
+    assignedTo: fc.constantFrom('fuzz-agent', null),
+    subject: fc.constant('Bac cassé'),
+    description: fc.constant('Le couvercle du bac jaune est cassé.'),
+  });
+  const almostValid = fc
+    .tuple(valid, fc.option(fc.tuple(fc.constantFrom('deviceId', 'challengeId', 'score', 'cityId', 'placeId', 'content', 'status', 'assignedTo', 'subject', 'description'), fieldValue(v))))
+    .map(([body, change]) => JSON.stringify(change ? { ...body, [change[0]]: change[1] } : body));
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 4, arbitrary: almostValid },
+    { weight: 3, arbitrary: record.map((r) => JSON.stringify(r)) },
+    { weight: 3, arbitrary: fc.constantFrom(...rawTexts) },
+    { weight: 1, arbitrary: fc.jsonValue().map((j) => JSON.stringify(j)) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 100 }) },
+  );
+}
+
+const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
+
+/** A random request aimed at one of the routes (sometimes with the wrong method). */
+export function fuzzRequest(routes: Route[], v: DemoValues): fc.Arbitrary<FuzzRequest> {
+  // OPTIONS * is the CORS preflight: aim it at the other routes' paths.
+  const targets = routes.filter((r) => r.url !== '*');
+  const preflightable = routes.some((r) => r.method === 'OPTIONS');
+  const body = bodyArbitrary(v);
+  return fc
+    .constantFrom(...targets)
+    .chain((route) =>
+      fc.record({
+        route: fc.constant(`${route.method} ${route.url}`),
+        method: fc.oneof(
+          { weight: 8, arbitrary: fc.constant(route.method) },
+          { weight: preflightable ? 1 : 0, arbitrary: fc.constant('OPTIONS') },
+          { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+        ),
+        path: pathArbitrary(route, v),
+        query: fc.oneof(fc.constant(''), queryArbitrary(v)),
+        headers: headersArbitrary(v),
+        body: route.method === 'GET' || route.method === 'HEAD' ? fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body }) : body,
+        remoteAddress: fc.ipV4(),
+      }),
+    );
+}
+
+export function urlOf(request: FuzzRequest): string {
+  return request.query ? `${request.path}?${request.query}` : request.path;
+}
+
+export function toInject(request: FuzzRequest): InjectOptions {
+  return {
+    method: request.method as InjectOptions['method'],
+    url: urlOf(request),
+    headers: request.headers,
+    remoteAddress: request.remoteAddress,
+    ...(request.body !== null ? { payload: request.body } : {}),
+  };
+}
+
+/** A stack frame (`at fn (/path/file.ts:12:3)`) or a path into the code: internals a response must never show. */
+const STACK_TRACE = /(?:\n|\\n)\s*at |\bat [\w.$<>[\] ]*\(?(?:file:\/\/|node:|\/)[^\s()'"]*:\d+:\d+|node_modules\/|\/src\/[a-z-]+\/[a-z-]+\.ts/;
+
+/** Pieces of Fastify's, Ajv's and Node's own (English) error messages. */
+const ENGLISH = /\bmust\b|\bshould\b|body\/|querystring\/|params\/|headers\/|\bRoute \w+:|not found|Unsupported|Unexpected|is required|Invalid|FST_|Error:/;
+
+/** What is wrong with an answer, or null when it keeps the contract. */
+export function problemWith(request: FuzzRequest, response: LightMyRequestResponse): string | null {
+  const status = response.statusCode;
+  const url = urlOf(request);
+  const where = `${status} for ${request.method} ${url.length > 160 ? `${url.slice(0, 160)}…` : url}`;
+  const type = String(response.headers['content-type'] ?? '');
+  if (status >= 500) return `${where}: a server error: ${response.body.slice(0, 300)}`;
+  if (!/^(image|video|audio|font)\//.test(type) && STACK_TRACE.test(response.body)) {
+    return `${where}: internals in the body: ${response.body.slice(0, 300)}`;
+  }
+  if (status < 400) return null;
+  if (!/^application\/json/.test(type)) return `${where}: content-type ${type || '(none)'} instead of JSON`;
+  if (request.method === 'HEAD') return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `${where}: not JSON: ${response.body.slice(0, 300)}`;
+  }
+  const { statusCode, message, error, ...rest } = (body ?? {}) as Record<string, unknown>;
+  if (Object.keys(rest).length || statusCode !== status || error !== STATUS_NAMES[status]) {
+    return `${where}: not the error shape: ${response.body.slice(0, 300)}`;
+  }
+  if (typeof message !== 'string' || message.trim() === '' || ENGLISH.test(message)) {
+    return `${where}: not a French message: ${JSON.stringify(message)}`;
+  }
+  return null;
+}
+
+/**
+ * Every table's rows as sorted JSON lines, except the tables named in `skip`, to compare before and after.
+ * Read from the catalogue, so that tables added later are covered.
+ */
+export async function dumpTables(db: Kysely<DB>, skip: readonly string[]): Promise<Record<string, string[]>> {
+  const { rows: tables } = await sql<{ name: string }>`
+    SELECT table_name AS name FROM information_schema.tables
+    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name
+  `.execute(db);
+  const dump: Record<string, string[]> = {};
+  for (const { name } of tables) {
+    if (skip.includes(name)) continue;
+    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)}`.execute(db);
+    dump[name] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return dump;
+}
