@@ -190,7 +190,8 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
       </p>
       <div class="card quiz">
         <h2 id="question">{question.question}</h2>
-        <ul class="options" role="group" aria-labelledby="question">
+        <div role="group" aria-labelledby="question">
+        <ul class="options">
           {wasteTypes.map((w) => {
             const state = chosen === null ? '' : w.id === question.correctWasteTypeId ? 'right' : w.id === chosen ? 'wrong' : '';
             return (
@@ -202,6 +203,7 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
             );
           })}
         </ul>
+        </div>
         {chosen && (
           <div role="status" class={chosen === question.correctWasteTypeId ? 'success' : 'failure'}>
             <p>

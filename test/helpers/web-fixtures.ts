@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { importBundleFile } from '../../src/bundle/import.ts';
+import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
+import type { DatabaseKind } from '../../src/db/database.ts';
+import { WEB_DIST } from '../../src/web/routes.ts';
+import { buildTestApp } from './app.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The built web app (`npm ci` builds it through `prepare`; a checkout without it is built once here). */
+export function ensureWebBuilt(): string {
+  if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+    const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts'], { cwd: ROOT, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`web build failed:\n${result.stdout}\n${result.stderr}`);
+  }
+  return WEB_DIST;
+}
+
+/** The demo data set served over real HTTP on a free port by the whole app, as `npm start` would. */
+export async function startDemoServer(
+  t: { after: (fn: () => Promise<void>) => void },
+  kind: DatabaseKind = 'pglite',
+): Promise<{ app: FastifyInstance; origin: string }> {
+  ensureWebBuilt();
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-web-media-'));
+  t.after(async () => fs.rmSync(mediaDir, { recursive: true, force: true }));
+  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir } });
+  await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, origin: `http://127.0.0.1:${port}` };
+}

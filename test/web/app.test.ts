@@ -1,0 +1,307 @@
+// The citizens' web app end to end, as a citizen uses it, in headless Chromium on the demo data.
+// One browser and one server for the file (PGlite only: the API itself is tested on both databases;
+// here the client is under test). Skipped with a reason where Debian's chromium is not installed.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startDemoServer } from '../helpers/web-fixtures.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const MONTHS = 'janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre';
+
+interface City {
+  id: string;
+  name: string;
+  cityGroup: { id: string };
+  wasteTypes: { id: string; name: string; details: { material: string }[] }[];
+  wasteCollectionPlaces: { id: string; name: string; exceptions: { dateFrom: string; dateTo: string | null }[] }[];
+  recyclingPoints: { name: string; address: string; openingHours: string }[];
+}
+
+describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
+  let origin: string;
+  let browser: Browser;
+  let phone: BrowserContext;
+  let page: Page;
+  let userDataDir: string;
+  const cspViolations: string[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  const api = async <T,>(url: string): Promise<T> => {
+    const res = await fetch(origin + url);
+    assert.equal(res.status, 200, url);
+    return (await res.json()) as T;
+  };
+
+  before(async () => {
+    const server = await startDemoServer({ after: (fn) => closers.push(fn) });
+    origin = server.origin;
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
+    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      // launch() always starts Chromium on a fresh temporary --user-data-dir of its own (it refuses
+      // the flag in args); the downloads and traces directory is ours and removed afterwards.
+      downloadsPath: userDataDir,
+    });
+    phone = await newContext(PHONE);
+    page = await phone.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const close of closers.reverse()) await close();
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  async function newContext(viewport: { width: number; height: number }, options: Parameters<Browser['newContext']>[0] = {}) {
+    const context = await browser.newContext({ viewport, locale: 'fr-FR', timezoneId: 'Europe/Paris', ...options });
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return context;
+  }
+
+  /** Screenshot at phone width (this page) and at desktop width (a context with the same storage). */
+  async function shoot(name: string, url = new URL(page.url()).pathname) {
+    await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+    const desktop = await newContext(DESKTOP, { storageState: await phone.storageState(), serviceWorkers: 'block' });
+    const wide = await desktop.newPage();
+    await wide.goto(origin + url);
+    await wide.locator('h1').first().waitFor();
+    await wide.waitForLoadState('networkidle');
+    await wide.screenshot({ path: path.join(SHOTS, `${name}-desktop.png`), fullPage: true });
+    await desktop.close();
+  }
+
+  /** axe-core on the current screen: no serious or critical violation. */
+  async function checkA11y(screen: string) {
+    await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    });
+    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
+  }
+
+  it('finds a commune as you type, accents ignored, and shows the next collections the calendar endpoint gives', async () => {
+    await page.goto(origin + '/');
+    const search = page.getByLabel('Votre commune');
+    await search.fill('plouz');
+    await page.getByRole('link', { name: /^Plouzané/ }).waitFor();
+    await search.fill('guipavas');
+    await page.getByRole('link', { name: /^Guipavas/ }).waitFor();
+    await search.fill('PLOUZANE');
+    const plouzane = page.getByRole('link', { name: /^Plouzané/ });
+    await checkA11y('commune search');
+    await page.screenshot({ path: path.join(SHOTS, 'search-phone.png'), fullPage: true });
+    await plouzane.click();
+
+    const cities = await api<{ id: string; name: string; cities: { id: string; name: string }[] }[]>('/public/city-groups');
+    const cityId = cities.flatMap((g) => g.cities).find((c) => c.name === 'Plouzané')!.id;
+    const city = await api<City>(`/public/cities/${cityId}`);
+    assert.ok(city.wasteCollectionPlaces.length > 1, 'Plouzané has several places to choose from');
+    await page.getByRole('heading', { level: 1, name: /votre secteur/ }).waitFor();
+    await checkA11y('place choice');
+    await shoot('places');
+    const place = city.wasteCollectionPlaces[0];
+    await page.getByRole('link', { name: place.name, exact: true }).click();
+
+    await page.getByRole('heading', { level: 1, name: /Collecte à Plouzané/ }).waitFor();
+    const collections = await api<{ date: string; wasteTypeId: string; wasteTypeName: string }[]>(
+      `/public/cities/${cityId}/places/${place.id}/collections`,
+    );
+    assert.ok(collections.length > 0);
+    const firstByType = new Map<string, string>();
+    for (const c of collections) if (!firstByType.has(c.wasteTypeId)) firstByType.set(c.wasteTypeId, c.date);
+    for (const [wasteTypeId, date] of firstByType) {
+      const card = page.locator(`[data-waste-type="${wasteTypeId}"]`);
+      assert.equal(await card.locator('.next time').getAttribute('datetime'), date, `next date of ${wasteTypeId}`);
+      const shown = await card.locator('.next time').innerText();
+      assert.match(shown, new RegExp(`^(Aujourd’hui|Demain|[A-Z][a-z]+ \\d{1,2} (${MONTHS}))$`), shown);
+    }
+
+    // Exceptions still to come are listed with their name.
+    const today = new Date().toISOString();
+    const upcoming = place.exceptions.filter((e) => (e.dateTo ?? e.dateFrom) >= today);
+    if (upcoming.length) assert.ok((await page.locator('.exceptions .exception').count()) >= upcoming.length);
+
+    // One-click subscription to the place's iCalendar feed, and a plain download.
+    const feed = `/public/cities/${cityId}/places/${place.id}/calendar.ics`;
+    const host = new URL(origin).host;
+    assert.equal(await page.getByRole('link', { name: "S'abonner au calendrier" }).getAttribute('href'), `webcal://${host}${feed}`);
+    const download = await page.getByRole('link', { name: /Télécharger le fichier/ }).getAttribute('href');
+    assert.equal(download, `${origin}${feed}`);
+    const ics = await fetch(download!);
+    assert.match(String(ics.headers.get('content-type')), /^text\/calendar/);
+    assert.match(await ics.text(), /BEGIN:VCALENDAR/);
+
+    await checkA11y('calendar');
+    await shoot('calendar');
+  });
+
+  it('answers "pot de yaourt" with the waste type of the city', async () => {
+    await page.getByRole('link', { name: 'Où jeter ?' }).click();
+    await page.getByLabel('Objet ou matière').fill('pot de yaourt');
+    const answer = page.locator('.answer').filter({ hasText: 'Pot en plastique (yaourt' }).first();
+    await answer.waitFor();
+    const cityId = page.url() && (await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.place')!).cityId));
+    const city = await api<City>(`/public/cities/${cityId}`);
+    const type = city.wasteTypes.find((w) => w.details.some((d) => d.material.startsWith('Pot en plastique (yaourt')))!;
+    assert.match(await answer.locator('.verdict').innerText(), new RegExp(type.name));
+    await checkA11y('où jeter');
+    await shoot('sorting');
+  });
+
+  it('lists the recycling points with address and opening hours', async () => {
+    await page.getByRole('link', { name: 'Déchèteries' }).click();
+    const cityId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.place')!).cityId);
+    const city = await api<City>(`/public/cities/${cityId}`);
+    const point = city.recyclingPoints[0];
+    const card = page.locator('.points li').filter({ hasText: point.name });
+    await card.waitFor();
+    assert.match(await card.innerText(), new RegExp(point.address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.ok((await card.innerText()).includes(point.openingHours));
+    await checkA11y('déchèteries');
+    await shoot('points');
+  });
+
+  it('plays a quiz to the end, records the score and shows the badge', async () => {
+    await page.getByRole('link', { name: 'Défis' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Défis du tri' }).waitFor();
+    await checkA11y('défis');
+    const cityId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.place')!).cityId);
+    const challenges = await api<{ id: string; name: string; requiredChallengeId: string | null; badge: { name: string } | null; series: { name: string; quizQuestions: unknown[] }[] }[]>(
+      `/public/challenges/${cityId}`,
+    );
+    const challenge = challenges.find((c) => c.requiredChallengeId === null && c.badge)!;
+    const serie = challenge.series[0];
+    await page.getByRole('link', { name: new RegExp(`Jouer : ${serie.name}`) }).first().click();
+    for (let i = 0; i < serie.quizQuestions.length; i++) {
+      await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
+      if (i === 0) {
+        await checkA11y('quiz');
+        await page.screenshot({ path: path.join(SHOTS, 'quiz-phone.png'), fullPage: true });
+      }
+      await page.locator('.options button').first().click();
+      await page.getByRole('button', { name: /Question suivante|Voir mon score/ }).click();
+    }
+    await page.getByText('Bravo, vous gagnez le badge').waitFor();
+    assert.match(await page.locator('.earned').innerText(), new RegExp(challenge.badge!.name));
+
+    const deviceId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.deviceId')!));
+    const progress = await api<{ challengeId: string; badge: { name: string } | null }[]>(`/public/challenges/progress/${deviceId}`);
+    assert.ok(progress.some((p) => p.challengeId === challenge.id && p.badge?.name === challenge.badge!.name), 'the score is recorded');
+
+    await page.getByRole('link', { name: 'Voir mes badges et défis' }).click();
+    await page.getByRole('list', { name: 'Mes badges' }).getByText(challenge.badge!.name).waitFor();
+    await shoot('challenges');
+  });
+
+  it('opens a blog post of the city group and shows its callouts styled', async () => {
+    await page.getByRole('link', { name: 'Actus' }).click();
+    await page.getByRole('link', { name: 'Tous les emballages se trient dans le bac jaune' }).click();
+    const tip = page.locator('.callout-tip');
+    await tip.waitFor();
+    assert.match(await tip.innerText(), /bien les vider/);
+    const style = await tip.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { background: s.backgroundColor, border: s.borderLeftWidth };
+    });
+    assert.notEqual(style.background, 'rgba(0, 0, 0, 0)', 'the callout has a background');
+    assert.equal(style.border, '6px');
+    await page.locator('.callout-warning').waitFor();
+    await checkA11y('blog post');
+    await shoot('blog-post');
+  });
+
+  it('asks the assistant when a bin is collected, and keeps the conversation across a reload', async () => {
+    await page.getByRole('link', { name: 'Assistant' }).click();
+    await page.getByLabel('Votre question').fill('Quand est collectée la poubelle jaune ?');
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    const answer = page.locator('.message.assistant').filter({ hasText: new RegExp(`\\d{1,2} (${MONTHS})`) });
+    await answer.waitFor();
+    await page.reload();
+    await page.locator('.message.user').filter({ hasText: 'poubelle jaune' }).waitFor();
+    await page.locator('.message.assistant').filter({ hasText: new RegExp(`\\d{1,2} (${MONTHS})`) }).waitFor();
+    await checkA11y('assistant');
+    await shoot('chat');
+  });
+
+  it("shows a CMS site's menus and published pages with ?site=slug", async () => {
+    await page.goto(origin + '/?site=brest-dechets');
+    const menu = page.getByRole('navigation', { name: 'Menu principal' });
+    await menu.getByRole('link', { name: 'Consignes de tri' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Consignes de tri' }).waitFor();
+    await page.locator('.callout-warning').waitFor();
+    await page.getByRole('navigation', { name: 'Pied de page' }).getByRole('link', { name: 'Mentions légales' }).waitFor();
+    await checkA11y('cms page');
+    await shoot('cms-page');
+  });
+
+  it('shows the last calendar loaded when offline', async () => {
+    await page.goto(origin + '/');
+    await page.locator('.bin .next time').first().waitFor();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // Once the worker controls the page, the shell and the calendar come from its caches.
+    await page.reload();
+    await page.locator('.bin .next time').first().waitFor();
+    await phone.setOffline(true);
+    try {
+      await page.reload();
+      await page.locator('.bin .next time').first().waitFor();
+    } finally {
+      await phone.setOffline(false);
+    }
+  });
+
+  it('explains errors in French sentences: network down, too many requests, not found', async () => {
+    const context = await newContext(PHONE, { serviceWorkers: 'block' });
+    const errorPage = await context.newPage();
+    await errorPage.goto(origin + '/actualites/00000000-0000-4000-8000-000000000000');
+    await errorPage.getByRole('alert').getByText("Nous n'avons pas trouvé cette information").waitFor();
+
+    await errorPage.goto(origin + '/une-page-qui-n-existe-pas');
+    await errorPage.getByRole('heading', { level: 1, name: 'Page introuvable' }).waitFor();
+
+    await errorPage.route('**/public/city-groups', (route) => route.fulfill({ status: 429, headers: { 'retry-after': '30' }, contentType: 'application/json', body: '{"statusCode":429,"message":"x","error":"Too Many Requests"}' }));
+    await errorPage.goto(origin + '/communes');
+    await errorPage.getByRole('alert').getByText('Trop de demandes en peu de temps : patientez environ 30 secondes').waitFor();
+
+    await errorPage.unroute('**/public/city-groups');
+    await errorPage.route('**/public/**', (route) => route.abort('internetdisconnected'));
+    await errorPage.goto(origin + '/communes');
+    await errorPage.getByRole('alert').getByText('Impossible de joindre le service').waitFor();
+    // Retrying once the network is back works.
+    await errorPage.unroute('**/public/**');
+    await errorPage.getByRole('button', { name: 'Réessayer' }).click();
+    await errorPage.getByLabel('Votre commune').fill('brest');
+    await errorPage.getByRole('link', { name: /^Brest/ }).waitFor();
+    await context.close();
+  });
+
+  it('ran without a Content-Security-Policy violation', () => {
+    assert.deepEqual(cspViolations, []);
+  });
+});

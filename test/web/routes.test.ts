@@ -1,0 +1,68 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { testDatabaseKinds } from '../helpers/database.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { ensureWebBuilt } from '../helpers/web-fixtures.ts';
+
+for (const kind of testDatabaseKinds()) {
+  describe(`web app serving (${kind})`, () => {
+    it('serves index.html at / and for client routes, revalidated, with the app CSP', async (t) => {
+      ensureWebBuilt();
+      const { app } = await buildTestApp(t, kind);
+      for (const url of ['/', '/communes/0d8a9bc9-104b-5b64-a127-357bd85689ee', '/tri', '/defis/a/b', '/actualites?x=1']) {
+        const res = await app.inject({ url });
+        assert.equal(res.statusCode, 200, url);
+        assert.match(String(res.headers['content-type']), /^text\/html/, url);
+        assert.equal(res.headers['cache-control'], 'no-cache', url);
+        assert.match(res.body, /<div id="app">/, url);
+        const csp = String(res.headers['content-security-policy']);
+        assert.match(csp, /script-src 'self'/, url);
+        assert.match(csp, /frame-ancestors 'none'/, url);
+        assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, url);
+      }
+    });
+
+    it('serves hashed assets for a year, compressed when asked, and the worker and manifest revalidated', async (t) => {
+      const dist = ensureWebBuilt();
+      const { app } = await buildTestApp(t, kind);
+      const index = await app.inject({ url: '/' });
+      const script = index.body.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      assert.ok(script, 'index.html names its script');
+      const plain = await app.inject({ url: script });
+      assert.equal(plain.statusCode, 200);
+      assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable');
+      assert.match(String(plain.headers['content-type']), /javascript/);
+      assert.equal(plain.body, fs.readFileSync(`${dist}${script}`, 'utf8'));
+      const br = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.ok(br.rawPayload.length < plain.rawPayload.length);
+
+      const sw = await app.inject({ url: '/sw.js' });
+      assert.equal(sw.statusCode, 200);
+      assert.equal(sw.headers['cache-control'], 'no-cache');
+      const manifest = await app.inject({ url: '/manifest.webmanifest' });
+      assert.equal(manifest.statusCode, 200);
+      assert.equal(JSON.parse(manifest.body).lang, 'fr');
+    });
+
+    it('leaves API paths and missing files to the JSON 404, with the API headers', async (t) => {
+      ensureWebBuilt();
+      const { app } = await buildTestApp(t, kind);
+      for (const url of ['/public/nope', '/public', '/chat/nope', '/health/x', '/ready/x', '/openapi.json/x', '/assets/missing.js', '/favicon.ico']) {
+        const res = await app.inject({ url });
+        assert.equal(res.statusCode, 404, url);
+        assert.match(String(res.headers['content-type']), /^application\/json/, url);
+        assert.equal(res.json().statusCode, 404, url);
+        assert.equal(res.json().error, 'Not Found', url);
+      }
+      const api = await app.inject({ url: '/public/nope' });
+      assert.equal(api.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+      // The API and its documents still answer as before.
+      assert.equal((await app.inject({ url: '/health' })).json().status, 'ok');
+      assert.equal((await app.inject({ url: '/openapi.json' })).statusCode, 200);
+      const spec = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+      assert.equal(Object.keys(spec.paths).some((p) => p === '/' || p === '/*'), false, 'the app is not part of the API document');
+    });
+  });
+}
