@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 
@@ -13,8 +13,24 @@ const provider: MigrationProvider = {
 
 /** Brings the schema up to date; Kysely's migration lock makes concurrent starts safe. */
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
+  if (await isUpToDate(db, schema)) return [];
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Whether every migration is already recorded: one read, where the migrator would create its tables, take its
+ * lock and compare (a few hundred milliseconds of every start on PGlite). Any doubt runs the migrator.
+ */
+async function isUpToDate(db: Kysely<any>, schema?: string): Promise<boolean> {
+  try {
+    const table = schema ? sql.id(schema, 'kysely_migration') : sql.id('kysely_migration');
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${table}`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    return Object.keys(migrations).every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
 }

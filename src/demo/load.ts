@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { importBundleFile } from '../bundle/import.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 
@@ -23,6 +22,8 @@ export async function loadDemoDataIfEmpty(
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   if (Number(row.n) > 0) return 0;
+  // Loaded only here: the import (validation, MDX compiler) costs start-up time that a filled database never needs.
+  const { importBundleFile } = await import('../bundle/import.ts');
   const summary = await importBundleFile(database, bundlePath, { mediaDir: config.mediaDir, now: new Date() });
   logger.info(
     { cities: summary.counts.cities, cityGroups: summary.counts.cityGroups, bundle: bundlePath },

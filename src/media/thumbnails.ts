@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 
 /** Longest side of a thumbnail, in pixels: enough for a list or a card on a phone, small enough to send at once. */
 export const THUMBNAIL_MAX_SIDE = 320;
@@ -93,6 +93,8 @@ export async function loadThumbnail(mediaDir: string, media: ThumbnailSource): P
 async function makeThumbnail(sourceFile: string, cacheFile: string, format: ThumbnailFormat): Promise<Buffer> {
   // Checked first so that a missing source is a plain ENOENT, not a decoder error.
   await fs.access(sourceFile);
+  // sharp (a native library) is loaded on the first thumbnail, not at start-up.
+  const { default: sharp } = await import('sharp');
   const resized = sharp(sourceFile)
     .rotate() // honour EXIF orientation, so that a portrait photo stays portrait
     .resize({ width: THUMBNAIL_MAX_SIDE, height: THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true });
