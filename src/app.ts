@@ -64,9 +64,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
-    // Header and request timeouts: a slow client cannot hold a connection open for ever.
-    requestTimeout: 30_000,
+    // A slow client cannot hold a connection: headers within HEADERS_TIMEOUT_MS, the whole request within
+    // REQUEST_TIMEOUT_MS (Node answers 408 and closes), and a socket with no traffic closes after 60 s.
+    requestTimeout: config.requestTimeoutMs,
     connectionTimeout: 60_000,
+    // Longer than the idle timeout of common load balancers (60 s), so that they close idle connections first.
+    keepAliveTimeout: 72_000,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // Node enforces both timeouts on this beat (30 s by default, which would let a slow client hold on far longer).
+      connectionsCheckingInterval: Math.min(1000, Math.max(25, Math.floor(config.headersTimeoutMs / 4))),
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // URLs the router cannot decode, or too long a path parameter: the contract's error body, in French.
     frameworkErrors,

@@ -42,6 +42,10 @@ export interface Config {
    * whole (src/cities/stream.ts): at national scale the body is near a gigabyte.
    */
   readonly citiesStreamThreshold: number;
+  /** A client must send its request headers within this time (slow-loris defence; Node answers 408 and closes). */
+  readonly headersTimeoutMs: number;
+  /** A client must send its whole request, headers and body, within this time (Node answers 408 and closes). */
+  readonly requestTimeoutMs: number;
 }
 
 /**
@@ -98,6 +102,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent`);
   }
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   return Object.freeze({
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -117,5 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     llmApiKey: str(env, 'LLM_API_KEY'),
     llmTimeoutMs: int(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000),
     citiesStreamThreshold: int(env, 'CITIES_STREAM_THRESHOLD', CITIES_STREAM_THRESHOLD, 0, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
   });
 }
