@@ -83,7 +83,8 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
 
   /** Screenshot at phone width (this page) and at desktop width (a context with the same storage). */
   async function shoot(name: string, url = new URL(page.url()).pathname) {
-    await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+    // The phone shot is the screen as seen (the tab bar is fixed at the bottom); the desktop one is the whole page.
+    await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`) });
     const desktop = await newContext(DESKTOP, { storageState: await phone.storageState(), serviceWorkers: 'block' });
     const wide = await desktop.newPage();
     await wide.goto(origin + url);
@@ -113,7 +114,7 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await search.fill('PLOUZANE');
     const plouzane = page.getByRole('link', { name: /^Plouzané/ });
     await checkA11y('commune search');
-    await page.screenshot({ path: path.join(SHOTS, 'search-phone.png'), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, 'search-phone.png') });
     await plouzane.click();
 
     const cities = await api<{ id: string; name: string; cities: { id: string; name: string }[] }[]>('/public/city-groups');
@@ -200,7 +201,7 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
       await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
       if (i === 0) {
         await checkA11y('quiz');
-        await page.screenshot({ path: path.join(SHOTS, 'quiz-phone.png'), fullPage: true });
+        await page.screenshot({ path: path.join(SHOTS, 'quiz-phone.png') });
       }
       await page.locator('.options button').first().click();
       await page.getByRole('button', { name: /Question suivante|Voir mon score/ }).click();
