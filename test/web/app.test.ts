@@ -98,7 +98,7 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
   async function checkA11y(screen: string) {
     await page.evaluate(AXE);
     const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
     });
     assert.deepEqual(violations, [], `${screen}: accessibility violations`);
@@ -225,7 +225,8 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await tip.waitFor();
     assert.match(await tip.innerText(), /bien les vider/);
     const style = await tip.evaluate((el) => {
-      const s = getComputedStyle(el);
+      // Runs in the page (the test's own tsconfig has no DOM types).
+      const s = (globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string; borderLeftWidth: string } }).getComputedStyle(el);
       return { background: s.backgroundColor, border: s.borderLeftWidth };
     });
     assert.notEqual(style.background, 'rgba(0, 0, 0, 0)', 'the callout has a background');
@@ -256,15 +257,13 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await page.locator('.callout-warning').waitFor();
     await page.getByRole('navigation', { name: 'Pied de page' }).getByRole('link', { name: 'Mentions légales' }).waitFor();
     await checkA11y('cms page');
-    await shoot('cms-page');
+    await shoot('cms-page', `${new URL(page.url()).pathname}?site=brest-dechets`);
   });
 
   it('shows the last calendar loaded when offline', async () => {
     await page.goto(origin + '/');
     await page.locator('.bin .next time').first().waitFor();
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     // Once the worker controls the page, the shell and the calendar come from its caches.
     await page.reload();
     await page.locator('.bin .next time').first().waitFor();
@@ -298,7 +297,16 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await errorPage.unroute('**/public/**');
     await errorPage.getByRole('button', { name: 'Réessayer' }).click();
     await errorPage.getByLabel('Votre commune').fill('brest');
-    await errorPage.getByRole('link', { name: /^Brest/ }).waitFor();
+    await errorPage.getByRole('link', { name: /^Brest/ }).click();
+    await errorPage.getByRole('link', { name: /./ }).filter({ has: errorPage.locator('strong') }).first().click();
+    const next = await errorPage.locator('.bin .next time').first().getAttribute('datetime');
+
+    // Without a service worker, the calendar kept on the device shows when the network drops, and says so.
+    await errorPage.route('**/public/**', (route) => route.abort('internetdisconnected'));
+    await errorPage.getByRole('link', { name: 'Changer de secteur' }).click();
+    await errorPage.goBack();
+    await errorPage.getByText('Vous êtes hors connexion : voici le calendrier enregistré le').waitFor();
+    assert.equal(await errorPage.locator('.bin .next time').first().getAttribute('datetime'), next);
     await context.close();
   });
 
