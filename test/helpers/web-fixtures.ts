@@ -14,10 +14,28 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The built web app (`npm ci` builds it through `prepare`; a checkout without it is built once here). */
 export function ensureWebBuilt(): string {
-  if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts'], { cwd: ROOT, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`web build failed:\n${result.stdout}\n${result.stderr}`);
+  const index = path.join(WEB_DIST, 'index.html');
+  if (fs.existsSync(index)) return WEB_DIST;
+  // Test files run in parallel: one builds, the others wait for it (a directory is an atomic lock).
+  const lock = path.join(os.tmpdir(), 'collecte-web-build.lock');
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`web build lock ${lock} held for too long`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (!fs.existsSync(index)) {
+      const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+      const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts'], { cwd: ROOT, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`web build failed:\n${result.stdout}\n${result.stderr}`);
+    }
+  } finally {
+    fs.rmdirSync(lock);
   }
   return WEB_DIST;
 }
