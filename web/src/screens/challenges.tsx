@@ -56,7 +56,7 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
         </ul>
       )}
       <p class="progress-summary">
-        {done.size} défi{done.size > 1 ? 's' : ''} réussi{done.size > 1 ? 's' : ''} sur {challenges.length}
+        {done.size} défi{done.size > 1 ? 's' : ''} terminé{done.size > 1 ? 's' : ''} sur {challenges.length}
       </p>
       <progress max={Math.max(challenges.length, 1)} value={Math.min(done.size, challenges.length)} aria-label="Progression dans les défis" />
 
@@ -70,7 +70,7 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
             <li key={c.id} class="card">
               <h3>{c.name}</h3>
               {c.description && <p>{c.description}</p>}
-              {result && <p class="success">Réussi avec {Math.round(result.score)} %.</p>}
+              {result && <p class="success">Terminé avec {Math.round(result.score)} %.</p>}
               {locked ? (
                 <p class="muted">Terminez d'abord le défi « {c.requiredChallenge?.name} » pour débloquer celui-ci.</p>
               ) : (
