@@ -1,6 +1,10 @@
 import { asksCollection, readIntents, unknownWords, type Intents } from './intents.ts';
+import { todayIn } from '../calendar/calendar.ts';
+import { formatDayNumber } from '../calendar/calendar-dates.ts';
+import { dayAsked } from './dates.ts';
 import {
   findMaterial,
+  placesCollecting,
   placeMentioned,
   wasteTypesMentioned,
   type CityKnowledge,
@@ -59,21 +63,48 @@ function pendingQuestion(history: ChatTurn[]): string | null {
   return asked?.content ?? null;
 }
 
+/**
+ * The citizen's previous question asked about collections (a date, or the next one): a bare "et le verre ?"
+ * continues it. A message that only gave the place the assistant asked for is skipped: the question before it
+ * is the one that was answered.
+ */
+function followsCollection(knowledge: CityKnowledge, history: ChatTurn[], today: number): boolean {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i];
+    if (message.role !== 'user') continue;
+    const intents = readIntents(message.content);
+    if (asksCollection(intents, wasteTypesMentioned(knowledge, message.content).length > 0)) return true;
+    if (dayAsked(message.content, today) !== null && !intents.material) return true;
+    const answered = history[i + 1];
+    if (!answered || !say.isPlaceNoted(answered.content)) return false;
+  }
+  return false;
+}
+
 export function answer(input: AssistantInput): AssistantReply {
   const { knowledge, text, now } = input;
   const intents = readIntents(text);
+  // Nothing here may move the conversation: no place, no hand-off.
+  if (intents.injection) return { content: say.outOfScope(knowledge), place: null, handoff: false };
+  if (intents.empty) return { content: say.notUnderstood(knowledge), place: null, handoff: false };
+  if (intents.english) return { content: say.frenchOnly(knowledge), place: null, handoff: false };
+
   const places = knowledge.city.wasteCollectionPlaces;
   const onlyPlace = places.length === 1 ? places[0] : null;
+  const today = todayIn(knowledge.timeZone, now);
 
   const wasteTypes = wasteTypesMentioned(knowledge, text);
   const material = findMaterial(knowledge, text);
   const pending = pendingQuestion(input.history);
+  const expectsPlace = pending !== null || intents.residence;
 
-  // One shared word is weak evidence ("marc de café" is not Saint-Marc): it names a place only when the
-  // assistant asked for one, the citizen says where they live, or no material explains the word.
+  // A place counts by its distinctive words. One such word is weak evidence when a material explains it too;
+  // a name made of everyday words ("Bourg", "Le Passage") counts only given alone or when a place is expected.
   const match = placeMentioned(knowledge, text);
   let named =
-    match && (match.score >= 1.5 || pending !== null || intents.residence || material.kind === 'none') ? match.place : null;
+    match && (match.weak ? expectsPlace || match.alone : match.score >= 2 || expectsPlace || match.alone || material.kind === 'none')
+      ? match.place
+      : null;
   // "2" answers the numbered list of places the assistant just gave.
   if (!named && intents.number !== null && pending !== null) named = places[intents.number - 1] ?? null;
   const place = named ?? input.place ?? onlyPlace;
@@ -81,19 +112,41 @@ export function answer(input: AssistantInput): AssistantReply {
 
   if (intents.handoff) return reply(say.handoff(knowledge), true);
 
-  if (!hasOwnQuestion(intents, wasteTypes.length > 0, material.kind !== 'none')) {
-    if (named) {
+  // "sapin de Noël" is a material, not a holiday question; "et à Noël ?" is not the Christmas tree.
+  const asked = dayAsked(text, today);
+  const withoutDay = asked?.named && material.kind === 'found' ? findMaterial(knowledge, text.replace(asked.words, ' ')) : material;
+  const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material || withoutDay.kind === 'found') && !intents.collection;
+  const day = namedMaterial ? null : asked;
+  const ownIntent = intents.collection || intents.material || intents.points || intents.guidance.length > 0 || intents.help;
+  // "et le verre ?", "et le 1er janvier ?" after a collection question ask the same for another stream or day.
+  const followUp = !ownIntent && (wasteTypes.length > 0 || day !== null) && followsCollection(knowledge, input.history, today);
+  const collection = intents.collection || followUp;
+
+  if (!hasOwnQuestion(intents, wasteTypes.length > 0, material.kind !== 'none') && day === null && !intents.wasteWord) {
+    if (named && (match?.alone || expectsPlace)) {
       const resumed = pending ? answer({ ...input, text: pending, place: named, history: [] }).content : say.placeSummary(knowledge, named, now);
       return reply(`${say.placeNoted(named)}\n${resumed}`);
     }
-    if (intents.greeting || intents.thanks) return reply(say.greeting(knowledge, intents.thanks && !intents.greeting));
-    return reply(say.notInData(knowledge));
+    if (intents.greeting || intents.thanks) return { content: say.greeting(knowledge, intents.thanks && !intents.greeting), place: null, handoff: false };
+    return { content: say.outOfScope(knowledge), place: null, handoff: false };
   }
-  if (intents.help && !intents.collection && !intents.material && wasteTypes.length === 0) return reply(say.help(knowledge));
+  if (intents.help && !intents.collection && !intents.material && wasteTypes.length === 0 && day === null) return reply(say.help(knowledge));
+
+  // "et à Noël ?": the holiday is the day asked, not the Christmas tree of the sorting guide.
+  const materialType = material.kind === 'found' && !intents.material && !day?.named ? [material.entry.wasteType] : [];
+  const collectionTypes = wasteTypes.length > 0 ? wasteTypes : materialType;
+  const nowhere = collectionTypes.length > 0 && collectionTypes.every((w) => placesCollecting(knowledge, w).length === 0);
+
+  // "est-ce que ça passe le 25 décembre ?", "et à Noël ?": what the calendar holds that day.
+  if (day !== null && (collection || day.named || collectionTypes.length > 0 || !ownIntent)) {
+    if (nowhere) return reply(say.notCollectedAnywhere(knowledge, collectionTypes));
+    if (!place) return reply(say.placeQuestion(knowledge));
+    const parts = [say.collectionsOn(knowledge, place, formatDayNumber(day.day), collectionTypes.length > 0 ? collectionTypes : null)];
+    if (day.named || intents.guidance.includes('holidays')) parts.push(say.guidance(knowledge, 'holidays'));
+    return reply(parts.join('\n'));
+  }
 
   const guidance = intents.guidance;
-  // "sapin de Noël" is a material, not a holiday question.
-  const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material) && !intents.collection;
   if (guidance.includes('holidays') && !namedMaterial) return reply(say.holidays(knowledge, place, now));
 
   const topics = guidance.filter((g): g is Exclude<GuidanceTopic, 'holidays'> => g !== 'holidays');
@@ -103,15 +156,15 @@ export function answer(input: AssistantInput): AssistantReply {
     return parts.join('\n');
   };
 
-  const collectionTypes = wasteTypes.length > 0 ? wasteTypes : material.kind === 'found' && !intents.material ? [material.entry.wasteType] : [];
   // "Quand sortir les bacs ?" asks the rule; "quand sortir la poubelle jaune ?" asks a date too.
-  if (asksCollection(intents, collectionTypes.length > 0) && (topics.length === 0 || collectionTypes.length > 0)) {
+  const collectionIntents = { ...intents, collection };
+  if (asksCollection(collectionIntents, collectionTypes.length > 0 || followUp) && (topics.length === 0 || collectionTypes.length > 0)) {
+    // Glass banks are the same for every sector: no need to ask which one.
+    if (nowhere && !place) return reply(say.notCollectedAnywhere(knowledge, collectionTypes));
     if (!place) return reply(say.placeQuestion(knowledge));
     const unknown = collectionTypes.length === 0 && material.kind === 'none' ? unknownWords(intents, knowledge) : [];
-    const parts = [
-      ...(unknown.length > 0 ? [say.unknownStream(knowledge)] : []),
-      say.nextCollections(knowledge, place, collectionTypes.length > 0 ? collectionTypes : null, now),
-    ];
+    if (unknown.length > 0) return reply(say.unknownStream(knowledge, place));
+    const parts = [say.nextCollections(knowledge, place, collectionTypes.length > 0 ? collectionTypes : null, now)];
     if (topics.length > 0) parts.push(guidanceAnswer());
     return reply(parts.join('\n'));
   }
@@ -125,7 +178,8 @@ export function answer(input: AssistantInput): AssistantReply {
 
   if (intents.points) return reply(say.recyclingPoints(knowledge, text));
   if (wasteTypes.length > 0) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
-  if (intents.material) return reply(say.unknownMaterial(knowledge));
+  if (material.kind === 'near') return reply(say.nearMaterial(knowledge, material.entry));
+  if (intents.material || intents.wasteWord) return reply(say.unknownMaterial(knowledge));
   if (intents.collection && !place) return reply(say.placeQuestion(knowledge));
   return reply(say.notInData(knowledge));
 }

@@ -1,5 +1,5 @@
 import { computeCalendar, nextCollections, todayIn, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
-import type { FrenchWeekday } from '../calendar/calendar-dates.ts';
+import { parseCalendarDate, type FrenchWeekday } from '../calendar/calendar-dates.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../cities/schemas.ts';
 import { contentTokens, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
@@ -78,6 +78,12 @@ export function nextCollectionFacts(
   }).sort((a, b) => (a.next?.date ?? '9999').localeCompare(b.next?.date ?? '9999'));
 }
 
+/** The collections of one day ("YYYY-MM-DD") at a place, and those exceptions remove that day. */
+export function collectionsOfDay(knowledge: CityKnowledge, place: Place, day: string) {
+  const n = parseCalendarDate(day)!;
+  return computeCalendar(scheduleOf(knowledge, place), { from: n, to: n });
+}
+
 /** Regular collections that exceptions remove over the coming days at a place (holidays, winter pause…). */
 export function upcomingExceptions(knowledge: CityKnowledge, place: Place, now: Date, days = 60): CancelledOccurrence[] {
   const today = todayIn(knowledge.timeZone, now);
@@ -89,10 +95,12 @@ export function wasteTypesMentioned(knowledge: CityKnowledge, text: string): Was
   const typed = tokenize(text);
   const vocabulary = wasteTypeVocabulary(knowledge.city.wasteTypes);
   const colours = new Set(typed.flatMap((t) => colourWordsOf(t)));
+  // A colour is a colour: "vertes" is the green bin, never a typo of "verre".
+  const words = typed.filter((t) => colourWordsOf(t).length === 0);
   return knowledge.city.wasteTypes.filter((w) => {
-    const words = vocabulary.get(w.id)!;
-    if (words.colours.some((c) => colours.has(c))) return true;
-    return words.phrases.some((phrase) => hasAllWords(typed, phrase));
+    const vocab = vocabulary.get(w.id)!;
+    if (vocab.colours.some((c) => colours.has(c))) return true;
+    return vocab.phrases.some((phrase) => hasAllWords(words, phrase) || (phrase.every((p) => typed.includes(p))));
   });
 }
 
@@ -167,13 +175,15 @@ export function materialEntries(knowledge: CityKnowledge): MaterialEntry[] {
 const MATERIAL_FILLER = new Set(
   ('dechet poubelle bac sac produit objet truc chose trier tri trie recycler recyclable recycle deposer depose ' +
     'debarrasser quel quelle quels quelles faire fait usage usagee vieux vieille vide vides jete jeter mettre mets ' +
-    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les')
+    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les veux voudrai voudrais souhaite aimerai aimerais')
     .split(' ')
     .map(stem),
 );
 
 export type MaterialLookup =
   | { kind: 'found'; entry: MaterialEntry; score: number }
+  /** Not in the guide as typed, but its main word names one entry ("litière du chat" -> "Litière d'animal domestique"). */
+  | { kind: 'near'; entry: MaterialEntry }
   | { kind: 'ambiguous'; entries: MaterialEntry[] }
   | { kind: 'none' };
 
@@ -204,7 +214,14 @@ export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLo
   const asked = typed.filter((t) => !MATERIAL_FILLER.has(t));
   if (asked.length === 0) return { kind: 'none' };
   const candidates = entries.filter((e) => asked.every((w) => e.vocabulary.some((v) => wordMatches(w, v))));
-  if (candidates.length === 0) return { kind: 'none' };
+  if (candidates.length === 0) {
+    // The first word typed is the object ("litière du chat"); it may name a single entry's head word.
+    const head = asked[0];
+    const near = head.length >= 5 ? entries.filter((e) => e.phrases.some((p) => wordMatches(head, p[0]))) : [];
+    return near.length > 0 && new Set(near.map((e) => e.wasteType.id)).size === 1 && new Set(near.map((e) => e.material)).size === 1
+      ? { kind: 'near', entry: near[0] }
+      : { kind: 'none' };
+  }
   const types = new Set(candidates.map((e) => e.wasteType.id));
   return types.size === 1 ? { kind: 'found', entry: candidates[0], score: 1 } : { kind: 'ambiguous', entries: candidates };
 }
@@ -229,6 +246,11 @@ export function recyclingPointsFor(knowledge: CityKnowledge, text: string): City
   return byUse.length > 0 ? byUse : points;
 }
 
+/** The places of the city where a waste type is collected door to door. */
+export function placesCollecting(knowledge: CityKnowledge, wasteType: WasteType): Place[] {
+  return knowledge.city.wasteCollectionPlaces.filter((p) => p.collectionDays.some((d) => d.wasteTypeId === wasteType.id));
+}
+
 /** Recycling points named after a waste type ("Point d'apport volontaire verre" for "Verre"). */
 export function recyclingPointsOfWasteType(knowledge: CityKnowledge, wasteType: WasteType): CityApi['recyclingPoints'] {
   const words = contentTokens(wasteType.name);
@@ -244,46 +266,110 @@ export function guidanceText(knowledge: CityKnowledge, topic: GuidanceTopic): st
   return knowledge.city[topic];
 }
 
-/** Words of a place name that say little alone ("Centre-ville", "Saint-…"): they count half. */
-const WEAK_PLACE_WORDS = new Set(['ville', 'centre', 'saint', 'sainte', 'rue', 'route', 'avenue', 'place', 'quartier', 'secteur', 'bourg'].map(stem));
-const STREET_WORDS = new Set(['rue', 'route', 'avenue', 'place', 'chemin', 'impasse', 'boulevard', 'allee'].map(stem));
+/** Words that only say what kind of place it is ("Rue …", "Quartier …", "Centre-ville"). */
+const PLACE_KIND_WORDS = new Set(
+  ['ville', 'centre', 'rue', 'route', 'avenue', 'place', 'quartier', 'secteur', 'chemin', 'impasse', 'boulevard', 'allee', 'quai', 'square'].map(stem),
+);
+
+/**
+ * Words of place names that also belong to everyday speech or to the assistant's own subject: alone, they
+ * are no evidence of a place ("la capitale de la France" is not "Rue Anatole France", "prochain passage" is
+ * not "Le Passage"). A name made only of such words is recognized when given in full, or in context.
+ */
+const COMMON_PLACE_WORDS = new Set(
+  (
+    'france bretagne europe paris republique liberte paix victoire nation commerce mairie eglise ecole gare poste stade ' +
+    'marche port mer plage lac bois foret parc jardin pont moulin fontaine croix chateau val mont ile bord rive ' +
+    'bourg hameau ecart campagne littoral passage haut haute bas basse grand grande petit petite vieux vieille neuf ' +
+    'nouveau nouvelle nord sud est ouest jean pierre paul louis marie victor charles general commandant capitaine ' +
+    'marechal docteur president abbe verre vert verte tri dechet poubelle bac collecte'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/**
+ * "Saint-Marc", "St Martin", "Centre-ville": one word ("saintmarc"), so that neither "saint" nor "marc de café"
+ * alone names it.
+ */
+function placeTokens(text: string): string[] {
+  const tokens = contentTokens(text);
+  const merged: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if ((t === 'saint' || t === 'sainte' || t === 'st' || t === 'ste') && i + 1 < tokens.length) {
+      merged.push(`saint${tokens[++i]}`);
+    } else if (t === 'centre' && tokens[i + 1] === 'ville') {
+      merged.push(`centre${tokens[++i]}`);
+    } else {
+      merged.push(t);
+    }
+  }
+  return merged;
+}
 
 /** Place and street names are proper nouns: a typo is forgiven only in a long one ("Lambezelec"). */
 const placeWordIn = (typed: string[], word: string) => typed.includes(word) || (word.length >= 7 && hasWord(typed, word));
 
-function placeScore(typed: string[], name: string): number {
-  const words = contentTokens(name).filter((w) => w.length >= 3);
-  let score = 0;
-  for (const w of words) if (placeWordIn(typed, w)) score += WEAK_PLACE_WORDS.has(w) ? 0.5 : 1;
-  // A name given in full (every distinctive word) is a stronger sign than one shared word.
-  const distinctive = words.filter((w) => !STREET_WORDS.has(w));
-  return distinctive.length > 0 && distinctive.every((w) => placeWordIn(typed, w)) ? score + 0.5 : score;
+interface NameMatch {
+  score: number;
+  /** The name holds no distinctive word: it counts only in context or given alone. */
+  weak: boolean;
+  /** The typed words the name accounts for. */
+  used: Set<string>;
+}
+
+function nameMatch(typed: string[], name: string): NameMatch | null {
+  const core = placeTokens(name).filter((w) => w.length >= 3 && !PLACE_KIND_WORDS.has(w));
+  if (core.length === 0) return null;
+  const rare = core.filter((w) => !COMMON_PLACE_WORDS.has(w));
+  const hits = core.filter((w) => placeWordIn(typed, w));
+  const used = new Set(typed.filter((t) => core.some((w) => t === w || (w.length >= 7 && wordMatches(t, w)))));
+  if (hits.length === core.length) return { score: 2 + core.length, weak: rare.length === 0, used };
+  const rareHits = rare.filter((w) => hits.includes(w)).length;
+  if (rareHits > 0) return { score: rareHits, weak: false, used };
+  // "Hameaux et écarts": a name without a distinctive word may be given in part, when the context is a place.
+  return rare.length === 0 && hits.length > 0 ? { score: hits.length / 2, weak: true, used } : null;
 }
 
 export interface PlaceMatch {
   place: Place;
-  /** 1 for one distinctive word ("Lambézellec"), more for a full name or a street. */
+  /** Higher for a full name or street than for one distinctive word. */
   score: number;
+  /** Only words common in everyday speech matched: trust it only when a place is expected. */
+  weak: boolean;
+  /** The message says nothing but the place ("Bourg", "rue de Siam"). */
+  alone: boolean;
 }
 
 /**
  * The collection place a text names, by the place's own name or one of its streets (attached locations),
- * or null when none or several fit equally.
+ * or null when none or several fit equally. A place matches by its distinctive words only: "de", "la",
+ * "saint" or "France" alone name no place.
  */
 export function placeMentioned(knowledge: CityKnowledge, text: string): PlaceMatch | null {
-  const typed = contentTokens(text);
-  let best: Place | null = null;
-  let bestScore = 0;
+  const typed = placeTokens(text);
+  let best: { place: Place; match: NameMatch } | null = null;
   let tie = false;
   for (const place of knowledge.city.wasteCollectionPlaces) {
-    const score = Math.max(placeScore(typed, place.name), ...place.attachedLocations.map((l) => placeScore(typed, l.name)));
-    if (score > bestScore) {
-      best = place;
-      bestScore = score;
-      tie = false;
-    } else if (score === bestScore && score > 0) {
-      tie = true;
+    for (const name of [place.name, ...place.attachedLocations.map((l) => l.name)]) {
+      const match = nameMatch(typed, name);
+      if (!match) continue;
+      const better = !best || match.score > best.match.score || (match.score === best.match.score && best.match.weak && !match.weak);
+      if (better) {
+        best = { place, match };
+        tie = false;
+      } else if (best && best.place.id !== place.id && match.score === best.match.score && match.weak === best.match.weak) {
+        tie = true;
+      }
     }
   }
-  return best && bestScore >= 1 && !tie ? { place: best, score: bestScore } : null;
+  if (!best || tie) return null;
+  const rest = typed.filter((t) => !best.match.used.has(t) && !PLACE_KIND_WORDS.has(t) && !PLACE_FILLER.has(t));
+  return { place: best.place, score: best.match.score, weak: best.match.weak, alone: rest.length === 0 };
 }
+
+/** Words around a place given alone ("j'habite au bourg", "c'est le secteur 2"). */
+const PLACE_FILLER = new Set(
+  'habite habitons vis vivons suis sommes reside dans secteur quartier rue lieu adresse oui voila plutot cote pres'.split(' ').map(stem),
+);

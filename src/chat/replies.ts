@@ -1,4 +1,5 @@
 import {
+  collectionsOfDay,
   frenchDate,
   guidanceText,
   nextCollectionFacts,
@@ -32,11 +33,13 @@ export function greeting(k: CityKnowledge, thanksOnly: boolean): string {
   return `${opening} ${capabilities()}`;
 }
 
-function capabilities(): string {
+/** What the assistant can do; `offerAgent` false when the caller offers an agent in its own words. */
+function capabilities(offerAgent = true): string {
   return (
     'Je peux vous donner la prochaine date de collecte de chaque poubelle, vous dire où jeter un objet, ' +
     'vous indiquer les points de collecte avec leur adresse et leurs horaires, et rappeler les consignes ' +
-    '(sortir, présenter et rentrer les bacs, calendrier, jours fériés). Vous pouvez aussi demander à parler à un agent.'
+    '(sortir, présenter et rentrer les bacs, calendrier, jours fériés).' +
+    (offerAgent ? ' Vous pouvez aussi demander à parler à un agent.' : '')
   );
 }
 
@@ -52,12 +55,34 @@ export function notInData(k: CityKnowledge): string {
   return `Je n’ai pas cette information dans les données de ${k.city.name}, et je préfère ne pas deviner. Je peux vous renseigner sur les jours de collecte, le tri des déchets, les points de collecte et les consignes de sortie des bacs. ${OFFER_AGENT}`;
 }
 
+/** A question outside the assistant's subject, or an attempt to change its instructions: it says what it does. */
+export function outOfScope(k: CityKnowledge): string {
+  return `Je suis l’assistant de la collecte des déchets de ${k.city.name} : je ne peux pas répondre à cette question. ${capabilities(false)} ${OFFER_AGENT}`;
+}
+
+/** Emoji or punctuation only. */
+export function notUnderstood(k: CityKnowledge): string {
+  return `Je n’ai pas compris votre message. Je suis l’assistant de la collecte des déchets de ${k.city.name}. ${capabilities()}`;
+}
+
+export function frenchOnly(k: CityKnowledge): string {
+  return `Je réponds uniquement en français. Je suis l’assistant de la collecte des déchets de ${k.city.name}. ${capabilities(false)} ${OFFER_AGENT}`;
+}
+
+/** The guide has no entry as typed; the closest one, said as such (the citizen judges). */
+export function nearMaterial(k: CityKnowledge, entry: MaterialEntry): string {
+  return `Le guide de tri de ${k.city.name} ne cite pas exactement cet objet. L’objet le plus proche est :\n${material(k, entry)}\nSi ce n’est pas le même objet, écrivez « parler à un agent » et un conseiller prendra le relais.`;
+}
+
 export function unknownMaterial(k: CityKnowledge): string {
   return `Je ne trouve pas cet objet dans le guide de tri de ${k.city.name}, et je préfère ne pas deviner. Essayez un autre mot (par exemple « bouteille en plastique » ou « épluchures »). ${OFFER_AGENT}`;
 }
 
-export function unknownStream(k: CityKnowledge): string {
-  return `Je ne trouve pas ce type de collecte dans les données de ${k.city.name}. Voici les collectes prévues :`;
+/** A collection of a stream the data does not hold ("encombrants"): what is collected there, without dates nobody asked for. */
+export function unknownStream(k: CityKnowledge, place: Place): string {
+  const collected = k.city.wasteTypes.filter((w) => place.collectionDays.some((d) => d.wasteTypeId === w.id)).map((w) => w.name);
+  const list = collected.length ? ` Les collectes en porte-à-porte à ${place.name} sont : ${collected.join(', ')}.` : '';
+  return `Je ne trouve pas ce type de collecte dans les données de ${k.city.name}.${list} ${OFFER_AGENT}`;
 }
 
 export function placeQuestion(k: CityKnowledge): string {
@@ -66,8 +91,14 @@ export function placeQuestion(k: CityKnowledge): string {
   return `${PLACE_QUESTION_START} de ${k.city.name} habitez-vous ? Les jours de collecte en dépendent :\n${names}\nRépondez par le nom du secteur, son numéro ou le nom de votre rue.`;
 }
 
+const PLACE_NOTED_START = 'C’est noté : secteur';
+
 export function placeNoted(place: Place): string {
-  return `C’est noté : secteur ${place.name}.`;
+  return `${PLACE_NOTED_START} ${place.name}.`;
+}
+
+export function isPlaceNoted(content: string): boolean {
+  return content.startsWith(PLACE_NOTED_START);
 }
 
 /** Next collections at a newly chosen place. */
@@ -79,7 +110,11 @@ function dayDescription(place: Place, wasteType: WasteType): string | null {
   return place.collectionDays.find((d) => d.wasteTypeId === wasteType.id && d.description)?.description ?? null;
 }
 
-export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: WasteType[] | null, now: Date): string {
+/**
+ * The next collection of each waste type at the place. A single type not collected door to door is explained
+ * with its description and drop-off points, unless `explained` says the caller has just given them.
+ */
+export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: WasteType[] | null, now: Date, explained = false): string {
   const facts = nextCollectionFacts(k, place, wasteTypes, now);
   if (facts.length === 0) return `Les données ne prévoient aucune collecte à ${place.name} (${k.city.name}). ${OFFER_AGENT}`;
   const lines: string[] = [];
@@ -97,7 +132,7 @@ export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: Wast
       }
     } else if (!collected) {
       lines.push(`- ${wasteType.name} : pas de collecte en porte-à-porte prévue dans ce secteur.`);
-      if (single) {
+      if (single && !explained) {
         if (wasteType.description) lines.push(wasteType.description);
         const points = recyclingPointsOfWasteType(k, wasteType);
         if (points.length) lines.push(pointList(points));
@@ -141,8 +176,42 @@ export function wasteTypes(k: CityKnowledge, types: WasteType[], place: Place | 
     if (points.length) lines.push(pointList(points));
     parts.push(lines.join('\n'));
   }
-  if (place) parts.push(nextCollections(k, place, types, now));
+  if (place) parts.push(nextCollections(k, place, types, now, true));
   return parts.join('\n');
+}
+
+/** A collection question about waste types that no place of the city collects door to door: no place needed. */
+export function notCollectedAnywhere(k: CityKnowledge, types: WasteType[]): string {
+  const parts: string[] = [];
+  for (const w of types) {
+    const lines = [`${w.name} : pas de collecte en porte-à-porte à ${k.city.name}, dans aucun secteur.`];
+    if (w.description) lines.push(w.description);
+    if (w.instructions) lines.push(w.instructions);
+    const points = recyclingPointsOfWasteType(k, w);
+    if (points.length) lines.push(pointList(points));
+    parts.push(lines.join('\n'));
+  }
+  return parts.join('\n');
+}
+
+/** What the calendar holds for one day at a place: collections, and those an exception removes. */
+export function collectionsOn(k: CityKnowledge, place: Place, day: string, wasteTypes: WasteType[] | null): string {
+  const { occurrences, cancelled } = collectionsOfDay(k, place, day);
+  const asked = (wasteTypeId: string) => wasteTypes === null || wasteTypes.some((w) => w.id === wasteTypeId);
+  const held = occurrences.filter((o) => asked(o.wasteTypeId));
+  const removed = cancelled.filter((c) => asked(c.wasteTypeId));
+  const date = frenchDate(day);
+  if (held.length === 0 && removed.length === 0) {
+    const what = wasteTypes === null ? 'Aucune collecte n’est prévue' : `Aucune collecte « ${wasteTypes.map((w) => w.name).join(' » ni « ')} » n’est prévue`;
+    return `${what} le ${date} à ${place.name} (${k.city.name}).`;
+  }
+  const lines = [`À ${place.name} (${k.city.name}) :`];
+  for (const o of held) lines.push(`- ${o.wasteTypeName} : ${date}${o.holiday ? ` (${o.holiday})` : ''}`);
+  for (const c of removed) {
+    const label = c.exceptionName ? ` (${c.exceptionName})` : '';
+    lines.push(`- ${c.wasteTypeName} : pas de collecte le ${date}${label}${c.exceptionDescription ? ` : ${c.exceptionDescription}` : '.'}`);
+  }
+  return lines.join('\n');
 }
 
 function pointList(points: CityApi['recyclingPoints']): string {

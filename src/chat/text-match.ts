@@ -71,9 +71,27 @@ export function allowedTypos(word: string): number {
   return word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
 }
 
+/**
+ * Everyday French words that are one letter away from a word of the data ("toute" / "tonte", "verte" /
+ * "verre", "porte" / "poste"): typed as such, they are meant as such and are never read as a typo.
+ */
+const REAL_WORDS = new Set(
+  [
+    'toute', 'toutes', 'tout', 'tous', 'verte', 'vertes', 'autre', 'autres', 'notre', 'votre', 'comme', 'avant',
+    'apres', 'entre', 'cette', 'celle', 'celui', 'merci', 'bonne', 'faire', 'porte', 'poste', 'carte', 'quand',
+    'quelle', 'quelles', 'combien', 'pourquoi', 'depuis', 'encore', 'jamais', 'toujours', 'alors', 'parce', 'donc',
+    'aussi', 'juste', 'place', 'passe', 'passer', 'poser', 'pause', 'heure', 'heures', 'ville', 'voisin', 'voisine',
+    'dehors', 'mairie', 'maison', 'semaine', 'matin', 'soir', 'midi', 'annee', 'monde', 'france', 'pays', 'ferme',
+    'fermee', 'ouvert', 'ouverte', 'sortir', 'sortie', 'rentre', 'rentrer', 'mettre', 'metre', 'petit', 'petite',
+    'grand', 'grande', 'plein', 'pleine', 'noire', 'blanche', 'rouge', 'jaune', 'brune', 'grise',
+  ].map(stem),
+);
+
 /** Whether a typed word stands for a known word (same after normalization, or within the typo allowance). */
 export function wordMatches(typed: string, known: string): boolean {
   if (typed === known) return true;
+  // An inflection is still the same word ("petit" / "petite").
+  if (REAL_WORDS.has(typed) && !known.startsWith(typed) && !typed.startsWith(known)) return false;
   const allowance = Math.min(allowedTypos(known), allowedTypos(typed));
   return allowance > 0 && editDistance(typed, known, allowance) <= allowance;
 }
