@@ -47,84 +47,97 @@ const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
 /** The day the demo describes, so that its challenges are open and its pages published. */
 const NOW = '2026-11-22T10:00:00.000Z';
 
-for (const kind of testDatabaseKinds()) describe(`fuzzing every route on the demo data (${kind}, seed ${SEED}, ${RUNS} requests)`, () => {
-  let database: Database;
-  let mediaDir: string;
-  let app: FastifyInstance;
-  let routes: Route[];
-  let values: DemoValues;
+for (const kind of testDatabaseKinds()) {
+  describe(`fuzzing every route on the demo data (${kind}, seed ${SEED}, ${RUNS} requests)`, () => {
+    let database: Database;
+    let mediaDir: string;
+    let app: FastifyInstance;
+    let routes: Route[];
+    let values: DemoValues;
 
-  before(async () => {
-    database = await createTestDatabase(kind);
-    mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'collecte-fuzz-media-'));
-    await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date(NOW) });
-    app = await buildApp({
-      config: testConfig({ RATE_LIMIT_MAX: '0', MEDIA_DIR: mediaDir, CONSOLE_JWT_SECRET }),
-      database,
-      clock: fixedClock(NOW),
-      ...(process.env.FUZZ_LOG ? { logger: pino({ level: process.env.FUZZ_LOG }) } : {}),
+    before(async () => {
+      database = await createTestDatabase(kind);
+      mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'collecte-fuzz-media-'));
+      await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date(NOW) });
+      app = await buildApp({
+        config: testConfig({ RATE_LIMIT_MAX: '0', MEDIA_DIR: mediaDir, CONSOLE_JWT_SECRET }),
+        database,
+        clock: fixedClock(NOW),
+        ...(process.env.FUZZ_LOG ? { logger: pino({ level: process.env.FUZZ_LOG }) } : {}),
+      });
+      await app.ready();
+      routes = collectRoutes(app);
+      values = await demoValues(app, database);
     });
-    await app.ready();
-    routes = collectRoutes(app);
-    values = await demoValues(app, database);
-  });
-  after(async () => {
-    await app?.close();
-    await database?.close();
-    await fs.rm(mediaDir, { recursive: true, force: true });
-  });
-
-  it('finds the routes from the app itself', () => {
-    const urls = routes.map((r) => `${r.method} ${r.url.replace(/\|:[^/]+/g, '')}`);
-    for (const expected of [
-      'GET /public/cities/:id',
-      'GET /public/cities/:id/places/:placeId/calendar.ics',
-      'POST /public/challenges/complete',
-      'GET /public/cms/media/:id/file',
-      'GET /public/blog-posts',
-      'OPTIONS *',
-    ]) {
-      assert.ok(urls.includes(expected), `${expected} in ${urls.join(', ')}`);
-    }
-  });
-
-  it('never answers 5xx, always the French error body for 4xx, and leaves public data unchanged', async () => {
-    const before = await dumpTables(database.db, WRITABLE_TABLES);
-    const failures: string[] = [];
-    let sent = 0;
-    const answered = new Set<string>();
-    const property = fc.asyncProperty(fuzzRequest(routes, values), async (request: FuzzRequest) => {
-      sent += 1;
-      const response = await app.inject(toInject(request));
-      const problem = problemWith(request, response);
-      if (request.method === request.route.split(' ')[0] && response.statusCode < 300) answered.add(request.route);
-      if (problem && LIST_ALL) failures.push(problem);
-      else if (problem) throw new Error(problem);
+    after(async () => {
+      await app?.close();
+      await database?.close();
+      await fs.rm(mediaDir, { recursive: true, force: true });
     });
-    try {
-      await fc.assert(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
-    } catch (err) {
-      throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}`);
-    }
-    if (failures.length) {
-      assert.fail(`${failures.length} failing requests (FUZZ_SEED=${SEED}):\n${failures.slice(0, 200).join('\n')}`);
-    }
-    assert.ok(sent >= RUNS, `sent ${sent} requests`);
-    // The requests went past validation into every public read, not only into 400s.
-    const publicReads = routes.filter((r) => r.method === 'GET' && r.url.startsWith('/public/')).map((r) => `${r.method} ${r.url}`);
-    assert.deepEqual(publicReads.filter((route) => !answered.has(route)), [], 'public reads never answered 2xx');
 
-    const afterRun = await dumpTables(database.db, WRITABLE_TABLES);
-    for (const table of Object.keys(before)) {
-      assert.deepEqual(afterRun[table], before[table], `table ${table} changed (FUZZ_SEED=${SEED})`);
-    }
-    // And what the API serves is what it served before (past the response cache).
-    await app.dataChanged();
-    const cities = await app.inject('/public/cities');
-    assert.equal(cities.statusCode, 200);
-    assert.equal(cities.json().length, values.cityIds.length - values.inactiveCityIds.length);
+    it('finds the routes from the app itself', () => {
+      const urls = routes.map((r) => `${r.method} ${r.url.replace(/\|:[^/]+/g, '')}`);
+      for (const expected of [
+        'GET /public/cities/:id',
+        'GET /public/cities/:id/places/:placeId/calendar.ics',
+        'POST /public/challenges/complete',
+        'GET /public/cms/media/:id/file',
+        'GET /public/blog-posts',
+        'OPTIONS *',
+      ]) {
+        assert.ok(urls.includes(expected), `${expected} in ${urls.join(', ')}`);
+      }
+    });
+
+    it('never answers 5xx, always the French error body for 4xx, and leaves public data unchanged', async () => {
+      const before = await dumpTables(database.db, WRITABLE_TABLES);
+      const servedBefore = await readListings(app);
+      const failures: string[] = [];
+      let sent = 0;
+      const answered = new Set<string>();
+      const property = fc.asyncProperty(fuzzRequest(routes, values), async (request: FuzzRequest) => {
+        sent += 1;
+        const response = await app.inject(toInject(request));
+        const problem = problemWith(request, response);
+        if (request.method === request.route.split(' ')[0] && response.statusCode < 300) answered.add(request.route);
+        if (problem && LIST_ALL) failures.push(problem);
+        else if (problem) throw new Error(problem);
+      });
+      try {
+        await fc.assert(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
+      } catch (err) {
+        throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}`);
+      }
+      if (failures.length) {
+        assert.fail(`${failures.length} failing requests (FUZZ_SEED=${SEED}):\n${failures.slice(0, 200).join('\n')}`);
+      }
+      assert.ok(sent >= RUNS, `sent ${sent} requests`);
+      // The requests went past validation into every public read, not only into 400s.
+      const publicReads = routes.filter((r) => r.method === 'GET' && r.url.startsWith('/public/')).map((r) => `${r.method} ${r.url}`);
+      assert.deepEqual(publicReads.filter((route) => !answered.has(route)), [], 'public reads never answered 2xx');
+
+      const afterRun = await dumpTables(database.db, WRITABLE_TABLES);
+      for (const table of Object.keys(before)) {
+        assert.deepEqual(afterRun[table], before[table], `table ${table} changed (FUZZ_SEED=${SEED})`);
+      }
+      // And what the API serves is what it served before, recomputed past the response cache.
+      await app.dataChanged();
+      assert.deepEqual(await readListings(app), servedBefore);
+      assert.equal(servedBefore['/public/cities'].length, values.cityIds.length - values.inactiveCityIds.length);
+    });
   });
-});
+}
+
+/** The main public listings, as JSON. */
+async function readListings(app: FastifyInstance): Promise<Record<string, unknown[]>> {
+  const reads: Record<string, unknown[]> = {};
+  for (const url of ['/public/cities', '/public/city-groups', '/public/blog-posts', '/public/cms/sites?pageSize=100']) {
+    const res = await app.inject(url);
+    assert.equal(res.statusCode, 200, url);
+    reads[url.split('?')[0]] = res.json();
+  }
+  return reads;
+}
 
 /** Ids, slugs and names that exist in the demo data, so that random requests reach the database and beyond. */
 async function demoValues(app: FastifyInstance, database: Database): Promise<DemoValues> {
