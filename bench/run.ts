@@ -6,6 +6,15 @@
  * autocannon, alternating ours/limit/ours/limit with the same connections, pipelining and duration, after a warm-up.
  * Writes: POST /public/challenges/complete against the same upsert run directly through the same driver at the
  * same concurrency. Timings vary with the machine's load; the ratios are the result.
+ *
+ * Also measured: the time from spawning `npm start` on the existing data directory to the first 200 on /ready,
+ * the service's RSS at rest and its peak while serving, and a "cold" per-city row (a distinct URL per request,
+ * so each one misses the response cache and runs the city's queries).
+ *
+ * `--scale N`: before the figures, N real communes (bench/scale.ts) are generated in chunks and imported one by
+ * one with the CLI (import time and rate reported), and /public/cities/:id is measured with the demo data first,
+ * so that the run gives its own scale/demo ratio (target 0.9). At that size GET /public/cities is streamed: it is
+ * downloaded once plain and once with brotli (bytes, time, peak RSS) instead of being replayed by the limit server.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +25,8 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import { ROOT, freePort, runNode, startNode, waitFor, rssMiB, type Child } from './processes.ts';
 import { measureRawUpserts } from './raw-upsert.ts';
+import { CHUNK_CITIES as CHUNK, generateScaleBundles } from './scale.ts';
+import { spawn } from 'node:child_process';
 
 const { values: opts } = parseArgs({
   options: {
@@ -24,6 +35,8 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '16' },
     pipelining: { type: 'string', default: '1' },
     only: { type: 'string' },
+    scale: { type: 'string' },
+    keep: { type: 'boolean', default: false },
     'no-fail': { type: 'boolean', default: false },
   },
 });
@@ -33,6 +46,11 @@ const CONNECTIONS = Number(opts.connections);
 const PIPELINING = Number(opts.pipelining);
 const READ_TARGET = 0.75;
 const WRITE_TARGET = 0.6;
+const SCALE_TARGET = 0.9;
+const SCALE = opts.scale ? Number(opts.scale) : 0;
+/** The service's default CITIES_STREAM_THRESHOLD: above it the list is streamed. */
+const STREAM_THRESHOLD = 1000;
+const READY_TARGET_MS = 3000;
 
 interface Figures {
   rps: number;
@@ -61,12 +79,77 @@ interface Row {
   target: number;
 }
 
+/** Samples a process's RSS every 100 ms; `peak()` answers the largest seen since the last `reset()`. */
+function rssSampler(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMiB(pid) ?? 0);
+  }, 100);
+  timer.unref();
+  return {
+    peak: () => Math.max(peak, rssMiB(pid) ?? 0),
+    reset: () => void (peak = 0),
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Per-city reads that each miss the response cache: a distinct query string per request (the route ignores it). */
+async function coldCityReads(port: number, cityIds: string[], duration: number): Promise<Figures> {
+  let n = 0;
+  return cannon(`http://127.0.0.1:${port}/public/cities/${cityIds[0]}`, {}, duration, {
+    requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: `/public/cities/${cityIds[n++ % cityIds.length]}?cold=${n}` }) }],
+  });
+}
+
+/** Downloads a (streamed) body once, counting bytes without keeping them. */
+function download(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; seconds: number; encoding: string }> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, bytes, seconds: (performance.now() - start) / 1000, encoding: String(res.headers['content-encoding'] ?? 'identity') }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Time from spawning `npm start` (existing data directory) to the first 200 on /ready. */
+async function measureNpmStart(env: Record<string, string>): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const proc = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
+  try {
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error('npm start exited');
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return Math.round(performance.now() - started);
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      if (performance.now() - started > 120_000) throw new Error('npm start: /ready never answered 200');
+    }
+  } finally {
+    // npm execs node in place, so the signal reaches the server; wait for it to release the data directory.
+    const exited = new Promise((r) => proc.once('exit', r));
+    if (proc.exitCode === null) proc.kill('SIGTERM');
+    await exited;
+  }
+}
+
 async function main() {
   const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'demo/bundle.json'), 'utf8'));
   const city = bundle.cities.find((c: any) => c.status === 'ACTIF');
   const site = bundle.sites.find((s: any) => s.type === 'SITE');
   const page = site.pages.find((p: any) => p.publishedAt && new Date(p.publishedAt) <= new Date());
   const media = bundle.media.find((m: any) => m.public && m.mimeType.startsWith('image/'));
+  const demoCityIds: string[] = bundle.cities.filter((c: any) => c.status === 'ACTIF').map((c: any) => c.id);
+  const streamed = SCALE + demoCityIds.length > STREAM_THRESHOLD;
   const routes = [
     '/public/cities',
     `/public/cities/${city.id}`,
@@ -76,6 +159,8 @@ async function main() {
     `/public/cms/pages/${page.id}`,
     `/public/cms/media/${media.id}/file`,
   ].filter((r) => !opts.only || r.includes(opts.only));
+  // A streamed list is too large to replay from memory: it is measured as a download instead.
+  const ratioRoutes = routes.filter((r) => !(streamed && r === '/public/cities'));
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-bench-'));
   const env = {
@@ -89,22 +174,62 @@ async function main() {
   const children: Child[] = [];
   const cleanup = async () => {
     await Promise.all(children.map((c) => c.stop()));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (opts.keep) console.log(`data directory kept: ${dataDir}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const startService = async () => {
+    const port = await freePort();
+    const child = startNode(['src/cli.ts', 'serve'], { ...env, PORT: String(port) });
+    children.push(child);
+    const readyMs = await waitFor(`http://127.0.0.1:${port}/ready`, child);
+    return { port, child, readyMs };
   };
   try {
     console.log(`importing the demo data (${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})…`);
     const imported = await runNode(['src/cli.ts', 'import', 'demo/bundle.json'], env);
     if (imported.code !== 0) throw new Error(imported.output);
 
-    const ourPort = await freePort();
-    const ours = startNode(['src/cli.ts', 'serve'], { ...env, PORT: String(ourPort) });
-    children.push(ours);
-    const readyMs = await waitFor(`http://127.0.0.1:${ourPort}/ready`, ours);
+    // With --scale: the per-city figures with the demo data first, to compare with the same figures at scale.
+    let demoCity: { cached: Figures; cold: Figures } | null = null;
+    let scale: Record<string, unknown> | null = null;
+    if (SCALE > 0) {
+      const demo = await startService();
+      const url = `http://127.0.0.1:${demo.port}/public/cities/${city.id}`;
+      await cannon(url, {}, WARMUP);
+      await coldCityReads(demo.port, demoCityIds, WARMUP);
+      demoCity = { cached: await cannon(url, {}, DURATION), cold: await coldCityReads(demo.port, demoCityIds, DURATION) };
+      console.log(`demo data, /public/cities/:id: ${Math.round(demoCity.cached.rps)} req/s cached, ${Math.round(demoCity.cold.rps)} req/s cold`);
+      await demo.child.stop();
+
+      const chunksDir = path.join(dataDir, 'scale');
+      let started = performance.now();
+      const set = generateScaleBundles({ count: SCALE, outDir: chunksDir, demoBundle: path.join(ROOT, 'demo/bundle.json') });
+      const generateS = (performance.now() - started) / 1000;
+      console.log(`generated ${set.cities} communes in ${set.groups} EPCI, ${set.files.length} files, ${(set.bytes / 2 ** 20).toFixed(0)} MiB in ${generateS.toFixed(1)} s`);
+      started = performance.now();
+      for (const file of set.files) {
+        const result = await runNode(['src/cli.ts', 'import', file], env);
+        if (result.code !== 0) throw new Error(`${file}:\n${result.output}`);
+        fs.rmSync(file);
+      }
+      const importS = (performance.now() - started) / 1000;
+      console.log(`imported in ${importS.toFixed(1)} s: ${(set.cities / importS).toFixed(0)} cities/s (${set.files.length} CLI runs of ${CHUNK} cities)`);
+      scale = { communes: set.cities, groups: set.groups, files: set.files.length, bundleMiB: Math.round(set.bytes / 2 ** 20), generateS, importS, citiesPerS: set.cities / importS };
+    }
+
+    const npmStartReadyMs = await measureNpmStart(env);
+    console.log(`npm start on the existing data directory: /ready 200 after ${npmStartReadyMs} ms (target ${READY_TARGET_MS})`);
+
+    const { port: ourPort, child: ours, readyMs } = await startService();
     console.log(`service ready in ${readyMs} ms (pid ${ours.proc.pid})`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAtRestMiB = rssMiB(ours.proc.pid!);
+    const sampler = rssSampler(ours.proc.pid!);
+    console.log(`RSS at rest: ${rssAtRestMiB} MiB`);
 
     // Capture the very bytes the service answers, for the limit server to replay.
     const captured = [];
-    for (const route of routes) {
+    for (const route of ratioRoutes) {
       for (const encoding of ['identity', 'br']) {
         // node:http, not fetch: the bytes exactly as sent, never decompressed.
         const res = await rawGet(`http://127.0.0.1:${ourPort}${route}`, encoding === 'br' ? { 'accept-encoding': 'br' } : {});
@@ -124,7 +249,7 @@ async function main() {
     await waitFor(`http://127.0.0.1:${limitPort}/`, limit);
 
     const rows: Row[] = [];
-    for (const route of routes) {
+    for (const route of ratioRoutes) {
       for (const encoding of ['identity', 'br']) {
         const headers = { 'accept-encoding': encoding };
         const oursUrl = `http://127.0.0.1:${ourPort}${route}`;
@@ -143,6 +268,41 @@ async function main() {
         printRow(row);
       }
     }
+
+    // The streamed list: downloaded whole, plain then brotli, with the service's peak RSS meanwhile.
+    const streams: Record<string, unknown>[] = [];
+    if (streamed && routes.includes('/public/cities')) {
+      for (const encoding of ['identity', 'br']) {
+        sampler.reset();
+        const got = await download(`http://127.0.0.1:${ourPort}/public/cities`, encoding === 'br' ? { 'accept-encoding': 'br' } : {});
+        if (got.status !== 200 || got.encoding !== encoding) throw new Error(`GET /public/cities (${encoding}): ${got.status} ${got.encoding}`);
+        const entry = { encoding, MiB: got.bytes / 2 ** 20, seconds: got.seconds, MiBPerS: got.bytes / 2 ** 20 / got.seconds, peakRssMiB: sampler.peak() };
+        streams.push(entry);
+        console.log(`GET /public/cities streamed (${encoding}): ${entry.MiB.toFixed(0)} MiB in ${entry.seconds.toFixed(1)} s (${entry.MiBPerS.toFixed(1)} MiB/s), peak RSS ${entry.peakRssMiB} MiB`);
+      }
+    }
+    // Per-city reads that miss the cache: every city's queries, on the data this run serves.
+    let coldCity: Figures | null = null;
+    if (!opts.only || `/public/cities/${city.id}`.includes(opts.only)) {
+      const ids = SCALE > 0 ? await allCityIds(ourPort) : demoCityIds;
+      await coldCityReads(ourPort, ids, WARMUP);
+      coldCity = await coldCityReads(ourPort, ids, DURATION);
+      console.log(`\n/public/cities/:id, each request a cache miss over ${ids.length} cities: ${Math.round(coldCity.rps)} req/s, p50 ${coldCity.p50} ms, p99 ${coldCity.p99} ms`);
+    }
+    if (demoCity && coldCity) {
+      const cachedRow = rows.find((r) => r.route === `/public/cities/${city.id}` && r.encoding === 'identity');
+      if (cachedRow) {
+        const row = { route: '/public/cities/:id at scale vs demo (cached)', encoding: 'identity', ours: cachedRow.ours, limit: demoCity.cached, ratio: cachedRow.ours.rps / demoCity.cached.rps, target: SCALE_TARGET };
+        rows.push(row);
+        printRow(row);
+      }
+      const row = { route: '/public/cities/:id at scale vs demo (cache miss)', encoding: 'identity', ours: coldCity, limit: demoCity.cold, ratio: coldCity.rps / demoCity.cold.rps, target: SCALE_TARGET };
+      rows.push(row);
+      printRow(row);
+    }
+
+    const rssServingMiB = sampler.peak();
+    sampler.stop();
 
     // Writes: the route against the same upsert straight through the driver, at the same concurrency.
     const challengeId = city.challenges.find((c: any) => !c.requiredChallengeId)?.id;
@@ -164,27 +324,42 @@ async function main() {
       printRow(write);
     }
 
-    const rss = ours.proc.pid ? rssMiB(ours.proc.pid) : null;
+    console.log(`\nRSS: ${rssAtRestMiB} MiB at rest, ${rssServingMiB} MiB at most while serving; npm start to /ready: ${npmStartReadyMs} ms`);
     const result = {
       when: new Date().toISOString(),
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
       machine: { cpus: os.cpus().length, node: process.version, database: env.DATABASE_URL ? 'postgres' : 'pglite' },
       settings: { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, pipelining: PIPELINING },
+      scale,
       readyMs,
-      rssMiB: rss,
+      npmStartReadyMs,
+      rssAtRestMiB,
+      rssServingMiB,
+      coldCity,
+      demoCity,
+      streams,
       rows,
     };
-    const out = path.join(ROOT, 'bench/results', `bench-${result.when.replace(/[:.]/g, '-')}.json`);
+    const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     console.log(`\nwritten ${path.relative(ROOT, out)}`);
-    const failing = rows.filter((r) => r.ratio < r.target);
+    const failing = rows.filter((r) => r.ratio < r.target).map((r) => `${r.route} (${r.encoding}) ${r.ratio.toFixed(2)} < ${r.target}`);
+    if (npmStartReadyMs > READY_TARGET_MS) failing.push(`npm start to /ready ${npmStartReadyMs} ms > ${READY_TARGET_MS} ms`);
+    if (streams.some((s) => (s.peakRssMiB as number) >= 1024)) failing.push('RSS reached 1 GiB while streaming GET /public/cities');
     if (failing.length && !opts['no-fail']) {
-      console.log(`below target: ${failing.map((r) => `${r.route} (${r.encoding}) ${r.ratio.toFixed(2)} < ${r.target}`).join('; ')}`);
+      console.log(`below target: ${failing.join('; ')}`);
       process.exitCode = 1;
     }
   } finally {
     await cleanup();
   }
+}
+
+/** The ids of the ACTIF cities that belong to a group (nearly all of them), from the small /public/city-groups. */
+async function allCityIds(port: number): Promise<string[]> {
+  const groups = (await (await fetch(`http://127.0.0.1:${port}/public/city-groups`)).json()) as { cities: { id: string }[] }[];
+  return groups.flatMap((g) => g.cities.map((c) => c.id));
 }
 
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {

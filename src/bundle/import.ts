@@ -77,6 +77,9 @@ export async function importBundle(database: Database, bundle: unknown, options:
   try {
     const summary = await database.db.transaction().execute((trx) => writeRows(trx, rows, options.now));
     await staged.commit();
+    // Fresh planner statistics: PGlite runs no autovacuum, and on PostgreSQL it comes late after a large import.
+    // Without them the per-city reads hash-join whole tables instead of using their indexes.
+    if (summary.changedRows + summary.deletedRows > 0) await sql`ANALYZE`.execute(database.db);
     return summary;
   } catch (err) {
     await staged.discard();

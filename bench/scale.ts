@@ -1,0 +1,164 @@
+/**
+ * The national-scale data set of `npm run bench -- --scale N`: N real French communes (type "commune-actuelle"
+ * of @etalab/decoupage-administratif, in code order, those of the demo's own intercommunalités left out),
+ * grouped into their real EPCI (name, SIREN, type label), each with the nested data of a typical demo commune:
+ * a Communauté de communes commune of demo/bundle.json with two collection places (waste types and details,
+ * places with days, exceptions and locations, recycling points, quiz questions, challenges with series and
+ * badges). Every id of the clone is remapped to a UUID v5 of the commune code and the old id, so references
+ * stay consistent and a rebuild gives the same ids (a re-import changes nothing).
+ *
+ * The bundle is written in chunks of CHUNK_CITIES cities (never one giant JSON: V8 strings top out near
+ * 512 MB), each with the groups its cities reference, for the import command to load one by one.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** Cities per bundle file: about 40 MB of JSON, imported in one transaction each. */
+export const CHUNK_CITIES = 1000;
+
+const SCALE_NAMESPACE = 'b7e0c5a2-6d1f-4f3a-9c8e-2a4b6d8f0e13';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const EPCI_TYPES: Record<string, string> = {
+  METRO: 'Métropole',
+  MET69: 'Métropole',
+  CU: 'Communauté urbaine',
+  CA: "Communauté d'agglomération",
+  CC: 'Communauté de communes',
+};
+
+interface EtalabCommune {
+  code: string;
+  nom: string;
+  type: string;
+  population?: number;
+}
+interface EtalabEpci {
+  code: string;
+  nom: string;
+  type: string;
+  membres: { code: string }[];
+}
+
+function uuidV5(name: string): string {
+  const ns = Buffer.from(SCALE_NAMESPACE.replace(/-/g, ''), 'hex');
+  const bytes = createHash('sha1').update(ns).update(name, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Every `id` value anywhere in a JSON tree. */
+function collectIds(node: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) collectIds(item, into);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'id' && typeof value === 'string') into.add(value);
+      else collectIds(value, into);
+    }
+  }
+  return into;
+}
+
+/** A deep copy where every id of the template (and every reference to one) is replaced through `remap`. */
+function remapTree(node: unknown, ids: Set<string>, remap: (id: string) => string): unknown {
+  if (Array.isArray(node)) return node.map((item) => remapTree(item, ids, remap));
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = remapTree(value, ids, remap);
+    return out;
+  }
+  if (typeof node === 'string' && ids.has(node)) return remap(node);
+  return node;
+}
+
+/** The template: a CC commune of the demo with two collection places, the typical shape of a commune. */
+function pickTemplate(demo: any): any {
+  const ccGroups = new Set(demo.cityGroups.filter((g: any) => g.type === 'Communauté de communes').map((g: any) => g.id));
+  const template = demo.cities.find(
+    (c: any) => c.status === 'ACTIF' && ccGroups.has(c.cityGroupId) && c.wasteCollectionPlaces.length === 2 && c.challenges.length > 0,
+  );
+  if (!template) throw new Error('demo/bundle.json has no CC commune with two collection places');
+  const ids = collectIds(template, new Set());
+  // The clone must not point outside itself (media, other cities): every UUID it holds is one of its ids.
+  const stray: string[] = [];
+  JSON.stringify(template, (key, value) => {
+    if (typeof value === 'string' && UUID.test(value) && !ids.has(value) && key !== 'cityGroupId') stray.push(`${key}=${value}`);
+    return value;
+  });
+  if (stray.length) throw new Error(`the template city refers outside itself: ${stray.join(', ')}`);
+  return template;
+}
+
+export interface ScaleDataSet {
+  files: string[];
+  cities: number;
+  groups: number;
+  bytes: number;
+}
+
+/** Writes the chunks of N cities under `outDir` and answers their paths, in import order. */
+export function generateScaleBundles(options: { count: number; outDir: string; demoBundle: string }): ScaleDataSet {
+  const require = createRequire(import.meta.url);
+  const communes = require('@etalab/decoupage-administratif/data/communes.json') as EtalabCommune[];
+  const epcis = require('@etalab/decoupage-administratif/data/epci.json') as EtalabEpci[];
+  const demo = JSON.parse(fs.readFileSync(options.demoBundle, 'utf8'));
+  const template = pickTemplate(demo);
+  const templateIds = collectIds(template, new Set());
+  const templateText = JSON.stringify(template);
+
+  const demoSirens = new Set(demo.cityGroups.map((g: any) => g.siren));
+  const epciOf = new Map<string, EtalabEpci>();
+  for (const epci of epcis) for (const member of epci.membres) epciOf.set(member.code, epci);
+  const chosen = communes
+    .filter((c) => c.type === 'commune-actuelle' && !demoSirens.has(epciOf.get(c.code)?.code))
+    .sort((a, b) => (a.code < b.code ? -1 : 1))
+    .slice(0, options.count);
+
+  const groupOf = (epci: EtalabEpci) => ({
+    id: uuidV5(`epci:${epci.code}`),
+    name: epci.nom,
+    type: EPCI_TYPES[epci.type] ?? epci.type,
+    code: epci.code,
+    siren: epci.code,
+    chatEnabled: false,
+    createdAt: template.createdAt,
+    updatedAt: template.updatedAt,
+  });
+
+  fs.mkdirSync(options.outDir, { recursive: true });
+  const files: string[] = [];
+  const allGroups = new Set<string>();
+  let bytes = 0;
+  for (let start = 0; start < chosen.length; start += CHUNK_CITIES) {
+    const groups = new Map<string, ReturnType<typeof groupOf>>();
+    const cities = chosen.slice(start, start + CHUNK_CITIES).map((commune) => {
+      const epci = epciOf.get(commune.code);
+      if (epci) groups.set(epci.code, groupOf(epci));
+      // The template's name appears in its texts ("À Plabennec, …"): the clone speaks of its own commune.
+      const renamed = JSON.parse(templateText.split(template.name).join(commune.nom.replace(/["\\]/g, '')));
+      const city = remapTree(renamed, templateIds, (id) => uuidV5(`city:${commune.code}/${id}`)) as any;
+      city.name = commune.nom;
+      city.population = commune.population ?? null;
+      city.cityGroupId = epci ? uuidV5(`epci:${epci.code}`) : null;
+      return city;
+    });
+    for (const code of groups.keys()) allGroups.add(code);
+    const file = path.join(options.outDir, `scale-${String(files.length).padStart(3, '0')}.json`);
+    const text = JSON.stringify({ cityGroups: [...groups.values()], cities });
+    fs.writeFileSync(file, text);
+    bytes += Buffer.byteLength(text);
+    files.push(file);
+  }
+  return { files, cities: chosen.length, groups: allGroups.size, bytes };
+}
+
+if (import.meta.main) {
+  const [count, outDir] = process.argv.slice(2);
+  const root = path.resolve(import.meta.dirname, '..');
+  const set = generateScaleBundles({ count: Number(count), outDir, demoBundle: path.join(root, 'demo/bundle.json') });
+  console.log(`${set.cities} cities in ${set.groups} groups, ${set.files.length} files, ${(set.bytes / 2 ** 20).toFixed(0)} MiB`);
+}
