@@ -99,10 +99,11 @@ export function answer(input: AssistantInput): AssistantReply {
   const expectsPlace = pending !== null || intents.residence;
 
   // A place counts by its distinctive words. One such word is weak evidence when a material explains it too;
-  // a name made of everyday words ("Bourg", "Le Passage") counts only given alone or when a place is expected.
+  // a name made of everyday words ("Bourg", "Le Passage", "Quartier Nord") counts only given alone or as where
+  // the citizen lives, even after "which sector?" ("la capitale du Nord" answers nothing).
   const match = placeMentioned(knowledge, text);
   let named =
-    match && (match.weak ? expectsPlace || match.alone : match.score >= 2 || expectsPlace || match.alone || material.kind === 'none')
+    match && (match.weak ? intents.residence || match.alone : match.score >= 2 || expectsPlace || match.alone || material.kind === 'none')
       ? match.place
       : null;
   // "2" answers the numbered list of places the assistant just gave.

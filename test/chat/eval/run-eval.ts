@@ -25,10 +25,12 @@ export interface EvalCase {
   question: string;
   mustContain: string[];
   mustNotContain?: string[];
+  /** Facts the answer must hold exactly once (a drop-off point is not listed twice). */
+  once?: string[];
   /** The answer must hand the conversation to an agent (true) or must not (false, the default). */
   handoff?: boolean;
-  /** The conversation's place after the answer. */
-  placeAfter?: string;
+  /** The conversation's place after the answer (null: still none). */
+  placeAfter?: string | null;
 }
 
 export interface EvalSet {
@@ -81,7 +83,11 @@ export async function runEvaluation(setPath = EVAL_SET_PATH): Promise<EvalResult
       for (const fact of c.mustContain) if (!fold(content).includes(fold(fact))) problems.push(`missing « ${fact} »`);
       for (const fact of c.mustNotContain ?? []) if (fold(content).includes(fold(fact))) problems.push(`should not contain « ${fact} »`);
       if ((c.handoff ?? false) !== reply!.handoff) problems.push(c.handoff ? 'no hand-off to an agent' : 'unexpected hand-off');
-      if (c.placeAfter !== undefined && place?.name !== c.placeAfter) problems.push(`place is ${place?.name ?? 'none'}, expected ${c.placeAfter}`);
+      for (const fact of c.once ?? []) {
+        const count = fold(content).split(fold(fact)).length - 1;
+        if (count !== 1) problems.push(`« ${fact} » appears ${count} times, expected once`);
+      }
+      if (c.placeAfter !== undefined && (place?.name ?? null) !== c.placeAfter) problems.push(`place is ${place?.name ?? 'none'}, expected ${c.placeAfter ?? 'none'}`);
       if (problems.length === 0) result.passed++;
       else result.failures.push({ id: c.id, question: c.question, problems, answer: content });
     }
