@@ -52,8 +52,8 @@ export function dayAsked(text: string, today: DayNumber): AskedDay | null {
   if (/\bapres demain\b/.test(t)) return { day: today + 2, named: false, words: /apr[eè]s[- ]demain/i };
   if (/\bdemain\b/.test(t)) return { day: today + 1, named: false, words: /demain/i };
   if (/\baujourd hui\b|\bce jour\b/.test(t)) return { day: today, named: false, words: /aujourd.?hui|ce jour/i };
-  const written = /\b(\d{1,2})(?:er)?\s+([a-z]+)\b/.exec(t);
-  if (written && MONTHS[written[2]] !== undefined) {
+  const written = [...t.matchAll(/\b(\d{1,2})(?:er)?\s+([a-z]+)\b/g)].find((m) => MONTHS[m[2]] !== undefined);
+  if (written) {
     const d = nextOccurrence(today, todayYear, MONTHS[written[2]], Number(written[1]));
     return d === null ? null : { day: d, named: false, words: /\d{1,2}(?:er)?\s+\p{L}+/iu };
   }
