@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import type { DB } from '../../src/db/types.ts';
 import { openDatabase, type Database, type DatabaseKind } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -23,7 +24,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(admin.db);
   await admin.close();
   const database = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 20 });
-  await migrateToLatest(database.db, schema);
+  await withSchemaLock(url, () => migrateToLatest(database.db, schema));
   return {
     db: database.db,
     kind: 'postgres',
@@ -31,10 +32,27 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
     async close() {
       await database.close();
       const cleanup = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
-      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(cleanup.db);
+      await withSchemaLock(url, () => sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(cleanup.db));
       await cleanup.close();
     },
   };
+}
+
+/**
+ * Kysely's migrator lists the tables of every schema to find its own; a schema dropped by another test process
+ * in the middle of that listing makes it fail ("schema … does not exist"). Migrations and drops therefore take
+ * turns, through a PostgreSQL advisory lock shared by every test process.
+ */
+async function withSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(72150001)');
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(72150001)').catch(() => {});
+    await client.end();
+  }
 }
 
 /**
