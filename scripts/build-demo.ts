@@ -15,16 +15,20 @@ import { collectionPlaces } from './demo/collection.ts';
 import { guidance } from './demo/guidance.ts';
 import { demoId } from './demo/ids.ts';
 import { writeMedia } from './demo/media.ts';
-import { recyclingPoints } from './demo/recycling.ts';
-import { loadStreams, type Stream, type StreamKey } from './demo/sorting.ts';
+import { dropOffStreams } from './demo/drop-off.ts';
+import { hasTextileBank, recyclingPoints } from './demo/recycling.ts';
+import { loadStreams, type BinKey, type Stream, type StreamKey } from './demo/sorting.ts';
 import { loadTerritories, type Commune, type Territory } from './demo/territory.ts';
 
 const DEMO_DIR = path.resolve(import.meta.dirname, '..', 'demo');
 /** When the demo's records were "created": before every date they mention. */
 const CREATED_AT = '2026-09-14T07:00:00.000Z';
 
-function wasteTypes(cityName: string, streams: Stream[]): { types: BundleWasteType[]; ids: Record<StreamKey, string> } {
-  const ids = {} as Record<StreamKey, string>;
+/** The ids of a city's waste types: every city has the bins, the drop-off streams vary (textiles). */
+export type WasteTypeIds = Record<BinKey, string> & Partial<Record<StreamKey, string>>;
+
+function wasteTypes(cityName: string, streams: Stream[]): { types: BundleWasteType[]; ids: WasteTypeIds } {
+  const ids = {} as WasteTypeIds;
   const types = streams.map((stream): BundleWasteType => {
     const id = demoId(`${cityName}/waste-type:${stream.key}`);
     ids[stream.key] = id;
@@ -49,8 +53,9 @@ function wasteTypes(cityName: string, streams: Stream[]): { types: BundleWasteTy
   return { types, ids };
 }
 
-function city(territory: Territory, commune: Commune, groupId: string, firstRound: number, streams: Stream[]): BundleCity {
+function city(territory: Territory, commune: Commune, groupId: string, firstRound: number, bins: Stream[]): BundleCity {
   const cityName = `city:${commune.insee}`;
+  const streams = [...bins, ...dropOffStreams(hasTextileBank(commune))];
   const { types, ids } = wasteTypes(cityName, streams);
   return {
     id: demoId(cityName),

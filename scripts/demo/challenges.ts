@@ -4,16 +4,17 @@ import { demoId } from './ids.ts';
 import { QUIZ, type Stream, type StreamKey } from './sorting.ts';
 
 /** The shared quiz, with ids of its own in each city (a quiz question belongs to one city). */
-export function quizQuestions(cityName: string, wasteTypeIds: Record<StreamKey, string>, streams: Stream[]): BundleQuizQuestion[] {
-  const materialOf = new Map(streams.flatMap((s) => s.materials.map((m) => [m.ademeId, m.material] as const)));
+export function quizQuestions(cityName: string, wasteTypeIds: Partial<Record<StreamKey, string>>, streams: Stream[]): BundleQuizQuestion[] {
   return QUIZ.map((item, index) => {
-    const material = materialOf.get(item.ademeId);
-    if (!material) throw new Error(`quiz question ${item.key}: ADEME product ${item.ademeId} is not a material of any stream`);
+    const stream = streams.find((s) => s.key === item.stream);
+    const material = stream?.materials.find((m) => m.ademeId === item.ademeId)?.material;
+    const correctWasteTypeId = wasteTypeIds[item.stream];
+    if (!material || !correctWasteTypeId) throw new Error(`quiz question ${item.key}: ADEME product ${item.ademeId} is not a material of ${item.stream}`);
     return {
       id: demoId(`${cityName}/quiz:${item.key}`),
       material,
       question: item.question,
-      correctWasteTypeId: wasteTypeIds[item.stream],
+      correctWasteTypeId,
       order: index + 1,
     };
   });
@@ -51,7 +52,7 @@ const CHALLENGES: ChallengeDefinition[] = [
   {
     key: 'bases-du-tri',
     name: 'Les bases du tri',
-    description: 'Cinq bacs, cinq réflexes : vérifiez que vous savez où va chaque déchet du quotidien.',
+    description: 'Cinq bacs, cinq réflexes, et ce qui ne va dans aucun bac : vérifiez que vous savez où va chaque déchet du quotidien.',
     startDay: '2026-01-05',
     endDay: null,
     requires: null,
@@ -59,6 +60,7 @@ const CHALLENGES: ChallengeDefinition[] = [
     series: [
       { key: 'cinq-bacs', name: 'Les cinq bacs', description: 'Un déchet pour chaque bac.', questions: ['bouteille-plastique', 'bouteille-verre', 'epluchures', 'couche', 'herbe'] },
       { key: 'pieges', name: 'Les pièges courants', description: 'Ils ont l’air recyclables… ou pas.', questions: ['verre-a-boire', 'lingette', 'pot-yaourt', 'megot', 'coton'] },
+      { key: 'hors-des-bacs', name: 'Ni bac ni poubelle', description: 'Piles, ampoules, peinture, électroménager, médicaments : déchèterie ou pharmacie ?', questions: ['piles', 'ampoule', 'peinture', 'frigo', 'medicaments'] },
     ],
   },
   {

@@ -14,7 +14,7 @@ import {
   type Weekday,
 } from './dates.ts';
 import { demoId, slug, stableFraction } from './ids.ts';
-import type { StreamKey } from './sorting.ts';
+import type { BinKey } from './sorting.ts';
 import type { Commune } from './territory.ts';
 
 /** The year of holidays the demo announces: from the day the data set describes, for twelve months. */
@@ -27,7 +27,7 @@ const GREEN_WINTER_PAUSE = { from: '2026-12-01', to: '2027-02-28' };
 const WORKDAYS: Weekday[] = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi'];
 
 interface DayRule {
-  stream: StreamKey;
+  stream: BinKey;
   day: Weekday;
   biweekly: boolean;
   /** First day of the rule (a Monday); required for a biweekly rule. */
@@ -90,7 +90,7 @@ function fallsOn(rule: DayRule, day: string): boolean {
 function exceptionsFor(
   placeName: string,
   rules: DayRule[],
-  wasteTypeIds: Record<StreamKey, string>,
+  wasteTypeIds: Record<BinKey, string>,
 ): BundleCollectionException[] {
   const exceptions: BundleCollectionException[] = [];
   for (const holiday of publicHolidaysBetween(HOLIDAYS_FROM, HOLIDAYS_TO)) {
@@ -149,7 +149,7 @@ function attachedLocations(placeName: string, commune: Commune, sectorIndex: num
 export function collectionPlaces(
   commune: Commune,
   firstRound: number,
-  wasteTypeIds: Record<StreamKey, string>,
+  wasteTypeIds: Record<BinKey, string>,
 ): BundleCollectionPlace[] {
   return commune.sectors.map((sector, index) => {
     const placeName = `city:${commune.insee}/place:${slug(sector.name)}`;

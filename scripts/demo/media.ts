@@ -36,7 +36,7 @@ function bin(x: number, y: number, width: number, color: string, label: string):
     </g>`;
 }
 
-const BIN_LABELS: Record<StreamKey, string> = {
+const BIN_LABELS: Partial<Record<StreamKey, string>> = {
   'ordures-menageres': 'Ordures',
   emballages: 'Emballages',
   verre: 'Verre',
@@ -47,7 +47,7 @@ const BIN_LABELS: Record<StreamKey, string> = {
 function bannerSvg(streams: Stream[], width: number, height: number, title: string, subtitle: string): string {
   const binWidth = width / 9;
   const gap = (width - binWidth * streams.length) / (streams.length + 1);
-  const bins = streams.map((s, i) => bin(gap + i * (binWidth + gap), height * 0.46, binWidth, s.color, BIN_LABELS[s.key])).join('');
+  const bins = streams.map((s, i) => bin(gap + i * (binWidth + gap), height * 0.46, binWidth, s.color, BIN_LABELS[s.key] ?? s.name)).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
     <defs>
       <linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">

@@ -44,6 +44,11 @@ function nearby(commune: Commune, key: string, scale = 0.004): { latitude: numbe
   };
 }
 
+/** Communes over 5,000 inhabitants have a textile bank (at the supermarket); the others use the déchèterie's. */
+export function hasTextileBank(commune: Commune): boolean {
+  return commune.population > 5000;
+}
+
 /** A commune's recycling centre (its own, or the nearest one), glass banks, and a textile bank in towns. */
 export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
   const base = `city:${commune.insee}/recycling`;
@@ -70,7 +75,7 @@ export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
       openingHours: GLASS_HOURS,
     });
   }
-  if (commune.population > 5000) {
+  if (hasTextileBank(commune)) {
     points.push({
       id: demoId(`${base}:textile`),
       name: 'Borne textile – supermarché',

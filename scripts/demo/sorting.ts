@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
 
 /**
- * The sorting rules of the demo: five streams, as most French communes present them since the extension
+ * The sorting rules of the demo: five bins, as most French communes present them since the extension
  * of sorting instructions (every packaging in the yellow bin), with materials taken from ADEME's
- * "Que faire de mes déchets" products (vendored subset in ademe-products.json).
+ * "Que faire de mes déchets" products (vendored subset in ademe-products.json). What no bin takes
+ * (déchèterie, textile bank, pharmacy) is in drop-off.ts.
  */
 
-interface AdemeProduct {
+export interface AdemeProduct {
   id: number;
   name: string;
   code: string;
@@ -14,7 +15,11 @@ interface AdemeProduct {
   whatToDo: string;
 }
 
-export type StreamKey = 'ordures-menageres' | 'emballages' | 'verre' | 'biodechets' | 'dechets-verts';
+/** The five bins presented door to door (glass in banks). */
+export type BinKey = 'ordures-menageres' | 'emballages' | 'verre' | 'biodechets' | 'dechets-verts';
+/** What no bin takes: the recycling centre, the textile bank and the pharmacy (drop-off.ts). */
+export type DropOffKey = 'decheterie' | 'textiles' | 'pharmacie';
+export type StreamKey = BinKey | DropOffKey;
 
 export interface Material {
   ademeId: number;
@@ -34,7 +39,7 @@ export interface Stream {
   materials: Material[];
 }
 
-interface MaterialChoice {
+export interface MaterialChoice {
   id: number;
   /** ADEME's text is national and from 2021: sentences that contradict the local rule are left out… */
   drop?: RegExp[];
@@ -42,6 +47,8 @@ interface MaterialChoice {
   local?: string;
   /** Whole instruction, where ADEME's predates the extension of sorting instructions. */
   override?: string;
+  /** Everyday names ADEME does not list ("ferraille"), said after its synonyms. */
+  alsoKnownAs?: string[];
 }
 
 const NOT_IN_HOUSEHOLD_BIN = [/poubelle des ordures ménagères/];
@@ -126,7 +133,7 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
   },
 ];
 
-function loadAdemeProducts(): Map<number, AdemeProduct> {
+export function loadAdemeProducts(): Map<number, AdemeProduct> {
   const require = createRequire(import.meta.url);
   const file = require('./ademe-products.json') as { products: AdemeProduct[] };
   return new Map(file.products.map((p) => [p.id, p]));
@@ -152,7 +159,10 @@ function toMaterial(product: AdemeProduct, choice: MaterialChoice): Material {
   let instructions = choice.override ?? localInstructions(product.whatToDo, choice.drop);
   if (choice.local) instructions = `${instructions}\n${choice.local}`;
   // ADEME lists spelling variants ("épluchure" for "Épluchures") that tell a citizen nothing.
-  const synonyms = product.synonyms.filter((s) => !product.name.toLowerCase().startsWith(s.toLowerCase()));
+  const synonyms = [
+    ...product.synonyms.filter((s) => !product.name.toLowerCase().startsWith(s.toLowerCase())),
+    ...(choice.alsoKnownAs ?? []),
+  ];
   return {
     ademeId: product.id,
     material: product.name,
@@ -161,16 +171,19 @@ function toMaterial(product: AdemeProduct, choice: MaterialChoice): Material {
   };
 }
 
+/** The materials of a stream, from ADEME's products as the choices adapt them. */
+export function materialsOf(products: Map<number, AdemeProduct>, choices: MaterialChoice[]): Material[] {
+  return choices.map((choice) => {
+    const product = products.get(choice.id);
+    if (!product) throw new Error(`ADEME product ${choice.id} is not in ademe-products.json`);
+    return toMaterial(product, choice);
+  });
+}
+
+/** The five bins, the same in every city. */
 export function loadStreams(): Stream[] {
   const products = loadAdemeProducts();
-  return STREAM_DEFINITIONS.map(({ choices, ...stream }) => ({
-    ...stream,
-    materials: choices.map((choice) => {
-      const product = products.get(choice.id);
-      if (!product) throw new Error(`ADEME product ${choice.id} is not in ademe-products.json`);
-      return toMaterial(product, choice);
-    }),
-  }));
+  return STREAM_DEFINITIONS.map(({ choices, ...stream }) => ({ ...stream, materials: materialsOf(products, choices) }));
 }
 
 export interface QuizItem {
@@ -208,4 +221,10 @@ export const QUIZ: QuizItem[] = [
   { key: 'branchages', ademeId: 71, stream: 'dechets-verts', question: 'De petits branchages après la taille de la haie : où les déposer ?' },
   { key: 'feuilles', ademeId: 153, stream: 'dechets-verts', question: 'Les feuilles mortes ramassées dans le jardin : où vont-elles ?' },
   { key: 'sapin', ademeId: 310, stream: 'dechets-verts', question: 'Votre sapin de Noël naturel, après les fêtes : où le déposer ?' },
+  // What no bin takes: every city has these two streams (drop-off.ts).
+  { key: 'piles', ademeId: 268, stream: 'decheterie', question: 'Des piles usagées de la télécommande : où les déposer ?' },
+  { key: 'ampoule', ademeId: 12, stream: 'decheterie', question: 'Une ampoule basse consommation grillée : où la déposer ?' },
+  { key: 'peinture', ademeId: 262, stream: 'decheterie', question: 'Un pot de peinture glycéro à moitié plein : où le jeter ?' },
+  { key: 'frigo', ademeId: 295, stream: 'decheterie', question: 'Un vieux réfrigérateur qui ne marche plus : où l’apporter ?' },
+  { key: 'medicaments', ademeId: 222, stream: 'pharmacie', question: 'Des médicaments périmés : où les rapporter ?' },
 ];

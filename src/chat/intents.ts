@@ -42,7 +42,7 @@ const THANKS = words('merci');
 const HELP = words('aide aider help');
 const TEMPORAL = words('quand prochain prochaine passe passent passera passage ramassage ramasse ramasser camion benne eboueur jour date demain aujourd semaine heure');
 const COLLECTION_SUBJECT = words('collecte collectes collecter poubelle bac ramassage ramasse camion benne eboueur passe passent passera passage');
-const MATERIAL = words('jeter jette jete mettre met trier trie tri recycler recycle recyclable deposer depose debarrasser va vont');
+const MATERIAL = words('jeter jette jete mettre met trier trie tri recycler recycle recyclable deposer depose debarrasser donner va vont');
 const POINTS = words('decheterie dechetterie dechetteries apport borne bornes colonne conteneur container recyclerie ressourcerie horaire horaires ouvert ouverte ouverture ouvre ferme fermeture adresse textile vetement');
 const OUT = words('sortir sors sort sortie veille');
 const PRESENT = words('presenter presente presentation poignee');
@@ -61,7 +61,7 @@ const hasPhrase = (tokens: string[], phrase: string[]) => phrase.every((w) => to
  */
 const WASTE_WORDS = words(
   'pile batterie accumulateur ampoule neon peinture solvant medicament seringue pneu encombrant meuble matelas ' +
-    'frigo refrigerateur congelateur electromenager television ordinateur telephone gravat huile cartouche textile ' +
+    'frigo refrigerateur congelateur electromenager television tele ordinateur telephone gravat huile cartouche textile ' +
     'vetement chaussure jouet vaisselle miroir vitre polystyrene bois ferraille amiante radiographie capsule',
 );
 

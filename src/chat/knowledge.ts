@@ -1,7 +1,7 @@
 import { computeCalendar, nextCollections, todayIn, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
 import { parseCalendarDate, type FrenchWeekday } from '../calendar/calendar-dates.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../cities/schemas.ts';
-import { contentTokens, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
+import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 
 /**
@@ -175,10 +175,18 @@ export function materialEntries(knowledge: CityKnowledge): MaterialEntry[] {
 const MATERIAL_FILLER = new Set(
   ('dechet poubelle bac sac produit objet truc chose trier tri trie recycler recyclable recycle deposer depose ' +
     'debarrasser quel quelle quels quelles faire fait usage usagee vieux vieille vide vides jete jeter mettre mets ' +
-    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les veux voudrai voudrais souhaite aimerai aimerais')
+    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les veux voudrai voudrais souhaite aimerai aimerais ' +
+    // "quand passe la collecte des piles ?": a collection question about an object.
+    'quand passe passent passera collecte collectes ramassage ramasse camion prochain prochaine')
     .split(' ')
     .map(stem),
 );
+
+/** A filler word, allowing one typo in words of five letters or more ("jetter") that the guide does not use. */
+function isMaterialFiller(t: string, guideWords: Set<string>): boolean {
+  if (MATERIAL_FILLER.has(t)) return true;
+  return t.length >= 5 && !guideWords.has(t) && [...MATERIAL_FILLER].some((f) => f.length >= 5 && editDistance(t, f, 1) <= 1);
+}
 
 export type MaterialLookup =
   | { kind: 'found'; entry: MaterialEntry; score: number }
@@ -196,10 +204,15 @@ export type MaterialLookup =
 export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLookup {
   const typed = contentTokens(text);
   const entries = materialEntries(knowledge);
+  // A word the guide itself uses is meant as such, never as a typo of another ("lingette" is not "lingerie").
+  const guideWords = new Set(entries.flatMap((e) => e.vocabulary));
+  const matches = (t: string, w: string) =>
+    t === w || ((!guideWords.has(t) || w.startsWith(t) || t.startsWith(w)) && wordMatches(t, w));
+  const hasAll = (phrase: string[]) => phrase.length > 0 && phrase.every((w) => typed.some((t) => matches(t, w)));
   let best: MaterialEntry[] = [];
   let bestScore = 0;
   for (const entry of entries) {
-    const score = Math.max(0, ...entry.phrases.filter((p) => hasAllWords(typed, p)).map((p) => p.length));
+    const score = Math.max(0, ...entry.phrases.filter(hasAll).map((p) => p.length));
     if (score > bestScore) {
       best = [entry];
       bestScore = score;
@@ -211,13 +224,13 @@ export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLo
     const types = new Set(best.map((e) => e.wasteType.id));
     return types.size === 1 ? { kind: 'found', entry: best[0], score: bestScore } : { kind: 'ambiguous', entries: best };
   }
-  const asked = typed.filter((t) => !MATERIAL_FILLER.has(t));
+  const asked = typed.filter((t) => !isMaterialFiller(t, guideWords));
   if (asked.length === 0) return { kind: 'none' };
-  const candidates = entries.filter((e) => asked.every((w) => e.vocabulary.some((v) => wordMatches(w, v))));
+  const candidates = entries.filter((e) => asked.every((w) => e.vocabulary.some((v) => matches(w, v))));
   if (candidates.length === 0) {
     // The first word typed is the object ("litière du chat"); it may name a single entry's head word.
     const head = asked[0];
-    const near = head.length >= 5 ? entries.filter((e) => e.phrases.some((p) => wordMatches(head, p[0]))) : [];
+    const near = head.length >= 5 ? entries.filter((e) => e.phrases.some((p) => matches(head, p[0]))) : [];
     return near.length > 0 && new Set(near.map((e) => e.wasteType.id)).size === 1 && new Set(near.map((e) => e.material)).size === 1
       ? { kind: 'near', entry: near[0] }
       : { kind: 'none' };

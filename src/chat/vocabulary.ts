@@ -21,6 +21,12 @@ const FAMILIES: { anchors: string[]; phrases: string[] }[] = [
     phrases: ['biodechet', 'bio dechet', 'bio', 'compost', 'dechet alimentaire', 'dechet de cuisine', 'restes alimentaires', 'organique'],
   },
   { anchors: ['vert', 'vegetaux'], phrases: ['dechet vert', 'vegetaux', 'jardin', 'tonte', 'herbe', 'feuille', 'branchage'] },
+  {
+    anchors: ['decheterie', 'dechetterie'],
+    phrases: ['decheterie', 'dechetterie', 'encombrant', 'monstre', 'dechet dangereux', 'dechet toxique', 'dechet special'],
+  },
+  { anchors: ['pharmacie'], phrases: ['pharmacie', 'pharmacien'] },
+  { anchors: ['textile'], phrases: ['textile', 'borne textile', 'relais'] },
 ];
 
 /** Colour words, masculine singular after normalization and stemming (so "grise" and "gris" agree). */

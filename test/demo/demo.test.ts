@@ -100,20 +100,37 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(inactive.map((c) => c.name), ['Loc-Brévalaire']);
     });
 
-    it('gives every city the five streams, ADEME materials, 20+ quiz questions and its guidance', async () => {
+    it('gives every city the five bins, the déchèterie and the pharmacy, ADEME materials, 20+ quiz questions and its guidance', async () => {
       const cities = await database.db.selectFrom('city').selectAll().execute();
       const types = await database.db.selectFrom('waste_type').selectAll().execute();
       const details = await database.db.selectFrom('waste_type_detail').selectAll().execute();
       const questions = await database.db.selectFrom('quiz_question').selectAll().execute();
+      const points = await database.db.selectFrom('recycling_point').selectAll().execute();
       for (const city of cities) {
         for (const text of [city.out_of_the_bins, city.presentation_of_bins, city.return_of_bins, city.respect_of_calendar, city.holidays]) {
           assert.ok(text && text.length > 40, `${city.name}: guidance text`);
         }
         const own = types.filter((t) => t.city_id === city.id);
+        // Textiles are a stream of their own where the commune has a textile bank, déchèterie materials elsewhere.
+        const textileBank = points.some((p) => p.city_id === city.id && p.name.startsWith('Borne textile'));
         assert.deepEqual(
           own.map((t) => t.name).sort(),
-          ['Biodéchets', 'Déchets verts', 'Emballages et papiers', 'Ordures ménagères', 'Verre'],
+          [
+            'Biodéchets', 'Déchets verts', 'Déchèterie', 'Emballages et papiers', 'Ordures ménagères', 'Pharmacie', 'Verre',
+            ...(textileBank ? ['Textiles'] : []),
+          ].sort(),
+          city.name,
         );
+        const materialsOf = (name: string) => details.filter((d) => d.waste_type_id === own.find((t) => t.name === name)!.id);
+        const decheterie = materialsOf('Déchèterie');
+        assert.ok(decheterie.length >= 20 && decheterie.length <= 35, `${city.name}: ${decheterie.length} déchèterie materials`);
+        for (const d of decheterie) assert.match(d.instructions ?? '', /déchèterie/i, d.material);
+        for (const material of ['Pile jetable', 'Ampoule', 'Réfrigérateur', 'Canapé', 'Gravats', 'Huile de vidange', 'Pneu']) {
+          assert.ok(decheterie.some((d) => d.material === material), `${city.name}: ${material}`);
+        }
+        assert.equal(decheterie.some((d) => d.material === 'Chaussures'), !textileBank, `${city.name}: textiles at the déchèterie`);
+        for (const d of materialsOf('Pharmacie')) assert.match(d.instructions ?? '', /pharmacie/i, d.material);
+        assert.ok(materialsOf('Pharmacie').some((d) => d.material === 'Médicaments'));
         for (const t of own) {
           assert.match(t.color ?? '', /^#[0-9A-F]{6}$/);
           assert.match(t.color_light ?? '', /^#[0-9A-F]{6}$/);
@@ -138,6 +155,11 @@ for (const kind of testDatabaseKinds()) {
       const days = await database.db.selectFrom('collection_day').selectAll().execute();
       const exceptions = await database.db.selectFrom('collection_exception').selectAll().execute();
       const cities = await database.db.selectFrom('city').select(['id', 'name']).execute();
+      const dropOff = await database.db.selectFrom('waste_type').select('id').where('name', 'in', ['Déchèterie', 'Pharmacie', 'Textiles']).execute();
+      assert.ok(dropOff.length >= 2 * cities.length);
+      const dropOffIds = new Set(dropOff.map((t) => t.id));
+      assert.ok(!days.some((d) => dropOffIds.has(d.waste_type_id)), 'the déchèterie, textiles and pharmacy have no collection day');
+      assert.ok(!exceptions.some((e) => dropOffIds.has(e.waste_type_id)));
       for (const city of cities) {
         const count = places.filter((p) => p.city_id === city.id).length;
         assert.ok(count >= 1 && count <= 3, `${city.name}: ${count} places`);
