@@ -5,11 +5,13 @@ import {
   nextCollectionFacts,
   placeMentioned,
   recyclingPointsFor,
+  recyclingPointsOfWasteType,
   wasteTypesMentioned,
   type CityKnowledge,
   type GuidanceTopic,
   type MaterialEntry,
   type Place,
+  type WasteType,
 } from './knowledge.ts';
 
 /**
@@ -55,11 +57,16 @@ export const TOOL_DEFINITIONS = [
   fn('handoff_to_agent', 'Transmet la conversation à un agent humain, quand la personne le demande.', {}),
 ];
 
-const describeEntry = (e: MaterialEntry) => ({
+/** Drop-off points named after a waste type (the déchèterie for « Déchèterie », glass banks for « Verre »). */
+const dropOffPoints = (k: CityKnowledge, w: WasteType) =>
+  recyclingPointsOfWasteType(k, w).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+
+const describeEntry = (k: CityKnowledge, e: MaterialEntry) => ({
   material: e.material,
   wasteType: e.wasteType.name,
   instructions: e.instructions,
   wasteTypeInstructions: e.wasteType.instructions,
+  dropOffPoints: dropOffPoints(k, e.wasteType),
 });
 
 function parseArgs(raw: string): Record<string, unknown> {
@@ -96,6 +103,10 @@ export function runTool(state: ToolState, name: string, rawArgs: string): unknow
         place: place.name,
         collections: nextCollectionFacts(k, place, types, state.now).map((f) => ({
           wasteType: f.wasteType.name,
+          // The déchèterie, the pharmacy, glass banks: no date to give, the points to go to instead.
+          ...(place.collectionDays.some((d) => d.wasteTypeId === f.wasteType.id)
+            ? { doorToDoor: true, dropOffPoints: [] }
+            : { doorToDoor: false, dropOffPoints: dropOffPoints(k, f.wasteType) }),
           date: f.next?.date ?? null,
           dateText: f.next ? frenchDate(f.next.date) : null,
           holiday: f.next?.holiday ?? null,
@@ -105,8 +116,8 @@ export function runTool(state: ToolState, name: string, rawArgs: string): unknow
     }
     case 'find_material': {
       const result = findMaterial(k, text(args.query));
-      if (result.kind === 'found') return { found: describeEntry(result.entry) };
-      if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map(describeEntry) };
+      if (result.kind === 'found') return { found: describeEntry(k, result.entry) };
+      if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map((e) => describeEntry(k, e)) };
       return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
     }
     case 'recycling_points':
