@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
-import { recordBestCompletion } from '../src/challenges/repository.ts';
 
 /**
- * The write baseline: the very upsert the completion route runs, sent straight through the same driver
- * (Kysely on PGlite or pg) by `concurrency` loops for `durationS` seconds.
+ * The write baseline: the bare upsert that keeps one record per device and challenge with the best score, sent
+ * straight through the same driver (Kysely on PGlite or pg) by `concurrency` loops for `durationS` seconds.
  */
 export async function measureRawUpserts(options: {
   databaseUrl: string | null;
@@ -21,12 +20,23 @@ export async function measureRawUpserts(options: {
     const loop = async () => {
       while (performance.now() < end) {
         const start = performance.now();
-        await recordBestCompletion(database.db, {
-          deviceId: `raw-${randomUUID()}`,
-          challengeId: options.challengeId,
-          score: Math.round(Math.random() * 100),
-          completedAt: new Date(),
-        });
+        await database.db
+          .insertInto('challenge_completion')
+          .values({
+            id: randomUUID(),
+            device_id: `raw-${randomUUID()}`,
+            challenge_id: options.challengeId,
+            score: Math.round(Math.random() * 100),
+            completed_at: new Date(),
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['device_id', 'challenge_id'])
+              .doUpdateSet((eb) => ({ score: eb.ref('excluded.score'), completed_at: eb.ref('excluded.completed_at') }))
+              .whereRef('challenge_completion.score', '<', 'excluded.score'),
+          )
+          .returning(['id', 'score', 'completed_at'])
+          .executeTakeFirst();
         latencies.push(performance.now() - start);
       }
     };

@@ -1,13 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { BadRequest, NotFound } from '../http/errors.ts';
-import {
-  findChallengeForCompletion,
-  findCompletion,
-  recordBestCompletion,
-  toCompletionRecord,
-  type ChallengeForCompletion,
-} from './repository.ts';
+import { findCompletion, toCompletionRecord, type ChallengeForCompletion } from './repository.ts';
+import { attemptCompletion } from './completion-statement.ts';
 import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
 
 export const challengeMessages = {
@@ -47,15 +42,14 @@ function assertCompletable(challenge: ChallengeForCompletion | undefined, now: D
 
 /**
  * Records that a device completed a challenge and answers the stored record: the best score and when it was
- * reached. Two round trips (checks, then the upsert); a third only when the score sent does not beat the stored one.
+ * reached. One statement checks the rules and upserts; a refusal is then explained from what it read. A second
+ * read happens only when a concurrent completion by the same device committed in between.
  */
 export async function completeChallenge(db: Kysely<DB>, input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
-  const challenge = await findChallengeForCompletion(db, input.challengeId, input.deviceId);
-  assertCompletable(challenge, now);
-  const stored =
-    (await recordBestCompletion(db, { ...input, completedAt: now })) ??
-    (await findCompletion(db, input.deviceId, input.challengeId));
-  // The row cannot vanish between the upsert and the read unless the challenge itself was deleted meanwhile.
+  const attempt = await attemptCompletion(db, input, now);
+  assertCompletable(attempt?.challenge, now);
+  const stored = attempt!.record ?? (await findCompletion(db, input.deviceId, input.challengeId));
+  // The row cannot vanish unless the challenge itself was deleted meanwhile.
   if (!stored) throw NotFound(challengeMessages.notFound);
-  return toCompletionRecord(stored, challenge);
+  return toCompletionRecord(stored, attempt!.challenge);
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { BadgeTable, DB } from '../db/types.ts';
 import type { BadgeApi, ChallengeApi, ChallengeQuizQuestionApi, CompletionApi, ProgressItemApi, SerieApi } from './schemas.ts';
@@ -16,7 +15,7 @@ export function toBadge(row: BadgeRow): BadgeApi {
 }
 
 /** A badge read through a LEFT JOIN: every column null when the challenge has none. */
-function toOptionalBadge(row: {
+export function toOptionalBadge(row: {
   badge_id: string | null;
   badge_name: string | null;
   badge_description: string | null;
@@ -164,61 +163,6 @@ export interface ChallengeForCompletion {
   badge: BadgeApi | null;
 }
 
-export async function findChallengeForCompletion(
-  db: Kysely<DB>,
-  challengeId: string,
-  deviceId: string,
-): Promise<ChallengeForCompletion | undefined> {
-  const row = await db
-    .selectFrom('challenge as c')
-    .innerJoin('city', 'city.id', 'c.city_id')
-    .leftJoin('challenge as req', 'req.id', 'c.required_challenge_id')
-    .leftJoin('badge as b', 'b.challenge_id', 'c.id')
-    .select((eb) => [
-      'c.id',
-      'c.name',
-      'c.description',
-      'c.enabled',
-      'c.start_date',
-      'c.end_date',
-      'city.status as city_status',
-      'city.time_zone as city_time_zone',
-      'c.required_challenge_id',
-      'req.name as required_name',
-      eb
-        .exists(
-          eb
-            .selectFrom('challenge_completion as done')
-            .select('done.id')
-            .whereRef('done.challenge_id', '=', 'c.required_challenge_id')
-            .where('done.device_id', '=', deviceId),
-        )
-        .as('required_completed'),
-      'b.id as badge_id',
-      'b.name as badge_name',
-      'b.description as badge_description',
-      'b.icon as badge_icon',
-      'b.image_url as badge_image_url',
-    ])
-    .where('c.id', '=', challengeId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    enabled: row.enabled,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    cityActive: row.city_status === 'ACTIF',
-    cityTimeZone: row.city_time_zone,
-    requiredChallengeId: row.required_challenge_id,
-    requiredChallengeName: row.required_name,
-    requiredCompleted: Boolean(row.required_completed),
-    badge: toOptionalBadge(row),
-  };
-}
-
 export interface CompletionRow {
   id: string;
   deviceId: string;
@@ -231,36 +175,6 @@ const completionColumns = ['id', 'device_id', 'challenge_id', 'score', 'complete
 
 function toCompletionRow(row: { id: string; device_id: string; challenge_id: string; score: number; completed_at: Date }): CompletionRow {
   return { id: row.id, deviceId: row.device_id, challengeId: row.challenge_id, score: Number(row.score), completedAt: row.completed_at };
-}
-
-/**
- * Records a completion, keeping one row per (device, challenge) with the best score. The unique constraint and
- * this single upsert make it safe under concurrency, across instances: the row is rewritten only by a strictly
- * better score, so `completed_at` stays the moment the best score was first reached. Returns the row when it was
- * inserted or improved; undefined when the stored score was already as good (read it with findCompletion).
- */
-export async function recordBestCompletion(
-  db: Kysely<DB>,
-  completion: { deviceId: string; challengeId: string; score: number; completedAt: Date },
-): Promise<CompletionRow | undefined> {
-  const row = await db
-    .insertInto('challenge_completion')
-    .values({
-      id: randomUUID(),
-      device_id: completion.deviceId,
-      challenge_id: completion.challengeId,
-      score: completion.score,
-      completed_at: completion.completedAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['device_id', 'challenge_id'])
-        .doUpdateSet((eb) => ({ score: eb.ref('excluded.score'), completed_at: eb.ref('excluded.completed_at') }))
-        .whereRef('challenge_completion.score', '<', 'excluded.score'),
-    )
-    .returning(completionColumns)
-    .executeTakeFirst();
-  return row && toCompletionRow(row);
 }
 
 export async function findCompletion(db: Kysely<DB>, deviceId: string, challengeId: string): Promise<CompletionRow | undefined> {
