@@ -49,11 +49,12 @@ export interface Config {
 }
 
 /**
- * Default of CITIES_STREAM_THRESHOLD. A built list of 1,000 demo-like cities is about 25 MB (plus its
- * br and gzip variants): still fine to build once and serve from memory at wire speed. Beyond that the
- * body grows towards a gigabyte (35,000 communes) and must be streamed, never held.
+ * Default of CITIES_STREAM_THRESHOLD. A demo-like city (five collected streams, the déchèterie and pharmacy guides,
+ * places, quizzes, challenges) weighs about 90 KB in the list, so 300 of them are about 27 MB: under the response
+ * cache's 32 MiB cap per body, built once and served from memory at wire speed. Beyond that the body grows towards
+ * gigabytes (35,000 communes) and must be streamed, never held.
  */
-export const CITIES_STREAM_THRESHOLD = 1000;
+export const CITIES_STREAM_THRESHOLD = 300;
 
 export class ConfigError extends Error {}
 
