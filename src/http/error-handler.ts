@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, messages, statusName } from './errors.ts';
-import { earlyErrorHeaders } from './public-headers.ts';
+import { securityHeaders } from './public-headers.ts';
 import { nulCharacterMessage, validationMessage } from './validation-messages.ts';
 
 export interface ErrorBody {
@@ -84,7 +84,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   const status = known?.status ?? 400;
   reply
     .code(status)
-    .headers(earlyErrorHeaders(request.raw.url ?? ''))
+    .headers(securityHeaders(request.raw.url ?? ''))
     .type('application/json; charset=utf-8')
     .send(errorBody(status, known?.message ?? messages.badRequest));
 }

@@ -1,63 +1,67 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import cors from '@fastify/cors';
 import { isApiPath, WEB_APP_CSP } from '../web/paths.ts';
 
 const isPublic = (url: string | undefined) => url !== undefined && (url === '/public' || url.startsWith('/public/') || url.startsWith('/public?'));
 
+const SECURITY = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 /**
- * CORS and security headers. /public is open to any origin (no credentials), errors included;
- * the console (/chat) and the rest are not part of the public CORS policy.
+ * CORS of the public API: any origin, no credentials (the seed's API is anonymous), on every answer, errors
+ * included. The console (/chat) and everything else are outside this policy.
  */
-async function publicHeaders(app: FastifyInstance) {
-  await app.register(cors, {
-    hook: 'onRequest',
-    delegator: (request, callback) => {
-      if (isPublic(request.url)) {
-        callback(null, {
-          origin: '*',
-          credentials: false,
-          methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
-          exposedHeaders: ['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Range', 'Accept-Ranges'],
-          maxAge: 600,
-          // A bare OPTIONS (no Origin or Access-Control-Request-Method) gets the CORS headers too, rather
-          // than @fastify/cors's text/plain 400: every answer is JSON or empty.
-          strictPreflight: false,
-        });
-      } else {
-        callback(null, { origin: false });
-      }
-    },
-  });
+const PUBLIC_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Content-Range, Accept-Ranges',
+};
+const PREFLIGHT = {
+  'access-control-allow-methods': 'GET, HEAD, POST, PATCH, OPTIONS',
+  'access-control-max-age': '600',
+};
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.headers(securityHeaders(request.url));
-    return payload;
-  });
-}
+/** The headers of each kind of URL, built once: a request only picks its set. */
+const HEADER_SETS = {
+  public: { ...SECURITY, 'content-security-policy': API_CSP, 'cross-origin-resource-policy': 'cross-origin', ...PUBLIC_CORS },
+  api: { ...SECURITY, 'content-security-policy': API_CSP },
+  docs: { ...SECURITY },
+  webApp: { ...SECURITY, 'content-security-policy': WEB_APP_CSP },
+};
 
 /**
- * Headers suited to a JSON API: nothing here is meant to be framed, sniffed or run as a page,
- * except the human-readable docs, which load their own scripts and styles.
+ * The headers of an answer to `url`. Headers suited to a JSON API: nothing here is meant to be framed, sniffed or
+ * run as a page, except the human-readable docs, which load their own scripts and styles, and the web app, which
+ * has its own policy; CORS on /public. Also used for answers written before any hook runs (a URL the router
+ * cannot decode), so that a browser can read those errors too.
  */
 export function securityHeaders(url: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-  };
-  if (!isApiPath(url)) headers['content-security-policy'] = WEB_APP_CSP;
-  else if (!url.startsWith('/docs')) headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'";
-  if (isPublic(url)) headers['cross-origin-resource-policy'] = 'cross-origin';
-  return headers;
+  if (isPublic(url)) return HEADER_SETS.public;
+  if (url.startsWith('/docs')) return HEADER_SETS.docs;
+  return isApiPath(url) ? HEADER_SETS.api : HEADER_SETS.webApp;
 }
 
-/**
- * The headers of an answer written before any hook runs (a URL the router cannot even decode): the
- * security headers, and CORS on /public so that a browser can read the error.
- */
-export function earlyErrorHeaders(url: string): Record<string, string> {
-  return { ...securityHeaders(url), ...(isPublic(url) ? { 'access-control-allow-origin': '*' } : {}) };
+/** CORS and security headers, set as each request arrives so that every answer, errors included, carries them. */
+async function publicHeaders(app: FastifyInstance) {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(securityHeaders(request.url));
+    done();
+  });
+
+  // Preflights of the public API. A bare OPTIONS (no Origin, no Access-Control-Request-Method) gets the same
+  // empty 204: every answer is JSON or empty.
+  for (const url of ['/public', '/public/*']) {
+    app.options(url, { schema: { hide: true } }, (request, reply) => {
+      const asked = request.headers['access-control-request-headers'];
+      reply.headers(PREFLIGHT);
+      reply.header('access-control-allow-headers', typeof asked === 'string' && asked ? asked : 'Content-Type, If-None-Match, Range');
+      reply.code(204).send();
+    });
+  }
 }
 
 export default fp(publicHeaders, { name: 'collecte-public-headers' });
