@@ -121,20 +121,22 @@ async function conditionalResponses(app: FastifyInstance) {
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !request.routeOptions.config?.cache) return;
+  // Synchronous hooks: a cached read is on the hot path, and an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !request.routeOptions.config?.cache) return done();
     const entry = cache.get(request.url, app.dataVersion.current, app.clock().getTime());
-    if (!entry) return;
+    if (!entry) return done();
     fromCache.add(request);
-    reply.header('content-type', entry.contentType);
-    reply.header('cache-control', entry.cacheControl);
-    if (entry.compressible) reply.header('vary', 'Accept-Encoding');
+    reply.headers(entry.headers);
     const rep = cachedRepresentation(cache, entry, pickEncoding(request, entry.compressible, entry.body.length));
-    return reply.send(sendRepresentation(request, reply, rep));
+    reply.send(sendRepresentation(request, reply, rep));
   });
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (fromCache.has(request)) return payload;
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    done(null, fromCache.has(request) ? payload : representationOf(request, reply, payload));
+  });
+
+  function representationOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     // Byte-range answers (media files) carry their own validators and are sent as stored.
@@ -160,9 +162,8 @@ async function conditionalResponses(app: FastifyInstance) {
         expiresAt: until,
         body,
         etag,
-        contentType,
-        cacheControl,
         compressible,
+        headers: { 'content-type': contentType, 'cache-control': cacheControl, ...(compressible ? { vary: 'Accept-Encoding' } : {}) },
         variants: {},
       });
       return sendRepresentation(request, reply, cachedRepresentation(cache, entry, encoding));
@@ -170,7 +171,7 @@ async function conditionalResponses(app: FastifyInstance) {
     if (encoding === 'identity') return sendRepresentation(request, reply, { body, etag, encoding });
     const encoded = encode(body, encoding);
     return sendRepresentation(request, reply, { body: encoded, etag: routeEtag ?? `"${strongEtag(encoded)}-${encoding}"`, encoding });
-  });
+  }
 }
 
 export default fp(conditionalResponses, { name: 'collecte-conditional-responses', dependencies: ['collecte-data-version'] });

@@ -7,9 +7,9 @@ export interface CachedResponse {
   expiresAt: number;
   body: Buffer;
   etag: string;
-  contentType: string;
-  cacheControl: string;
   compressible: boolean;
+  /** The headers every answer from this entry carries, built once. */
+  headers: Record<string, string>;
   variants: Partial<Record<'br' | 'gzip', { body: Buffer; etag: string }>>;
 }
 

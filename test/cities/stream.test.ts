@@ -190,7 +190,7 @@ describe('response cache entry size cap', () => {
     const cache = new ResponseCache();
     const entry = (key: string, size: number) => ({
       key, version: 1, expiresAt: Infinity, body: Buffer.alloc(size), etag: '"x"',
-      contentType: 'application/json', cacheControl: '', compressible: true, variants: {},
+      compressible: true, headers: { 'content-type': 'application/json' }, variants: {},
     });
     cache.set('/big', entry('/big', MAX_ENTRY_BYTES + 1));
     assert.equal(cache.get('/big', 1, 0), undefined);
