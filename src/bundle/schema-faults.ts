@@ -2,18 +2,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { BundleSchema } from './schema.ts';
 import { childPath, type BundleFault } from './faults.ts';
+import { TYPE_NAMES } from '../http/validation-messages.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-const TYPE_NAMES: Record<string, string> = {
-  string: 'une chaîne de caractères',
-  number: 'un nombre',
-  integer: 'un nombre entier',
-  boolean: 'un booléen (true ou false)',
-  object: 'un objet JSON',
-  array: 'un tableau',
-  null: 'null',
-};
 
 let compiled: ValidateFunction | null = null;
 

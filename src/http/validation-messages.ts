@@ -7,7 +7,8 @@ import type { FastifySchemaValidationError } from 'fastify';
 
 type Part = 'body' | 'querystring' | 'params' | 'headers' | string;
 
-const TYPE_NAMES: Record<string, string> = {
+/** JSON types named in French, for every message about a value of the wrong type. */
+export const TYPE_NAMES: Record<string, string> = {
   string: 'une chaîne de caractères',
   number: 'un nombre',
   integer: 'un nombre entier',
