@@ -9,6 +9,7 @@ import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
 import type { DatabaseKind } from '../../src/db/database.ts';
 import { WEB_DIST } from '../../src/web/routes.ts';
 import { buildTestApp } from './app.ts';
+import { consoleEnv } from './console-fixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -40,7 +41,7 @@ export function ensureWebBuilt(): string {
   return WEB_DIST;
 }
 
-/** The demo data set served over real HTTP on a free port by the whole app, as `npm start` would. */
+/** The demo data set served over real HTTP on a free port by the whole app, as `npm start` would (console on, with `consoleEnv`). */
 export async function startDemoServer(
   t: { after: (fn: () => Promise<void>) => void },
   kind: DatabaseKind = 'pglite',
@@ -48,7 +49,7 @@ export async function startDemoServer(
   ensureWebBuilt();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-web-media-'));
   t.after(async () => fs.rmSync(mediaDir, { recursive: true, force: true }));
-  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir } });
+  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir, ...consoleEnv } });
   await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

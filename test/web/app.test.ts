@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
+import { agentToken, bearer } from '../helpers/console-fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
@@ -247,6 +248,50 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await page.locator('.message.assistant').filter({ hasText: new RegExp(`\\d{1,2} (${MONTHS})`) }).waitFor();
     await checkA11y('assistant');
     await shoot('chat');
+  });
+
+  it("hands the conversation to an agent: the agent's reply shows by polling, the citizen's messages once", async () => {
+    // Continues the conversation of the previous test.
+    const input = page.getByLabel('Votre question');
+    await input.fill('je veux parler à un agent');
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    await page.getByText('Un conseiller a été prévenu : sa réponse s\'affichera ici.').waitFor();
+
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.conversation')!) as { id: string });
+    const deviceId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.deviceId')!) as string);
+    const listing = await api<{ data: { id: string; cityGroupId: string; status: string }[] }>(`/public/chat/conversations/${deviceId}`);
+    const conversation = listing.data.find((c) => c.id === saved.id)!;
+    assert.equal(conversation.status, 'WAITING_AGENT');
+    const token = await agentToken({ cityGroupIds: [conversation.cityGroupId] });
+    const asAgent = (method: string, url: string, body: unknown) =>
+      fetch(`${origin}/chat/conversations/${saved.id}${url}`, { method, headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    const reply = await asAgent('POST', '/reply', { content: 'Bonjour, je suis Awa, conseillère : que puis-je faire pour vous ?' });
+    assert.equal(reply.status, 201);
+    // No reload: the screen polls every 5 s while an agent holds the conversation.
+    await page.locator('.message.agent').filter({ hasText: 'je suis Awa, conseillère' }).waitFor({ timeout: 12_000 });
+    await page.getByText('Vous échangez avec un conseiller.').waitFor();
+
+    // Answered 202 with the stored message: it replaces the pending one instead of showing twice.
+    await input.fill('Mon bac jaune a été oublié');
+    const posted = page.waitForResponse((r) => r.url().endsWith('/messages') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    assert.equal((await posted).status(), 202);
+    await page.getByText('… écrit une réponse').waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.message.user').filter({ hasText: 'Mon bac jaune a été oublié' }).count(), 1);
+    assert.equal(await page.locator('.message.assistant').filter({ hasText: 'bac jaune a été oublié' }).count(), 0);
+    await checkA11y('assistant with an agent');
+
+    // Closed by the agent: the next message starts a new conversation instead of failing.
+    assert.equal((await asAgent('PATCH', '/status', { status: 'CLOSED' })).status, 200);
+    await input.fill('Quand est collectée la poubelle jaune ?');
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    // The new conversation starts afresh (the agent's message goes), and the assistant answers in it.
+    await page.locator('.message.agent').first().waitFor({ state: 'detached' });
+    await page.locator('.message.assistant').filter({ hasText: new RegExp(`\\d{1,2} (${MONTHS})`) }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    const next = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.conversation')!) as { id: string });
+    assert.notEqual(next.id, saved.id);
   });
 
   it("shows a CMS site's menus and published pages with ?site=slug", async () => {
