@@ -44,10 +44,6 @@ export function isoWeekdayIndex(day: DayNumber): number {
   return (((day + 3) % 7) + 7) % 7;
 }
 
-export function frenchWeekday(day: DayNumber): FrenchWeekday {
-  return FRENCH_WEEKDAYS[isoWeekdayIndex(day)];
-}
-
 /** The Monday of the week (Monday to Sunday) holding `day`. */
 export function mondayOf(day: DayNumber): DayNumber {
   return day - isoWeekdayIndex(day);

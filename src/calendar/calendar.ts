@@ -156,11 +156,6 @@ export function computeCalendar(schedule: PlaceSchedule, range: CalendarRange): 
   return { occurrences, cancelled };
 }
 
-/** The collections of a place over an inclusive range of days. */
-export function collectionsBetween(schedule: PlaceSchedule, range: CalendarRange): Occurrence[] {
-  return computeCalendar(schedule, range).occurrences;
-}
-
 /** Today, as a day number, in the city's time zone. */
 export function todayIn(timeZone: string | null | undefined, now: Date): DayNumber {
   return dayInTimeZone(now, resolveTimeZone(timeZone));

@@ -106,11 +106,3 @@ export function hasAllWords(typed: readonly string[], phrase: readonly string[])
   return phrase.length > 0 && phrase.every((w) => hasWord(typed, w));
 }
 
-/** Whether the typed words hold the phrase's words one after the other. */
-export function hasSequence(typed: readonly string[], phrase: readonly string[]): boolean {
-  if (phrase.length === 0) return false;
-  for (let start = 0; start + phrase.length <= typed.length; start++) {
-    if (phrase.every((w, k) => wordMatches(typed[start + k], w))) return true;
-  }
-  return false;
-}

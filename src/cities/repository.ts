@@ -18,17 +18,6 @@ export type CityScope = { id: string } | { all: true };
  */
 export const CITY_BATCH_SIZE = 200;
 
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const map = new Map<K, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = map.get(k);
-    if (list) list.push(row);
-    else map.set(k, [row]);
-  }
-  return map;
-}
-
 /**
  * Every ACTIF city in scope with all its nested data, on one snapshot: one query per table for one city;
  * for every city, the sorted list of ids then one query per table for each batch of CITY_BATCH_SIZE.
@@ -109,14 +98,14 @@ export async function loadCities(db: Kysely<DB>, ids: readonly string[], now: Da
     availableChallengesByCity(db, found, now),
   ]);
 
-  const detailsByType = groupBy(details, (d) => d.waste_type_id);
-  const typesByCity = groupBy(wasteTypes, (w) => w.city_id);
-  const daysByPlace = groupBy(days, (d) => d.place_id);
-  const exceptionsByPlace = groupBy(exceptions, (e) => e.place_id);
-  const locationsByPlace = groupBy(locations, (l) => l.place_id);
-  const placesByCity = groupBy(places, (p) => p.city_id);
-  const pointsByCity = groupBy(points, (p) => p.city_id);
-  const questionsByCity = groupBy(questions, (q) => q.city_id);
+  const detailsByType = Map.groupBy(details, (d) => d.waste_type_id);
+  const typesByCity = Map.groupBy(wasteTypes, (w) => w.city_id);
+  const daysByPlace = Map.groupBy(days, (d) => d.place_id);
+  const exceptionsByPlace = Map.groupBy(exceptions, (e) => e.place_id);
+  const locationsByPlace = Map.groupBy(locations, (l) => l.place_id);
+  const placesByCity = Map.groupBy(places, (p) => p.city_id);
+  const pointsByCity = Map.groupBy(points, (p) => p.city_id);
+  const questionsByCity = Map.groupBy(questions, (q) => q.city_id);
   const typeNames = new Map(wasteTypes.map((w) => [w.id, w.name]));
 
   const toWasteType = (w: (typeof wasteTypes)[number]): WasteTypeApi => ({
@@ -220,7 +209,7 @@ export async function findCityGroups(db: Kysely<DB>): Promise<CityGroupApi[]> {
       .where('city_group_id', 'is not', null)
       .execute(),
   ]));
-  const citiesByGroup = groupBy(cities, (c) => c.city_group_id);
+  const citiesByGroup = Map.groupBy(cities, (c) => c.city_group_id);
   return sortByText(groups, (g) => g.name).map((g) => {
     const members = sortByText(citiesByGroup.get(g.id) ?? [], (c) => c.name).map((c) => ({
       id: c.id,

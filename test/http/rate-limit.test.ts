@@ -1,7 +1,6 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -9,6 +8,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
+import { freePort } from '../helpers/net.ts';
 
 /**
  * The rate limits do not depend on the database, so they run on PGlite only; the Redis cases run when
@@ -38,15 +38,6 @@ async function appWith(
 }
 
 const get = (app: FastifyInstance, url = '/public/city-groups') => app.inject({ method: 'GET', url });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function deleteKeys(url: string, prefix: string) {
   const redis = new Redis(url);

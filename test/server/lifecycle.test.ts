@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, DatabaseLockedError } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { freePort } from '../helpers/net.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GROUP = '10000000-0000-4000-8000-0000000000aa';
@@ -15,17 +16,6 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-life-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 interface Child {
