@@ -75,3 +75,50 @@ export async function attemptCompletion(
         : undefined;
   return { challenge, record };
 }
+
+/** One attempt of a batch: what a completion request asks, at its own moment. */
+export interface BatchAttempt {
+  deviceId: string;
+  challengeId: string;
+  score: number;
+  now: Date;
+}
+
+/** A record written by a batch, with what the answer needs of its challenge. */
+export interface BatchWrite {
+  record: CompletionRow;
+  challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge'>;
+}
+
+interface BatchRow {
+  id: string;
+  device_id: string;
+  challenge_id: string;
+  score: number;
+  completed_at: Date;
+  name: string;
+  description: string | null;
+  badge_id: string | null;
+  badge_name: string | null;
+  badge_description: string | null;
+  badge_icon: string | null;
+  badge_image_url: string | null;
+}
+
+/**
+ * Writes a batch of completions in one statement, through the `complete_challenges` database function
+ * (migration 0003), and answers the records it wrote. An attempt that the rules refuse, or whose score is not
+ * better than the stored one, is not in the answer. The attempts must name distinct (device, challenge) pairs.
+ */
+export async function writeCompletions(db: Kysely<DB>, attempts: BatchAttempt[]): Promise<BatchWrite[]> {
+  const { rows } = await sql<BatchRow>`
+    SELECT * FROM complete_challenges(
+      ${attempts.map(() => randomUUID())}, ${attempts.map((a) => a.deviceId)}, ${attempts.map((a) => a.challengeId)},
+      ${attempts.map((a) => a.score)}, ${attempts.map((a) => a.now.toISOString())}
+    )
+  `.execute(db);
+  return rows.map((row) => ({
+    record: { id: row.id, deviceId: row.device_id, challengeId: row.challenge_id, score: Number(row.score), completedAt: row.completed_at },
+    challenge: { id: row.challenge_id, name: row.name, description: row.description, badge: toOptionalBadge(row) },
+  }));
+}

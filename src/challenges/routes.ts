@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NotFound, messages } from '../http/errors.ts';
-import { completeChallenge } from './completion.ts';
+import { CompletionBatcher } from './completion-batch.ts';
 import { availableChallengesByCity, isCityActive, progressOfDevice } from './repository.ts';
 import {
   ChallengeListSchema,
@@ -13,9 +13,15 @@ import {
   ProgressListSchema,
 } from './schemas.ts';
 
+/** Completion batches sent at once to PostgreSQL. */
+const COMPLETION_BATCHES_IN_FLIGHT = 2;
+
 /** Quiz challenges, their completion and each device's progress. Registered under /public. */
 export default async function challengeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // PGlite runs one statement at a time; on PostgreSQL a few batches overlap so that one commit's wait does not
+  // stall the next batch (the pool holds more connections, for reads and replays).
+  const completions = new CompletionBatcher(app.db, app.database.kind === 'pglite' ? 1 : COMPLETION_BATCHES_IN_FLIGHT);
 
   app.get(
     '/challenges/progress/:deviceId',
@@ -69,7 +75,7 @@ export default async function challengeRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const record = await completeChallenge(app.db, request.body, app.clock());
+      const record = await completions.complete(request.body, app.clock());
       return reply.code(201).send(record);
     },
   );

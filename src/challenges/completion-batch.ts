@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { toCompletionRecord } from './repository.ts';
+import { completeChallenge } from './completion.ts';
+import { writeCompletions, type BatchAttempt, type BatchWrite } from './completion-statement.ts';
+import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
+
+/** Largest batch: past a few dozen rows a statement gains little, and one slow batch would delay many answers. */
+const MAX_BATCH = 64;
+
+interface Pending {
+  attempt: BatchAttempt;
+  /** The record's identity: a batch never holds two attempts on one record. */
+  key: string;
+  resolve(record: CompletionApi): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit for completions. Completions that arrive together are written by one statement in one
+ * transaction (`complete_challenges`) instead of one each: under load, a round trip and a commit (a WAL flush on
+ * PostgreSQL) serve a whole batch. Nothing waits for a batch to fill: an attempt goes out at the end of the
+ * event-loop turn that received it, with whatever else arrived in that turn, unless `maxInFlight` batches are
+ * already running; then it joins the next batch, sent as soon as one returns.
+ *
+ * Each attempt keeps its own moment (the rules are judged at it) and gets its own answer. Attempts the batch did
+ * not write (refused, not better than the stored score, or the whole batch failed, e.g. on a deadlock) are replayed
+ * alone through `completeChallenge`, the one-statement path that explains a refusal and answers the stored record.
+ * Two attempts on the same record never share a batch: the later one waits for the next.
+ */
+export class CompletionBatcher {
+  readonly #db: Kysely<DB>;
+  readonly #maxInFlight: number;
+  #queue: Pending[] = [];
+  #inFlight = 0;
+  #scheduled = false;
+
+  /** `maxInFlight`: batches running at once (1 for the single-connection embedded database). */
+  constructor(db: Kysely<DB>, maxInFlight: number) {
+    this.#db = db;
+    this.#maxInFlight = maxInFlight;
+  }
+
+  complete(input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
+    return new Promise((resolve, reject) => {
+      const attempt = { deviceId: input.deviceId, challengeId: input.challengeId, score: input.score, now };
+      // The database compares uuids whatever their letter case.
+      this.#queue.push({ attempt, key: recordKey(input.deviceId, input.challengeId), resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule() {
+    if (this.#scheduled || this.#inFlight >= this.#maxInFlight || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    // After the I/O of this turn: the requests that arrived together leave together.
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
+        this.#inFlight += 1;
+        void this.#write(this.#takeBatch()).finally(() => {
+          this.#inFlight -= 1;
+          this.#schedule();
+        });
+      }
+    });
+  }
+
+  /** Up to MAX_BATCH queued attempts on distinct records, oldest first; the others stay queued in order. */
+  #takeBatch(): Pending[] {
+    const batch: Pending[] = [];
+    const keys = new Set<string>();
+    const rest: Pending[] = [];
+    for (const pending of this.#queue) {
+      if (batch.length < MAX_BATCH && !keys.has(pending.key)) {
+        keys.add(pending.key);
+        batch.push(pending);
+      } else {
+        rest.push(pending);
+      }
+    }
+    this.#queue = rest;
+    return batch;
+  }
+
+  /** Resolves once the batch's statement is done; the attempts it did not write are then replayed on their own. */
+  async #write(batch: Pending[]): Promise<void> {
+    let written: BatchWrite[] = [];
+    try {
+      written = await writeCompletions(
+        this.#db,
+        batch.map((p) => p.attempt),
+      );
+    } catch {
+      // The batch's transaction rolled back as a whole: every attempt is replayed alone, and an error that
+      // persists (the database is down) reaches each request from there.
+    }
+    const byKey = new Map(written.map((w) => [recordKey(w.record.deviceId, w.record.challengeId), w]));
+    for (const pending of batch) {
+      const write = byKey.get(pending.key);
+      if (write) pending.resolve(toCompletionRecord(write.record, write.challenge));
+      else completeChallenge(this.#db, pending.attempt, pending.attempt.now).then(pending.resolve, pending.reject);
+    }
+  }
+}
+
+function recordKey(deviceId: string, challengeId: string): string {
+  return `${deviceId}\n${challengeId.toLowerCase()}`;
+}
