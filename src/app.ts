@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
 import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
 import conditionalResponses from './http/conditional.ts';
@@ -80,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and paths arrive as text and are coerced ("2" -> 2); JSON bodies are not:
@@ -87,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv('array');
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
+    lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema))),
   );
 
   app.decorate('config', config);
