@@ -13,6 +13,7 @@ import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
 import conditionalResponses from './http/conditional.ts';
 import dataVersion from './http/data-version.ts';
+import requestEntry from './http/request-entry.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -100,6 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(publicHeaders);
   await app.register(rateLimits);
+  // The first onRequest hook of every route (the routes' own hooks come after): headers and rate limit.
+  await app.register(requestEntry);
   await app.register(dataVersion);
   await app.register(conditionalResponses);
   await registerOpenApi(app);

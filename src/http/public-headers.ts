@@ -45,13 +45,11 @@ export function securityHeaders(url: string): Record<string, string> {
   return isApiPath(url) ? HEADER_SETS.api : HEADER_SETS.webApp;
 }
 
-/** CORS and security headers, set as each request arrives so that every answer, errors included, carries them. */
+/**
+ * The preflights of the public API. The headers of every other answer are set as each request arrives
+ * (request-entry.ts), so that every answer, errors included, carries them.
+ */
 async function publicHeaders(app: FastifyInstance) {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeaders(request.url));
-    done();
-  });
-
   // Preflights of the public API. A bare OPTIONS (no Origin, no Access-Control-Request-Method) gets the same
   // empty 204: every answer is JSON or empty.
   for (const url of ['/public', '/public/*']) {

@@ -1,11 +1,23 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import rateLimit from '@fastify/rate-limit';
 import { ApiError } from './errors.ts';
 import { connectRedis, createRedis } from './redis.ts';
+import { memoryWindows, redisWindows, type RateWindows, type WindowCount } from './rate-windows.ts';
 
 /** Chat: conversation creation and message sending share 20 requests per minute per device (CONTRACT section 2). */
 export const CHAT_LIMIT = { max: 20, windowMs: 60_000 };
+
+/** What a client learns about its budget once its request is counted. */
+export interface RateVerdict {
+  /** The X-RateLimit-* header lines, name then value. */
+  headers: string[];
+  exceeded: boolean;
+  /** Seconds until the window resets, at least 1: the Retry-After of a 429. */
+  retryAfterS: number;
+}
+
+/** Counts one request for a key: synchronous in memory, a promise with Redis (a network round trip). */
+type Limiter = (key: string) => RateVerdict | Promise<RateVerdict>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,64 +26,64 @@ declare module 'fastify' {
      * X-RateLimit-* headers of the chat limit, and throws 429 past the limit.
      */
     chatRateLimit(request: FastifyRequest, reply: FastifyReply, key: string | null): Promise<void>;
+    /** The general limit per client IP on every /public request (see request-entry.ts); null when RATE_LIMIT_MAX=0. */
+    publicRateLimit: ((request: FastifyRequest) => RateVerdict | Promise<RateVerdict>) | null;
   }
 }
 
-type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
-
 const TOO_MANY = 'Trop de requêtes : réessayez dans quelques instants.';
 
-/** Applies one limiter: headers always, 429 with Retry-After past the limit. Reset is in Unix seconds. */
-async function enforce(limiter: Limiter, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const result = await limiter(request);
-  if (result.isAllowed) return;
-  const nowS = Math.floor(Date.now() / 1000);
-  const resetIn = Math.max(result.ttlInSeconds, 0);
-  reply.header('x-ratelimit-limit', result.max);
-  reply.header('x-ratelimit-remaining', result.remaining);
-  reply.header('x-ratelimit-reset', nowS + resetIn);
-  if (result.isExceeded) {
-    throw new ApiError(429, TOO_MANY, { 'retry-after': String(Math.max(resetIn, 1)) });
-  }
+/** A limiter of `max` requests per `windowMs` and key; X-RateLimit-Reset is in Unix seconds. */
+function limiter(windows: RateWindows, max: number, windowMs: number): Limiter {
+  const limit = String(max);
+  const verdict = ({ current, ttlMs }: WindowCount): RateVerdict => {
+    const resetIn = Math.max(Math.ceil(ttlMs / 1000), 0);
+    return {
+      headers: [
+        'x-ratelimit-limit', limit,
+        'x-ratelimit-remaining', String(Math.max(0, max - current)),
+        'x-ratelimit-reset', String(Math.floor(Date.now() / 1000) + resetIn),
+      ],
+      exceeded: current > max,
+      retryAfterS: Math.max(resetIn, 1),
+    };
+  };
+  return (key) => {
+    const count = windows.hit(key, windowMs);
+    return count instanceof Promise ? count.then(verdict) : verdict(count);
+  };
+}
+
+/** Writes a verdict's headers on the reply. */
+export function setRateHeaders(reply: FastifyReply, verdict: RateVerdict): void {
+  const { headers } = verdict;
+  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i], headers[i + 1]);
+}
+
+/** The contract's 429, with its Retry-After. */
+export function tooManyRequests(verdict: RateVerdict): ApiError {
+  return new ApiError(429, TOO_MANY, { 'retry-after': String(verdict.retryAfterS) });
 }
 
 async function rateLimits(app: FastifyInstance) {
   const { config } = app;
   const client = config.redisUrl ? createRedis(config.redisUrl, app.log) : null;
-  const redis = client?.redis;
   if (client) {
     await connectRedis(client.redis);
     app.addHook('onClose', async () => client.close());
   }
+  // Fail open: while Redis errors, requests are served and counted again once it is back.
+  const windows = () => (client ? redisWindows(client.redis, `${config.redisKeyPrefix}rate-limit:`) : memoryWindows());
 
-  await app.register(rateLimit, {
-    global: false,
-    // Fail open: when the store (Redis) errors, the request is served and counted again once it is back.
-    skipOnError: true,
-    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rate-limit:` } : {}),
-  });
-
-  const chat = app.createRateLimit({
-    max: CHAT_LIMIT.max,
-    timeWindow: CHAT_LIMIT.windowMs,
-    keyGenerator: (request) => `chat:${(request as FastifyRequest & { chatKey?: string }).chatKey ?? request.ip}`,
-  });
+  const chat = limiter(windows(), CHAT_LIMIT.max, CHAT_LIMIT.windowMs);
   app.decorate('chatRateLimit', async (request: FastifyRequest, reply: FastifyReply, key: string | null) => {
-    (request as FastifyRequest & { chatKey?: string }).chatKey = key ?? `ip:${request.ip}`;
-    await enforce(chat, request, reply);
+    const verdict = await chat(`chat:${key ?? `ip:${request.ip}`}`);
+    setRateHeaders(reply, verdict);
+    if (verdict.exceeded) throw tooManyRequests(verdict);
   });
 
-  if (config.rateLimitMax > 0) {
-    const general = app.createRateLimit({
-      max: config.rateLimitMax,
-      timeWindow: config.rateLimitWindowS * 1000,
-      keyGenerator: (request) => `ip:${request.ip}`,
-    });
-    // Every /public request, matched route or not, counts against the client IP's budget.
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/public')) await enforce(general, request, reply);
-    });
-  }
+  const general = config.rateLimitMax > 0 ? limiter(windows(), config.rateLimitMax, config.rateLimitWindowS * 1000) : null;
+  app.decorate('publicRateLimit', general && ((request: FastifyRequest) => general(`ip:${request.ip}`)));
 }
 
 export default fp(rateLimits, { name: 'collecte-rate-limits' });

@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { memoryWindows, redisWindows, type RateWindows, type WindowCount } from '../../src/http/rate-windows.ts';
+
+/** The counting rule the limits rest on, in memory (answered at once) and in Redis (when REDIS_URL is set). */
+
+const WINDOW_MS = 60_000;
+
+describe('rate windows in memory', () => {
+  it('counts synchronously in a window opened by the first request, and opens a new one once it has passed', () => {
+    let now = 1_000_000;
+    const windows = memoryWindows(() => now);
+    assert.deepEqual(windows.hit('ip:a', WINDOW_MS), { current: 1, ttlMs: 60_000 });
+    now += 20_000;
+    assert.deepEqual(windows.hit('ip:a', WINDOW_MS), { current: 2, ttlMs: 40_000 }, 'not a promise: no await on the hot path');
+    assert.deepEqual(windows.hit('ip:b', WINDOW_MS), { current: 1, ttlMs: 60_000 }, 'each key has its own window');
+    now += 40_000;
+    assert.deepEqual(windows.hit('ip:a', WINDOW_MS), { current: 1, ttlMs: 60_000 }, 'the window of a has passed');
+    assert.deepEqual(windows.hit('ip:b', WINDOW_MS), { current: 2, ttlMs: 20_000 });
+  });
+});
+
+describe('rate windows in Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, () => {
+  it('counts in a window that expires, shared by every client of the same Redis', async (t) => {
+    const prefix = `collecte-test:${randomUUID()}:`;
+    const one = new Redis(process.env.REDIS_URL!);
+    const two = new Redis(process.env.REDIS_URL!);
+    t.after(async () => {
+      const keys = await one.keys(`${prefix}*`);
+      if (keys.length) await one.del(...keys);
+      one.disconnect();
+      two.disconnect();
+    });
+    const hit = (windows: RateWindows, key: string, ms: number) => Promise.resolve(windows.hit(key, ms)) as Promise<WindowCount>;
+    const a = redisWindows(one, prefix);
+    const b = redisWindows(two, prefix);
+    const first = await hit(a, 'ip:a', WINDOW_MS);
+    assert.equal(first.current, 1);
+    assert.ok(first.ttlMs > 59_000 && first.ttlMs <= 60_000);
+    assert.equal((await hit(b, 'ip:a', WINDOW_MS)).current, 2, 'another instance counts in the same window');
+    assert.equal((await hit(a, 'ip:c', 200)).current, 1);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await hit(a, 'ip:c', 200)).current, 1, 'a new window once the old one has expired');
+  });
+});
+
+describe('rate windows while Redis is away', () => {
+  it('fail open: a Redis error counts nothing', async () => {
+    // A client that cannot connect and queues nothing: every command fails at once, as during an outage.
+    const down = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on('error', () => {});
+    try {
+      assert.deepEqual(await redisWindows(down, 'x:').hit('ip:a', WINDOW_MS), { current: 0, ttlMs: 0 });
+    } finally {
+      down.disconnect();
+    }
+  });
+});
