@@ -101,10 +101,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(publicHeaders);
   await app.register(rateLimits);
-  // The first onRequest hook of every route (the routes' own hooks come after): headers and rate limit.
-  await app.register(requestEntry);
   await app.register(dataVersion);
   await app.register(conditionalResponses);
+  // The first onRequest hook of every route (the routes' own hooks come after): headers, rate limit, cached answers.
+  await app.register(requestEntry);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);

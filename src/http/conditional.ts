@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ResponseCache, type CachedResponse } from './response-cache.ts';
+import { ResponseCache, type CachedRepresentation, type CachedResponse } from './response-cache.ts';
 
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -12,8 +12,16 @@ const CACHE_TTL_MS = 60_000;
 export type Encoding = 'br' | 'gzip' | 'identity';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Answers a GET or HEAD whose URL the response cache holds, in one write: the entry's prebuilt header lines
+     * (security, CORS, type, Cache-Control, Vary, ETag, length), then `extraHeaders` (name, value…), then the
+     * body; a 304 when If-None-Match matches. False, having written nothing, when the cache cannot answer.
+     */
+    answerFromCache(request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean;
+  }
   interface FastifyContextConfig {
-    /** Cache this GET route's 200 bodies per URL until public data changes (default for GET /public routes). */
+    /** Cache this GET route's 200 answers per URL until public data changes (default for GET /public routes and their HEAD). */
     cache?: boolean;
   }
   interface FastifyRequest {
@@ -64,39 +72,92 @@ function strongEtag(body: Buffer): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, 27);
 }
 
-/** One representation of a response: its bytes and their validator. */
+/** A body in one coding with its validator. */
 interface Representation {
   body: Buffer;
   etag: string;
   encoding: Encoding;
 }
 
-function pickEncoding(request: FastifyRequest, compressible: boolean, size: number): Encoding {
-  return compressible && size >= COMPRESS_MIN_BYTES ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
+/** Accept-Encoding values seen, with the coding each asks for: clients send a handful of distinct values. */
+const negotiated = new Map<string, Encoding>();
+const NEGOTIATED_MAX = 256;
+
+function preferredEncoding(header: string | undefined): Encoding {
+  if (!header) return 'identity';
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = negotiateEncoding(header);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, encoding);
+  }
+  return encoding;
 }
 
-/** Writes one representation: its headers, or a 304 when the client already holds it. */
-function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Buffer | string {
+function pickEncoding(request: FastifyRequest, compressible: boolean, size: number): Encoding {
+  return compressible && size >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : 'identity';
+}
+
+/** Writes one representation's headers on the reply, or a 304 when the client already holds it. */
+function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Buffer | string | null {
   reply.header('etag', rep.etag);
   if (etagMatches(request.headers['if-none-match'], rep.etag)) {
     reply.code(304);
     reply.removeHeader('content-length');
     reply.removeHeader('content-type');
-    return '';
+    // No body and no Content-Length (RFC 9110 8.6: a 304's length would have to be the 200's). A HEAD keeps ''
+    // because Fastify's HEAD handler measures the payload it is given.
+    return request.method === 'HEAD' ? '' : null;
   }
   if (rep.encoding !== 'identity') reply.header('content-encoding', rep.encoding);
   reply.header('content-length', rep.body.length);
   return rep.body;
 }
 
+/**
+ * Headers a cached answer does not take from the answer that filled the cache: the validator and the length
+ * (per representation; so is the coding, which is only ever added after), this request's rate-limit figures,
+ * and cookies (never shared between clients).
+ */
+const PER_ANSWER_HEADERS = new Set([
+  'etag',
+  'content-length',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'set-cookie',
+]);
+
+/** The reply's headers as lines (name, value…), those of PER_ANSWER_HEADERS left out. */
+function sharedHeaderLines(reply: FastifyReply): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value === undefined || PER_ANSWER_HEADERS.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(name, String(one));
+  }
+  return lines;
+}
+
+/** A cached representation with the header lines of its 200 and 304 answers, built once. */
+function cachedRepresentation(headers: string[], body: Buffer, etag: string, encoding: Encoding): CachedRepresentation {
+  const ok = [...headers, 'etag', etag];
+  if (encoding !== 'identity') ok.push('content-encoding', encoding);
+  ok.push('content-length', String(body.length));
+  // A 304 describes no body: no type, length or coding.
+  const notModified: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] !== 'content-type') notModified.push(headers[i], headers[i + 1]);
+  }
+  notModified.push('etag', etag);
+  return { body, etag, ok, notModified };
+}
+
 /** The representation of a cached response in the asked coding, compressed once and kept. */
-function cachedRepresentation(cache: ResponseCache, entry: CachedResponse, encoding: Encoding): Representation {
-  if (encoding === 'identity') return { body: entry.body, etag: entry.etag, encoding };
-  const variant = cache.variant(entry, encoding, () => ({
-    body: encode(entry.body, encoding),
-    etag: `${entry.etag.slice(0, -1)}-${encoding}"`,
-  }));
-  return { ...variant, encoding };
+function representationIn(cache: ResponseCache, entry: CachedResponse, encoding: Encoding): CachedRepresentation {
+  if (encoding === 'identity') return entry.identity;
+  return cache.variant(entry, encoding, () =>
+    cachedRepresentation(entry.headers, encode(entry.identity.body, encoding), `${entry.identity.etag.slice(0, -1)}-${encoding}"`, encoding),
+  );
 }
 
 function isPrivate(cacheControl: unknown): boolean {
@@ -105,35 +166,44 @@ function isPrivate(cacheControl: unknown): boolean {
 
 /**
  * Strong ETags (one per representation: the coding is part of the tag), 304 on If-None-Match, gzip and
- * brotli on request, and Cache-Control on public reads. Public GET bodies are kept per URL, with their
- * compressed variants and validators, until public data changes (data_version), their own expiry, or
- * CACHE_TTL_MS: a cached read costs no query, no serialisation, no hashing and no compression.
+ * brotli on request, and Cache-Control on public reads. Public GET and HEAD answers are kept per URL, with
+ * their compressed variants, validators and header lines, until public data changes (data_version), their
+ * own expiry, or CACHE_TTL_MS: a cached read costs no query, no serialisation, no hashing, no compression,
+ * and is written in one go (`answerFromCache`, called by the first hook: request-entry.ts).
  * Streamed files handle their own validators.
  */
 async function conditionalResponses(app: FastifyInstance) {
   const cache = new ResponseCache();
-  const fromCache = new WeakSet<FastifyRequest>();
 
   app.addHook('onRoute', (route) => {
+    // HEAD routes too: Fastify's HEAD of a GET route is a route of its own, and answers from the same entry.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('GET') && route.url.startsWith('/public') && route.config?.cache !== false) {
+    const read = methods.includes('GET') || methods.includes('HEAD');
+    if (read && route.url.startsWith('/public') && route.config?.cache !== false) {
       route.config = { ...(route.config ?? {}), cache: true };
     }
   });
 
-  // Synchronous hooks: a cached read is on the hot path, and an async hook costs a promise per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !request.routeOptions.config?.cache) return done();
+  // An entry exists only for a URL a cacheable route answered with 200, and a URL always reaches the same
+  // route: a hit needs no look at the route's options.
+  app.decorate('answerFromCache', (request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean => {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
     const entry = cache.get(request.url, app.dataVersion.current, app.clock().getTime());
-    if (!entry) return done();
-    fromCache.add(request);
-    reply.headers(entry.headers);
-    const rep = cachedRepresentation(cache, entry, pickEncoding(request, entry.compressible, entry.body.length));
-    reply.send(sendRepresentation(request, reply, rep));
+    if (!entry) return false;
+    const rep = representationIn(cache, entry, pickEncoding(request, entry.compressible, entry.identity.body.length));
+    const notModified = etagMatches(request.headers['if-none-match'], rep.etag);
+    const lines = notModified ? rep.notModified : rep.ok;
+    // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
+    // onResponse hooks (the request log) still run.
+    reply.hijack();
+    reply.raw.writeHead(notModified ? 304 : 200, extraHeaders ? lines.concat(extraHeaders) : lines);
+    reply.raw.end(notModified || method === 'HEAD' ? undefined : rep.body);
+    return true;
   });
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    done(null, fromCache.has(request) ? payload : representationOf(request, reply, payload));
+    done(null, representationOf(request, reply, payload));
   });
 
   function representationOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
@@ -156,17 +226,18 @@ async function conditionalResponses(app: FastifyInstance) {
     if (request.routeOptions.config?.cache && !isPrivate(cacheControl)) {
       const now = app.clock().getTime();
       const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity);
+      const headers = sharedHeaderLines(reply);
       const entry = cache.set(request.url, {
         key: request.url,
         version: app.dataVersion.current,
         expiresAt: until,
-        body,
-        etag,
         compressible,
-        headers: { 'content-type': contentType, 'cache-control': cacheControl, ...(compressible ? { vary: 'Accept-Encoding' } : {}) },
+        headers,
+        identity: cachedRepresentation(headers, body, etag, 'identity'),
         variants: {},
       });
-      return sendRepresentation(request, reply, cachedRepresentation(cache, entry, encoding));
+      const rep = representationIn(cache, entry, encoding);
+      return sendRepresentation(request, reply, { body: rep.body, etag: rep.etag, encoding });
     }
     if (encoding === 'identity') return sendRepresentation(request, reply, { body, etag, encoding });
     const encoded = encode(body, encoding);

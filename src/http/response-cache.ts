@@ -1,16 +1,26 @@
-/** A response body kept in memory with its validator and the compressed variants made so far. */
+export type CachedEncoding = 'identity' | 'br' | 'gzip';
+
+/** One coding of a cached body, with its validator and the header lines of its answers, all built once. */
+export interface CachedRepresentation {
+  body: Buffer;
+  etag: string;
+  /** The header lines (name, value, name, value…) of its 200 answer and of its 304. */
+  ok: string[];
+  notModified: string[];
+}
+
+/** A response kept in memory: its representations made so far (identity first) and what they share. */
 export interface CachedResponse {
   key: string;
   /** data_version the body was computed at. */
   version: number;
   /** Clock time (ms) after which the body must be computed again. */
   expiresAt: number;
-  body: Buffer;
-  etag: string;
   compressible: boolean;
-  /** The headers every answer from this entry carries, built once. */
-  headers: Record<string, string>;
-  variants: Partial<Record<'br' | 'gzip', { body: Buffer; etag: string }>>;
+  /** The header lines every answer from this entry carries (security, CORS, type, Cache-Control, Vary…). */
+  headers: string[];
+  identity: CachedRepresentation;
+  variants: Partial<Record<Exclude<CachedEncoding, 'identity'>, CachedRepresentation>>;
 }
 
 /** Upper bounds, so that a crawler walking every URL cannot grow the process without limit. */
@@ -27,6 +37,8 @@ export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
 export class ResponseCache {
   #entries = new Map<string, CachedResponse>();
   #bytes = 0;
+  /** The entry last moved to the end of the LRU order: a run of hits on one URL moves nothing. */
+  #newest: CachedResponse | undefined;
 
   get(key: string, version: number, now: number): CachedResponse | undefined {
     const entry = this.#entries.get(key);
@@ -35,14 +47,17 @@ export class ResponseCache {
       this.#delete(key, entry);
       return undefined;
     }
-    // Refresh its place in the LRU order.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (entry !== this.#newest) {
+      // Refresh its place in the LRU order.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = entry;
+    }
     return entry;
   }
 
   /** The entry's body in a coding, made once by `make` and kept (and counted) with the entry. */
-  variant(entry: CachedResponse, encoding: 'br' | 'gzip', make: () => { body: Buffer; etag: string }) {
+  variant(entry: CachedResponse, encoding: 'br' | 'gzip', make: () => CachedRepresentation): CachedRepresentation {
     let variant = entry.variants[encoding];
     if (!variant) {
       variant = make();
@@ -56,9 +71,10 @@ export class ResponseCache {
   set(key: string, entry: CachedResponse): CachedResponse {
     const old = this.#entries.get(key);
     if (old) this.#delete(key, old);
-    if (entry.body.length > MAX_ENTRY_BYTES) return entry;
+    if (entry.identity.body.length > MAX_ENTRY_BYTES) return entry;
     this.#entries.set(key, entry);
-    this.#bytes += entry.body.length;
+    this.#newest = entry;
+    this.#bytes += entry.identity.body.length;
     for (const [oldestKey, oldest] of this.#entries) {
       if (this.#entries.size <= MAX_ENTRIES && this.#bytes <= MAX_BYTES) break;
       if (oldestKey === key) break;
@@ -69,6 +85,7 @@ export class ResponseCache {
 
   #delete(key: string, entry: CachedResponse) {
     this.#entries.delete(key);
-    this.#bytes -= entry.body.length + (entry.variants.br?.body.length ?? 0) + (entry.variants.gzip?.body.length ?? 0);
+    if (this.#newest === entry) this.#newest = undefined;
+    this.#bytes -= entry.identity.body.length + (entry.variants.br?.body.length ?? 0) + (entry.variants.gzip?.body.length ?? 0);
   }
 }

@@ -189,8 +189,8 @@ describe('response cache entry size cap', () => {
   it('does not keep a body larger than MAX_ENTRY_BYTES, and keeps one at the cap', () => {
     const cache = new ResponseCache();
     const entry = (key: string, size: number) => ({
-      key, version: 1, expiresAt: Infinity, body: Buffer.alloc(size), etag: '"x"',
-      compressible: true, headers: { 'content-type': 'application/json' }, variants: {},
+      key, version: 1, expiresAt: Infinity, compressible: true, headers: ['content-type', 'application/json'],
+      identity: { body: Buffer.alloc(size), etag: '"x"', ok: [], notModified: [] }, variants: {},
     });
     cache.set('/big', entry('/big', MAX_ENTRY_BYTES + 1));
     assert.equal(cache.get('/big', 1, 0), undefined);

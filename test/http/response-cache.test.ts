@@ -29,6 +29,50 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(second.headers['content-type'], first.headers['content-type']);
     });
 
+    it('answers a hit with the headers of the first answer, and HEAD and 304 from the same entry', async (t) => {
+      const { app, database } = await buildTestApp(t, kind);
+      await seedCities(database.db);
+      // What differs from one answer to the next: the time, the connection, and this request's place in its budget.
+      const stable = (headers: Record<string, unknown>) => {
+        const { date: _d, connection: _c, 'x-ratelimit-remaining': _r, 'x-ratelimit-reset': _s, ...rest } = headers;
+        return rest;
+      };
+      // A HEAD fills the cache first: the GET after it must carry the very same validators.
+      const head = await app.inject({ method: 'HEAD', url: '/public/cities', headers: { 'accept-encoding': 'br' } });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const headers = { 'accept-encoding': encoding };
+        const first = await app.inject({ url: '/public/cities', headers });
+        const hit = await app.inject({ url: '/public/cities', headers });
+        assert.equal(hit.statusCode, 200);
+        assert.deepEqual(stable(hit.headers), stable(first.headers), `${encoding}: same headers from the cache`);
+        assert.deepEqual(hit.rawPayload, first.rawPayload);
+        if (encoding === 'identity') assert.ok(hit.json().some((city: { name: string }) => city.name === 'Brest'), 'the body the HEAD computed');
+        assert.equal(hit.headers['content-length'], String(hit.rawPayload.length));
+        assert.equal(hit.headers['access-control-allow-origin'], '*');
+        assert.equal(hit.headers['x-content-type-options'], 'nosniff');
+        assert.equal(hit.headers['x-ratelimit-limit'], '600');
+        assert.equal(Number(hit.headers['x-ratelimit-remaining']), Number(first.headers['x-ratelimit-remaining']) - 1, 'a hit is counted');
+
+        const headHit = await app.inject({ method: 'HEAD', url: '/public/cities', headers });
+        assert.equal(headHit.body, '');
+        assert.deepEqual(stable(headHit.headers), stable(first.headers), `${encoding}: HEAD says what GET sends`);
+
+        const notModified = await app.inject({ url: '/public/cities', headers: { ...headers, 'if-none-match': String(first.headers.etag) } });
+        assert.equal(notModified.statusCode, 304);
+        assert.equal(notModified.body, '');
+        assert.equal(notModified.headers.etag, first.headers.etag);
+        assert.equal(notModified.headers.vary, 'Accept-Encoding');
+        assert.equal(notModified.headers['cache-control'], 'public, max-age=60');
+        assert.equal(notModified.headers['access-control-allow-origin'], '*');
+        // RFC 9110 8.6: a 304 carries no length other than the 200's, and describes no body.
+        assert.equal(notModified.headers['content-length'], undefined);
+        assert.equal(notModified.headers['content-type'], undefined);
+      }
+      assert.equal(head.headers.etag, (await app.inject({ url: '/public/cities', headers: { 'accept-encoding': 'br' } })).headers.etag);
+    });
+
     it('serves new data once the data version moves, on every instance sharing the database', async (t) => {
       const { app: one, database } = await buildTestApp(t, kind);
       const { app: two } = await buildTestApp(t, kind, { database });
