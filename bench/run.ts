@@ -95,7 +95,10 @@ function rssSampler(pid: number) {
   };
 }
 
-/** Per-city reads that each miss the response cache: a distinct query string per request (the route ignores it). */
+/**
+ * Per-city reads that each miss the response cache, against a service started with RESPONSE_CACHE=false (the cache
+ * is keyed on the route's declared parameters, so a distinct query string no longer defeats it).
+ */
 async function coldCityReads(port: number, cityIds: string[], duration: number): Promise<Figures> {
   let n = 0;
   return cannon(`http://127.0.0.1:${port}/public/cities/${cityIds[0]}`, {}, duration, {
@@ -183,6 +186,8 @@ async function main() {
   // With --scale on PGlite: a copy of the demo database, served beside the national one at the end so that the
   // per-city figures of both are taken alternating in one stretch of time.
   let demoDataDir: string | null = null;
+  /** A service that computes every read: the cold per-city figures. */
+  const UNCACHED = { RESPONSE_CACHE: 'false' };
   const startService = async (extraEnv: Record<string, string> = {}) => {
     const port = await freePort();
     const child = startNode(['src/cli.ts', 'serve'], { ...env, ...extraEnv, PORT: String(port) });
@@ -203,12 +208,14 @@ async function main() {
     if (SCALE > 0) {
       if (env.DATABASE_URL) {
         const demo = await startService();
+        const demoCold = await startService(UNCACHED);
         const url = `http://127.0.0.1:${demo.port}/public/cities/${city.id}`;
         await cannon(url, {}, WARMUP);
-        await coldCityReads(demo.port, demoCityIds, WARMUP);
-        demoCity = { cached: await cannon(url, {}, DURATION), cold: await coldCityReads(demo.port, demoCityIds, DURATION) };
+        await coldCityReads(demoCold.port, demoCityIds, WARMUP);
+        demoCity = { cached: await cannon(url, {}, DURATION), cold: await coldCityReads(demoCold.port, demoCityIds, DURATION) };
         console.log(`demo data, /public/cities/:id: ${Math.round(demoCity.cached.rps)} req/s cached, ${Math.round(demoCity.cold.rps)} req/s cold`);
         await demo.child.stop();
+        await demoCold.child.stop();
       } else {
         demoDataDir = `${dataDir}-demo`;
         fs.cpSync(dataDir, demoDataDir, { recursive: true });
@@ -233,7 +240,7 @@ async function main() {
     const npmStartReadyMs = await measureNpmStart(env);
     console.log(`npm start on the existing data directory: /ready 200 after ${npmStartReadyMs} ms (target ${READY_TARGET_MS})`);
 
-    const { port: ourPort, child: ours, readyMs } = await startService();
+    let { port: ourPort, child: ours, readyMs } = await startService();
     console.log(`service ready in ${readyMs} ms (pid ${ours.proc.pid})`);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAtRestMiB = rssMiB(ours.proc.pid!);
@@ -299,21 +306,37 @@ async function main() {
     let coldCity: Figures | null = null;
     if (!opts.only || `/public/cities/${city.id}`.includes(opts.only)) {
       const ids = SCALE > 0 ? await allCityIds(ourPort) : demoCityIds;
+      // Cold figures come from services started with the cache off; on PGlite one process per data directory, so the
+      // cached service is stopped meanwhile and started again afterwards.
+      const coldPhase = async <T>(measure: () => Promise<T>): Promise<T> => {
+        if (!env.DATABASE_URL) await ours.stop();
+        const result = await measure();
+        if (!env.DATABASE_URL) ({ port: ourPort, child: ours } = await startService());
+        return result;
+      };
       if (demoDataDir) {
         const demo = await startService({ DATA_DIR: demoDataDir });
         const cityUrl = (port: number) => `http://127.0.0.1:${port}/public/cities/${city.id}`;
         const turns = { scaleCached: [] as Figures[], demoCached: [] as Figures[], scaleCold: [] as Figures[], demoCold: [] as Figures[] };
         await cannon(cityUrl(ourPort), {}, WARMUP);
         await cannon(cityUrl(demo.port), {}, WARMUP);
-        await coldCityReads(ourPort, ids, WARMUP);
-        await coldCityReads(demo.port, demoCityIds, WARMUP);
         for (let i = 0; i < 2; i++) {
           turns.scaleCached.push(await cannon(cityUrl(ourPort), {}, DURATION));
           turns.demoCached.push(await cannon(cityUrl(demo.port), {}, DURATION));
-          turns.scaleCold.push(await coldCityReads(ourPort, ids, DURATION));
-          turns.demoCold.push(await coldCityReads(demo.port, demoCityIds, DURATION));
         }
         await demo.child.stop();
+        await coldPhase(async () => {
+          const scaleCold = await startService(UNCACHED);
+          const demoCold = await startService({ ...UNCACHED, DATA_DIR: demoDataDir! });
+          await coldCityReads(scaleCold.port, ids, WARMUP);
+          await coldCityReads(demoCold.port, demoCityIds, WARMUP);
+          for (let i = 0; i < 2; i++) {
+            turns.scaleCold.push(await coldCityReads(scaleCold.port, ids, DURATION));
+            turns.demoCold.push(await coldCityReads(demoCold.port, demoCityIds, DURATION));
+          }
+          await scaleCold.child.stop();
+          await demoCold.child.stop();
+        });
         coldCity = mean(turns.scaleCold);
         demoCity = { cached: mean(turns.demoCached), cold: mean(turns.demoCold) };
         const row = { route: '/public/cities/:id at scale vs demo (cached)', encoding: 'identity', ours: mean(turns.scaleCached), limit: demoCity.cached, ratio: 0, target: SCALE_TARGET };
@@ -321,8 +344,13 @@ async function main() {
         rows.push(row);
         printRow(row);
       } else {
-        await coldCityReads(ourPort, ids, WARMUP);
-        coldCity = await coldCityReads(ourPort, ids, DURATION);
+        coldCity = await coldPhase(async () => {
+          const cold = await startService(UNCACHED);
+          await coldCityReads(cold.port, ids, WARMUP);
+          const figures = await coldCityReads(cold.port, ids, DURATION);
+          await cold.child.stop();
+          return figures;
+        });
         if (demoCity) {
           const cachedRow = rows.find((r) => r.route === `/public/cities/${city.id}` && r.encoding === 'identity');
           if (cachedRow) {

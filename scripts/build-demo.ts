@@ -70,7 +70,7 @@ function city(territory: Territory, commune: Commune, groupId: string, firstRoun
     updatedAt: CREATED_AT,
     wasteTypes: types,
     wasteCollectionPlaces: collectionPlaces(commune, firstRound, ids),
-    recyclingPoints: recyclingPoints(commune),
+    recyclingPoints: recyclingPoints(commune, ids),
     quizQuestions: quizQuestions(cityName, ids, streams),
     challenges: challenges(cityName),
   };

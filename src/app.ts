@@ -2,21 +2,26 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
+import { withRedactedRequests } from './logger.ts';
 import type { Database } from './db/database.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
+import metrics from './http/metrics.ts';
 import publicHeaders from './http/public-headers.ts';
 import rateLimits from './http/rate-limit.ts';
 import conditionalResponses from './http/conditional.ts';
 import dataVersion from './http/data-version.ts';
 import requestEntry from './http/request-entry.ts';
+import transportSecurity from './http/transport-security.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
+import calendarExportRoutes from './calendar/export-routes.ts';
+import recyclingRoutes from './recycling/routes.ts';
 import challengeRoutes from './challenges/routes.ts';
 import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
@@ -50,6 +55,17 @@ const BODY_LIMIT = 100 * 1024;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. Fastify 5 trusts nothing when given a bare number (a hop count cannot
+ * tell a proxy from a client that reaches the service directly), so a hop count is a function trusting the
+ * nearest hops: right only where the service can be reached through those proxies alone (README, Operating).
+ */
+function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
@@ -63,9 +79,10 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Request URLs are logged with their bearer secrets (device and conversation ids) redacted.
+    ...(options.logger ? { loggerInstance: withRedactedRequests(options.logger) } : { logger: false }),
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // A slow client cannot hold a connection: headers within HEADERS_TIMEOUT_MS, the whole request within
     // REQUEST_TIMEOUT_MS (Node answers 408 and closes), and a socket with no traffic closes after 60 s.
     requestTimeout: config.requestTimeoutMs,
@@ -99,10 +116,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('clock', options.clock ?? (() => new Date()));
 
   registerErrorHandling(app);
+  await app.register(metrics);
   await app.register(publicHeaders);
   await app.register(rateLimits);
   await app.register(dataVersion);
   await app.register(conditionalResponses);
+  // After the response cache's onSend, which must not keep HSTS in the header lines it shares with plain HTTP.
+  await app.register(transportSecurity);
   // The first onRequest hook of every route (the routes' own hooks come after): headers, rate limit, cached answers.
   await app.register(requestEntry);
   await registerOpenApi(app);
@@ -110,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(cityRoutes, { prefix: '/public' });
   await app.register(calendarRoutes, { prefix: '/public' });
+  await app.register(calendarExportRoutes, { prefix: '/public' });
+  await app.register(recyclingRoutes, { prefix: '/public' });
   await app.register(challengeRoutes, { prefix: '/public' });
   await app.register(blogRoutes, { prefix: '/public' });
   await app.register(cmsRoutes, { prefix: '/public' });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { operatorDatabaseOptions } from './db/options.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { serve, exitOnStartupError } from './server.ts';
 
@@ -23,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
       await serve(config, { demo: false });
       return -1; // keeps running until a signal
     case 'migrate': {
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openDatabase(operatorDatabaseOptions(config));
       try {
         const applied = await migrateToLatest(database.db, database.schema);
         console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the schema is up to date');

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -13,6 +15,18 @@ export interface Config {
   readonly dataDir: string;
   /** PostgreSQL connection string; when set, the embedded database is not used. */
   readonly databaseUrl: string | null;
+  /** PostgreSQL connections per instance: several instances share the server's max_connections. */
+  readonly databasePoolSize: number;
+  /** Longest wait for a pool connection (or a new connection): past it a request answers 503 instead of hanging. */
+  readonly databaseConnectTimeoutMs: number;
+  /** Longest statement (server-side statement_timeout, and client-side for a server that no longer answers). */
+  readonly databaseStatementTimeoutMs: number;
+  /** A transaction idle this long is ended by PostgreSQL, so a stuck request cannot hold a snapshot or locks. */
+  readonly databaseIdleInTransactionTimeoutMs: number;
+  /** Longest a SIGTERM waits for requests in flight before the process exits anyway. */
+  readonly shutdownTimeoutMs: number;
+  /** Bearer token that /metrics requires; null: /metrics is open (keep it on a private network then). */
+  readonly metricsToken: string | null;
   /** Redis connection string; when set, rate-limit counters are shared between instances. */
   readonly redisUrl: string | null;
   /** Prefix of every key this service writes in Redis, so that several deployments can share one Redis. */
@@ -25,11 +39,15 @@ export interface Config {
   readonly rateLimitMax: number;
   /** Length of the general rate-limit window, in seconds. */
   readonly rateLimitWindowS: number;
-  /** Trust X-Forwarded-For (only behind a load balancer that sets it). */
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies may tell the client's address (X-Forwarded-For) and protocol (X-Forwarded-Proto): none (false),
+   * the nearest `n` hops (a number), or only the listed addresses and CIDR ranges. Never every hop: a client
+   * would then choose its own address, and its rate-limit budget with it.
+   */
+  readonly trustProxy: TrustProxy;
   /** pino level: trace, debug, info, warn, error, fatal, silent. */
   readonly logLevel: string;
-  /** HS256 secret for console JWTs; null disables the console (every console request gets 401). */
+  /** HS256 secret for console JWTs, at least 32 bytes; null disables the console (every console request gets 401). */
   readonly consoleJwtSecret: string | null;
   /** OpenAI-compatible chat-completions endpoint; null = built-in assistant only. */
   readonly llmBaseUrl: string | null;
@@ -42,11 +60,35 @@ export interface Config {
    * whole (src/cities/stream.ts): at national scale the body is near a gigabyte.
    */
   readonly citiesStreamThreshold: number;
+  /** false: every public read is computed (benchmarks of cache misses only; never in production). */
+  readonly responseCache: boolean;
+  /** Streamed city lists sent at once, at most: each holds memory and, per batch, a database connection. */
+  readonly citiesMaxStreams: number;
   /** A client must send its request headers within this time (slow-loris defence; Node answers 408 and closes). */
   readonly headersTimeoutMs: number;
   /** A client must send its whole request, headers and body, within this time (Node answers 408 and closes). */
   readonly requestTimeoutMs: number;
+  /** Chat creations and messages per minute per client IP, beside the 20 per device: rotating device ids must not escape. */
+  readonly chatIpMax: number;
+  /** Worker threads answering with the built-in assistant, so that its text matching never holds the event loop. */
+  readonly chatWorkers: number;
+  /** Messages waiting for a free assistant worker, at most; past it a message answers 503 instead of waiting. */
+  readonly chatQueueMax: number;
+  /** Language-model calls per minute per client IP; past it the built-in assistant answers. */
+  readonly llmIpCallsPerMinute: number;
+  /** Language-model calls per hour per client IP; past it the built-in assistant answers. */
+  readonly llmIpCallsPerHour: number;
+  /** Language-model calls per city group and calendar day (Europe/Paris); past it the built-in assistant answers. */
+  readonly llmDailyCallsPerGroup: number;
+  /** Key of the console's device pseudonyms (HMAC); null = derived from CONSOLE_JWT_SECRET. */
+  readonly devicePseudonymKey: string | null;
 }
+
+/**
+ * Default of CHAT_WORKERS: one core is the event loop's, the others answer chat messages (one on a 2-core
+ * machine), and more than four would only queue on the same cores as the HTTP work.
+ */
+export const DEFAULT_CHAT_WORKERS = Math.min(4, Math.max(1, os.availableParallelism() - 1));
 
 /**
  * Default of CITIES_STREAM_THRESHOLD. A demo-like city (five collected streams, the déchèterie and pharmacy guides,
@@ -57,6 +99,15 @@ export interface Config {
 export const CITIES_STREAM_THRESHOLD = 300;
 
 export class ConfigError extends Error {}
+
+/** TRUST_PROXY parsed: trust no proxy, the nearest `n` hops, or the proxies at these addresses (IPs, CIDRs, proxy-addr's names). */
+export type TrustProxy = false | number | readonly string[];
+
+/** More hops than any real chain of proxies in front of a city's service: a larger count is a typo. */
+const MAX_TRUSTED_HOPS = 10;
+
+/** proxy-addr's names for the loopback, link-local and private (unique local) ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 type Env = Record<string, string | undefined>;
 
@@ -80,6 +131,60 @@ function bool(env: Env, name: string, dflt: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** An IP address, or an IP/prefix CIDR range that is not the whole address space. */
+function isProxyAddress(text: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(text)) return true;
+  const slash = text.indexOf('/');
+  if (slash === -1) return isIP(text) !== 0;
+  const version = isIP(text.slice(0, slash));
+  const prefix = text.slice(slash + 1);
+  if (version === 0 || !/^\d{1,3}$/.test(prefix)) return false;
+  // A /0 range trusts every address: the very mistake TRUST_PROXY=true used to make.
+  return Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset, false or 0 trusts no proxy; true means one hop (the load balancer in front); a whole number
+ * is a hop count; anything else is a comma-separated list of proxy addresses and CIDR ranges.
+ */
+function trustProxy(env: Env, name: string): TrustProxy {
+  const raw = str(env, name);
+  if (raw === null) return false;
+  // A word that names no range is a yes or a no; yes is the one load balancer in front.
+  if (/^[a-z]+$/i.test(raw) && !PROXY_RANGE_NAMES.includes(raw)) return bool(env, name, false) ? 1 : false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_TRUSTED_HOPS) throw new ConfigError(`${name} must be a hop count from 0 to ${MAX_TRUSTED_HOPS}, got ${raw}`);
+    return hops === 0 ? false : hops;
+  }
+  const proxies = raw.split(',').map((part) => part.trim());
+  const bad = proxies.find((part) => !isProxyAddress(part));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `${name} must be true, false, a hop count, or a comma-separated list of proxy IP addresses or CIDR ranges (not /0); "${bad}" is none of these`,
+    );
+  }
+  return Object.freeze(proxies);
+}
+
+/**
+ * Shortest CONSOLE_JWT_SECRET accepted, in bytes: an HS256 key shorter than its 256-bit hash can be guessed
+ * offline from any one token an agent leaks (RFC 7518 section 3.2 asks for at least 256 bits).
+ */
+export const MIN_CONSOLE_SECRET_BYTES = 32;
+
+function consoleSecret(env: Env, name: string): string | null {
+  const secret = str(env, name);
+  if (secret === null) return null;
+  const bytes = Buffer.byteLength(secret, 'utf8');
+  if (bytes < MIN_CONSOLE_SECRET_BYTES) {
+    throw new ConfigError(
+      `${name} must be at least ${MIN_CONSOLE_SECRET_BYTES} bytes long, got ${bytes}; generate one with: openssl rand -base64 48`,
+    );
+  }
+  return secret;
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -113,21 +218,36 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST') ?? '127.0.0.1',
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 600_000),
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 600_000),
+    metricsToken: str(env, 'METRICS_TOKEN'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX') ?? 'collecte:',
     mediaDir: path.resolve(str(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 0, 1_000_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel,
-    consoleJwtSecret: str(env, 'CONSOLE_JWT_SECRET'),
+    consoleJwtSecret: consoleSecret(env, 'CONSOLE_JWT_SECRET'),
     llmBaseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
     llmModel: str(env, 'LLM_MODEL'),
     llmApiKey: str(env, 'LLM_API_KEY'),
     llmTimeoutMs: int(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000),
     citiesStreamThreshold: int(env, 'CITIES_STREAM_THRESHOLD', CITIES_STREAM_THRESHOLD, 0, 1_000_000),
+    citiesMaxStreams: int(env, 'CITIES_MAX_STREAMS', 4, 1, 1000),
+    responseCache: bool(env, 'RESPONSE_CACHE', true),
     headersTimeoutMs,
     requestTimeoutMs,
+    chatIpMax: int(env, 'CHAT_IP_MAX', 60, 1, 1_000_000),
+    chatWorkers: int(env, 'CHAT_WORKERS', DEFAULT_CHAT_WORKERS, 1, 64),
+    chatQueueMax: int(env, 'CHAT_QUEUE_MAX', 32, 0, 100_000),
+    llmIpCallsPerMinute: int(env, 'LLM_IP_CALLS_PER_MINUTE', 20, 0, 1_000_000),
+    llmIpCallsPerHour: int(env, 'LLM_IP_CALLS_PER_HOUR', 200, 0, 1_000_000),
+    llmDailyCallsPerGroup: int(env, 'LLM_DAILY_CALLS_PER_GROUP', 5000, 0, 100_000_000),
+    devicePseudonymKey: str(env, 'DEVICE_PSEUDONYM_KEY'),
   });
 }

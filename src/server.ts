@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase, DatabaseLockedError } from './db/database.ts';
+import { databaseOptions } from './db/options.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { loadDemoDataIfEmpty } from './demo/load.ts';
@@ -13,7 +14,18 @@ export interface ServeOptions {
 /** Owns the process: database, listen, graceful shutdown on SIGTERM/SIGINT. */
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let lastConnectionWarning = 0;
+  const database = await openDatabase(
+    databaseOptions(config, {
+      // A restart terminates every connection at once: one line says so, not one per connection.
+      onConnectionError: (err) => {
+        const now = Date.now();
+        if (now - lastConnectionWarning < 5_000) return;
+        lastConnectionWarning = now;
+        logger.warn({ err }, 'a database connection failed: the requests using it answer 503, the pool reconnects');
+      },
+    }),
+  );
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     const applied = await migrateToLatest(database.db, database.schema);
@@ -32,9 +44,20 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing requests in flight');
+    // A request stuck on a database that no longer answers must not hold the stop for ever.
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight after SHUTDOWN_TIMEOUT_MS: exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    // A keep-alive connection whose request was in flight when the stop began becomes idle once answered: close it
+    // then, rather than let it hold the stop until its keep-alive timeout.
+    const sweeper = setInterval(() => app!.server.closeIdleConnections(), 100);
+    sweeper.unref();
     try {
       // close() stops accepting, waits for in-flight requests, runs onClose hooks.
       await app!.close();
+      clearInterval(sweeper);
       await database.close();
       logger.info('stopped');
       process.exit(0);

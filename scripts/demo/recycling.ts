@@ -1,4 +1,5 @@
 import type { BundleRecyclingPoint } from '../../src/bundle/schema.ts';
+import type { WasteTypeIds } from '../build-demo.ts';
 import { demoId, slug, stableFraction } from './ids.ts';
 import type { Commune } from './territory.ts';
 
@@ -24,13 +25,20 @@ const CENTRES: RecyclingCentre[] = [
   { key: 'lannilis', name: 'Déchèterie de Lannilis', address: 'Zone de Mespeler, 29870 Lannilis', lat: 48.5652, lon: -4.5087, insee: '29117' },
 ];
 
+// French typography: a no-break space (\u00a0) inside `9 h` and before `:`, a narrow one (\u202f) before `;`.
 const CENTRE_HOURS =
-  'Du lundi au samedi : 9 h – 12 h et 14 h – 18 h (17 h 30 de novembre à février). ' +
-  'Fermée le dimanche et les jours fériés. Dernier accès 15 minutes avant la fermeture.';
+  'Du lundi au vendredi\u00a0: 9\u00a0h – 12\u00a0h et 14\u00a0h – 18\u00a0h\u202f; le samedi\u00a0: 9\u00a0h – 18\u00a0h sans interruption. ' +
+  'De novembre à février, fermeture à 17\u00a0h\u00a030. Fermée le dimanche et les jours fériés. ' +
+  'Dernier accès 15\u00a0minutes avant la fermeture.';
+/** The same hours in OpenStreetMap's syntax; the later rules (winter) override the earlier ones on their months. */
+const CENTRE_SPEC =
+  'Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; Nov-Feb Mo-Fr 09:00-12:00,14:00-17:30; Nov-Feb Sa 09:00-17:30; PH off';
 
-const GLASS_HOURS = 'Accessible tous les jours de 7 h à 22 h, par respect pour le voisinage.';
+const GLASS_HOURS = 'Accessible tous les jours de 7\u00a0h à 22\u00a0h, par respect pour le voisinage.';
+const GLASS_SPEC = 'Mo-Su 07:00-22:00';
 
-const TEXTILE_HOURS = 'Accessible tous les jours. Vêtements, linge et chaussures propres et secs, en sacs fermés.';
+const TEXTILE_HOURS = 'Accessible tous les jours, à toute heure.';
+const TEXTILE_SPEC = '24/7';
 
 function distance(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const dLon = (a.lon - b.lon) * Math.cos((a.lat * Math.PI) / 180);
@@ -49,8 +57,12 @@ export function hasTextileBank(commune: Commune): boolean {
   return commune.population > 5000;
 }
 
-/** A commune's recycling centre (its own, or the nearest one), glass banks, and a textile bank in towns. */
-export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
+/**
+ * A commune's recycling centre (its own, or the nearest one), glass banks, and a textile bank in towns, with the
+ * commune's waste types each takes. The centre takes what no bin takes, green waste, glass, large cardboard (with
+ * the packaging) and, where the commune has no textile bank, textiles (as déchèterie materials there).
+ */
+export function recyclingPoints(commune: Commune, wasteTypes: WasteTypeIds): BundleRecyclingPoint[] {
   const base = `city:${commune.insee}/recycling`;
   const own = CENTRES.filter((c) => c.insee === commune.insee);
   const centres = own.length ? own : [[...CENTRES].sort((a, b) => distance(commune, a) - distance(commune, b))[0]];
@@ -61,6 +73,11 @@ export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
     latitude: c.lat,
     longitude: c.lon,
     openingHours: CENTRE_HOURS,
+    openingHoursSpec: CENTRE_SPEC,
+    kind: 'CENTRE',
+    materials: [wasteTypes.decheterie, wasteTypes['dechets-verts'], wasteTypes.verre, wasteTypes.emballages, wasteTypes.textiles].filter(
+      (id): id is string => id !== undefined,
+    ),
   }));
   // Glass banks stand on a street of the commune's sectors: one, or two in communes over 3,000 inhabitants.
   const streets = commune.sectors.flatMap((s) => s.streets);
@@ -73,6 +90,9 @@ export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
       address: `${street}, ${commune.postcode} ${commune.name}`,
       ...nearby(commune, key),
       openingHours: GLASS_HOURS,
+      openingHoursSpec: GLASS_SPEC,
+      kind: 'CONTAINER',
+      materials: [wasteTypes.verre],
     });
   }
   if (hasTextileBank(commune)) {
@@ -82,6 +102,9 @@ export function recyclingPoints(commune: Commune): BundleRecyclingPoint[] {
       address: `Rue du Commerce, ${commune.postcode} ${commune.name}`,
       ...nearby(commune, `${base}:textile`, 0.008),
       openingHours: TEXTILE_HOURS,
+      openingHoursSpec: TEXTILE_SPEC,
+      kind: 'CONTAINER',
+      materials: [wasteTypes.textiles!],
     });
   }
   return points;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { iso } from '../http/schema-helpers.ts';
+import { iso } from '../kernel/french.ts';
 import type { BlogPost } from './schemas.ts';
 
 function selectPublishedPosts(db: Kysely<DB>) {

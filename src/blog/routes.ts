@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { NotFound } from '../http/errors.ts';
-import { ErrorSchema } from '../http/schema-helpers.ts';
+import { errors } from '../kernel/errors.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
 import { findPublishedBlogPost, findPublishedBlogPosts } from './repository.ts';
 import { BlogPostIdParams, BlogPostListQuery, BlogPostSchema } from './schemas.ts';
 
-export const BLOG_POST_NOT_FOUND = 'Article introuvable';
 
 export default async function blogRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,7 +37,7 @@ export default async function blogRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const post = await findPublishedBlogPost(app.db, request.params.id);
-      if (!post) throw NotFound(BLOG_POST_NOT_FOUND);
+      if (!post) throw errors.blogPostNotFound();
       return post;
     },
   );

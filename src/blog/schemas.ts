@@ -1,12 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
+import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
-/** The city group a post or a site belongs to, as a short reference. */
-export const CityGroupRefSchema = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  type: Type.String({ examples: ['METROPOLE'] }),
-});
+export { CityGroupRefSchema };
 
 export const BlogPostSchema = Type.Object(
   {

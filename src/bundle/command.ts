@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { operatorDatabaseOptions } from '../db/options.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { BundleValidationError, formatFaults } from './faults.ts';
 import { importBundle, type ImportSummary } from './import.ts';
@@ -22,7 +23,7 @@ export async function runImportCommand(config: Config, file: string): Promise<nu
     return 1;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(operatorDatabaseOptions(config));
   try {
     await migrateToLatest(database.db, database.schema);
     const summary = await importBundle(database, bundle, {

@@ -9,12 +9,15 @@ import { bundleRows, type BundleRows } from './rows.ts';
 import { validateBundle, type ValidatedMedia } from './validate.ts';
 import {
   deleteStaleChildren,
-  deleteStaleSerieQuestions,
-  insertSerieQuestions,
+  deleteStaleLinks,
+  insertLinks,
+  POINT_MATERIALS,
+  SERIE_QUESTIONS,
   retireStaleChallenges,
   upsertDatedRows,
   upsertRows,
 } from './write.ts';
+import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
 
 export { BundleValidationError, type BundleFault } from './faults.ts';
 
@@ -39,6 +42,8 @@ export interface ImportSummary {
     collectionExceptions: number;
     attachedLocations: number;
     recyclingPoints: number;
+    /** Waste types taken by recycling points, one per point and waste type. */
+    recyclingPointMaterials: number;
     quizQuestions: number;
     challenges: number;
     badges: number;
@@ -119,12 +124,13 @@ async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise
   deleted += await deleteStaleChildren(trx, 'menu_item', 'menu_id', menuIds, ids(rows.menu_item));
   deleted += await deleteStaleChildren(trx, 'menu', 'site_id', siteIds, menuIds);
   deleted += await deleteStaleChildren(trx, 'page', 'site_id', siteIds, datedIds(rows.page));
-  deleted += await deleteStaleSerieQuestions(trx, serieIds, rows.serie_question);
+  deleted += await deleteStaleLinks(trx, SERIE_QUESTIONS, serieIds, rows.serie_question);
   deleted += await deleteStaleChildren(trx, 'serie', 'challenge_id', challengeIds, serieIds);
   deleted += await deleteStaleChildren(trx, 'badge', 'challenge_id', challengeIds, ids(rows.badge));
   const retired = await retireStaleChallenges(trx, cityIds, challengeIds);
   deleted += retired.deleted;
   deleted += await deleteStaleChildren(trx, 'quiz_question', 'city_id', cityIds, ids(rows.quiz_question));
+  deleted += await deleteStaleLinks(trx, POINT_MATERIALS, ids(rows.recycling_point), rows.recycling_point_material);
   deleted += await deleteStaleChildren(trx, 'recycling_point', 'city_id', cityIds, ids(rows.recycling_point));
   deleted += await deleteStaleChildren(trx, 'attached_location', 'place_id', placeIds, ids(rows.attached_location));
   deleted += await deleteStaleChildren(trx, 'collection_exception', 'place_id', placeIds, ids(rows.collection_exception));
@@ -144,11 +150,12 @@ async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise
   changed += await upsertRows(trx, 'collection_exception', rows.collection_exception);
   changed += await upsertRows(trx, 'attached_location', rows.attached_location);
   changed += await upsertRows(trx, 'recycling_point', rows.recycling_point);
+  changed += await insertLinks(trx, POINT_MATERIALS, rows.recycling_point_material);
   changed += await upsertRows(trx, 'quiz_question', rows.quiz_question);
   changed += await upsertRows(trx, 'challenge', rows.challenge);
   changed += await upsertRows(trx, 'badge', rows.badge);
   changed += await upsertRows(trx, 'serie', rows.serie);
-  changed += await insertSerieQuestions(trx, rows.serie_question);
+  changed += await insertLinks(trx, SERIE_QUESTIONS, rows.serie_question);
   changed += await upsertDatedRows(trx, 'blog_post', rows.blog_post);
   changed += await upsertDatedRows(trx, 'site', rows.site);
   changed += await upsertDatedRows(trx, 'page', rows.page);
@@ -158,11 +165,7 @@ async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise
 
   // Other areas cache response bodies per data_version: move it when, and only when, public data changed.
   const touched = changed + deleted + retired.disabled;
-  const version = touched > 0
-    ? await sql<{ version: number }>`
-        UPDATE data_version SET version = version + 1, changed_at = ${now.toISOString()} WHERE id = 1 RETURNING version
-      `.execute(trx)
-    : await sql<{ version: number }>`SELECT version FROM data_version WHERE id = 1`.execute(trx);
+  const version = touched > 0 ? await bumpDataVersion(trx, now) : await readDataVersion(trx);
 
   return {
     counts: {
@@ -175,6 +178,7 @@ async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise
       collectionExceptions: rows.collection_exception.length,
       attachedLocations: rows.attached_location.length,
       recyclingPoints: rows.recycling_point.length,
+      recyclingPointMaterials: rows.recycling_point_material.length,
       quizQuestions: rows.quiz_question.length,
       challenges: rows.challenge.length,
       badges: rows.badge.length,
@@ -189,7 +193,7 @@ async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise
     changedRows: changed,
     deletedRows: deleted,
     disabledChallenges: retired.disabled,
-    dataVersion: Number(version.rows[0]?.version ?? 0),
+    dataVersion: version,
   };
 }
 

@@ -25,6 +25,7 @@ export interface BundleRows {
   collection_exception: Row[];
   attached_location: Row[];
   recycling_point: Row[];
+  recycling_point_material: Row[];
   quiz_question: Row[];
   /** Sorted so that a required challenge comes before the challenges that require it. */
   challenge: Row[];
@@ -62,6 +63,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     collection_exception: [],
     attached_location: [],
     recycling_point: [],
+    recycling_point_material: [],
     quiz_question: [],
     challenge: [],
     badge: [],
@@ -77,7 +79,11 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
 
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
-      dated({ id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, chat_enabled: g.chatEnabled ?? false }, g, now),
+      dated(
+        { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, siret: n(g.siret), chat_enabled: g.chatEnabled ?? false },
+        g,
+        now,
+      ),
     );
   }
 
@@ -171,7 +177,12 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
         latitude: n(p.latitude),
         longitude: n(p.longitude),
         opening_hours: n(p.openingHours),
+        opening_hours_spec: n(p.openingHoursSpec),
+        kind: n(p.kind),
       });
+      for (const wasteTypeId of p.materials ?? []) {
+        rows.recycling_point_material.push({ recycling_point_id: p.id, waste_type_id: wasteTypeId, city_id: city.id });
+      }
     }
     for (const q of city.quizQuestions ?? []) {
       rows.quiz_question.push({

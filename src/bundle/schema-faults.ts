@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { BundleSchema } from './schema.ts';
 import { childPath, type BundleFault } from './faults.ts';
-import { TYPE_NAMES } from '../http/validation-messages.ts';
+import { TYPE_NAMES } from '../kernel/validation-messages.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -39,7 +40,7 @@ const Dates = {
   updatedAt: Opt(Timestamp),
 };
 
-export const WEEKDAY_NAMES = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'] as const;
+export const WEEKDAY_NAMES = FRENCH_WEEKDAYS;
 
 export const BundleCityGroupSchema = Type.Object({
   id: Id,
@@ -48,6 +49,8 @@ export const BundleCityGroupSchema = Type.Object({
   type: Text,
   code: Text,
   siren: Type.String({ pattern: '^[0-9]+$', errorMessage: 'doit contenir uniquement des chiffres' }),
+  /** 14 digits, the SIREN then the establishment's NIC: `COLL_SIRET` of the SCDL export (the SIREN when absent). */
+  siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: 'doit contenir exactement 14 chiffres' })),
   /** The chat assistant module (CONTRACT section 7); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
   ...Dates,
@@ -128,6 +131,12 @@ export const BundleRecyclingPointSchema = Type.Object({
   longitude: Opt(Type.Number({ minimum: -180, maximum: 180 })),
   /** Free text. */
   openingHours: Opt(Type.String()),
+  /** OpenStreetMap `opening_hours` syntax (`Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off`); must parse. */
+  openingHoursSpec: Opt(Type.String()),
+  /** CENTRE: a déchèterie; CONTAINER: a bin; SHOP: a take-back shop; null: not said. */
+  kind: Opt(Type.Union([Type.Literal('CENTRE'), Type.Literal('CONTAINER'), Type.Literal('SHOP')])),
+  /** Waste types of the same city that the point takes. */
+  materials: List(Id),
 });
 
 export const BundleQuizQuestionSchema = Type.Object({

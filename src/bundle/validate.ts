@@ -2,11 +2,13 @@ import path from 'node:path';
 import { compile } from '@mdx-js/mdx';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
+import { openingHoursSpecProblem } from '../kernel/opening-hours.ts';
 import { BundleValidationError, childPath, type BundleFault } from './faults.ts';
 import { inspectMediaFile, type MediaFileFacts } from './media-file.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';
 import { schemaFaults } from './schema-faults.ts';
 import { checkAgainstDatabase, type ChildTable, type Owned, type Reference } from './validate-database.ts';
+import { isValidTimeZone } from '../kernel/dates.ts';
 
 export { BundleValidationError, type BundleFault } from './faults.ts';
 
@@ -27,6 +29,8 @@ type Kind = ChildTable | 'city_group' | 'city' | 'blog_post' | 'site' | 'media';
 
 /** Keys that hold ids; their values are compared and stored in lowercase. */
 const ID_KEYS = new Set(['id', 'cityGroupId', 'wasteTypeId', 'correctWasteTypeId', 'requiredChallengeId', 'pageId']);
+/** Keys that hold lists of ids. */
+const ID_LIST_KEYS = new Set(['quizQuestionIds', 'materials']);
 /** Free-form objects whose keys are not ours. */
 const OPAQUE_KEYS = new Set(['settings', 'theme']);
 
@@ -36,20 +40,11 @@ function lowercaseIds(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (ID_KEYS.has(key) && typeof v === 'string') out[key] = v.toLowerCase();
-    else if (key === 'quizQuestionIds' && Array.isArray(v)) out[key] = v.map((s) => (s as string).toLowerCase());
+    else if (ID_LIST_KEYS.has(key) && Array.isArray(v)) out[key] = v.map((s) => (s as string).toLowerCase());
     else if (OPAQUE_KEYS.has(key)) out[key] = v;
     else out[key] = lowercaseIds(v);
   }
   return out;
-}
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -87,7 +82,13 @@ export async function validateBundle(
   const groupRefs: Reference[] = [];
   const requirements: { challengeId: string; required: string; path: string }[] = [];
 
-  (bundle.cityGroups ?? []).forEach((group, i) => claim('city_group', group.id, `cityGroups[${i}]`));
+  (bundle.cityGroups ?? []).forEach((group, i) => {
+    claim('city_group', group.id, `cityGroups[${i}]`);
+    // A SIRET is the SIREN followed by the establishment's number.
+    if (group.siret != null && group.siren.length === 9 && !group.siret.startsWith(group.siren)) {
+      fault(`cityGroups[${i}].siret`, `doit commencer par le SIREN du groupe (${group.siren})`);
+    }
+  });
 
   (bundle.cities ?? []).forEach((city, i) => {
     const cityPath = `cities[${i}]`;
@@ -132,7 +133,21 @@ export async function validateBundle(
       );
     });
 
-    (city.recyclingPoints ?? []).forEach((point, j) => own('recycling_point', point.id, city.id, `${cityPath}.recyclingPoints[${j}]`));
+    (city.recyclingPoints ?? []).forEach((point, j) => {
+      const p = `${cityPath}.recyclingPoints[${j}]`;
+      own('recycling_point', point.id, city.id, p);
+      if (point.openingHoursSpec != null) {
+        const problem = openingHoursSpecProblem(point.openingHoursSpec);
+        if (problem) fault(`${p}.openingHoursSpec`, problem);
+      }
+      const taken = new Set<string>();
+      (point.materials ?? []).forEach((wasteTypeId, k) => {
+        const mp = `${p}.materials[${k}]`;
+        if (taken.has(wasteTypeId)) fault(mp, `le type de déchet ${wasteTypeId} figure déjà dans cette liste`);
+        else checkWasteType(wasteTypeId, mp);
+        taken.add(wasteTypeId);
+      });
+    });
 
     const questions = new Set<string>();
     (city.quizQuestions ?? []).forEach((question, j) => {

@@ -76,14 +76,26 @@ async function upsertBatchGroup(
   return changed;
 }
 
-/** Links of series to quiz questions: a pair exists or not, there is nothing to update. */
-export async function insertSerieQuestions(db: Kysely<any>, rows: Row[]): Promise<number> {
+/**
+ * Link tables (a serie's quiz questions, a recycling point's materials): a row is its key pair, plus what the pair
+ * implies (a material's city); a pair exists or not, there is nothing to update.
+ */
+export interface LinkTable {
+  table: 'serie_question' | 'recycling_point_material';
+  /** The owner's column (the serie, the point), then the linked row's. */
+  key: [owner: string, linked: string];
+}
+
+export const SERIE_QUESTIONS: LinkTable = { table: 'serie_question', key: ['serie_id', 'quiz_question_id'] };
+export const POINT_MATERIALS: LinkTable = { table: 'recycling_point_material', key: ['recycling_point_id', 'waste_type_id'] };
+
+export async function insertLinks(db: Kysely<any>, links: LinkTable, rows: Row[]): Promise<number> {
   let changed = 0;
-  for (const batch of batches(rows, 2)) {
+  for (const batch of batches(rows, Object.keys(rows[0] ?? {}).length)) {
     const result = await db
-      .insertInto('serie_question')
+      .insertInto(links.table)
       .values(batch)
-      .onConflict((oc) => oc.columns(['serie_id', 'quiz_question_id']).doNothing())
+      .onConflict((oc) => oc.columns(links.key).doNothing())
       .executeTakeFirst();
     changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }
@@ -107,16 +119,18 @@ export async function deleteStaleChildren(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-export async function deleteStaleSerieQuestions(db: Kysely<any>, serieIds: string[], rows: Row[]): Promise<number> {
-  if (serieIds.length === 0) return 0;
-  const series = rows.map((r) => r.serie_id as string);
-  const questions = rows.map((r) => r.quiz_question_id as string);
+/** The links of the given owners that `rows` (the bundle's links) no longer hold. */
+export async function deleteStaleLinks(db: Kysely<any>, links: LinkTable, ownerIds: string[], rows: Row[]): Promise<number> {
+  if (ownerIds.length === 0) return 0;
+  const [owner, linked] = links.key;
+  const owners = rows.map((r) => r[owner] as string);
+  const targets = rows.map((r) => r[linked] as string);
   const result = await sql`
-    DELETE FROM serie_question sq
-    WHERE sq.serie_id = ANY(${serieIds}::uuid[])
+    DELETE FROM ${sql.table(links.table)} l
+    WHERE l.${sql.ref(owner)} = ANY(${ownerIds}::uuid[])
       AND NOT EXISTS (
-        SELECT 1 FROM unnest(${series}::uuid[], ${questions}::uuid[]) AS kept(serie_id, quiz_question_id)
-        WHERE kept.serie_id = sq.serie_id AND kept.quiz_question_id = sq.quiz_question_id
+        SELECT 1 FROM unnest(${owners}::uuid[], ${targets}::uuid[]) AS kept(owner_id, linked_id)
+        WHERE kept.owner_id = l.${sql.ref(owner)} AND kept.linked_id = l.${sql.ref(linked)}
       )
   `.execute(db);
   return Number(result.numAffectedRows ?? 0n);

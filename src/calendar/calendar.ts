@@ -5,10 +5,12 @@ import {
   isoWeekdayIndex,
   mondayOf,
   resolveTimeZone,
+  todayIn,
   type DayNumber,
   type FrenchWeekday,
-} from './calendar-dates.ts';
-import { frenchHolidayName } from './holidays.ts';
+} from '../kernel/dates.ts';
+import { frenchHolidayName } from '../kernel/holidays.ts';
+import { compareFrench } from '../kernel/french.ts';
 
 /**
  * The collection calendar engine: turns a place's collection days and exceptions into dated collections
@@ -74,11 +76,10 @@ export interface Calendar {
   cancelled: CancelledOccurrence[];
 }
 
-const collator = new Intl.Collator('fr', { numeric: true });
 
 function compareOccurrences(a: Occurrence, b: Occurrence): number {
   if (a.date !== b.date) return a.date < b.date ? -1 : 1;
-  return collator.compare(a.wasteTypeName, b.wasteTypeName) || (a.wasteTypeId < b.wasteTypeId ? -1 : a.wasteTypeId > b.wasteTypeId ? 1 : 0);
+  return compareFrench(a.wasteTypeName, b.wasteTypeName) || (a.wasteTypeId < b.wasteTypeId ? -1 : a.wasteTypeId > b.wasteTypeId ? 1 : 0);
 }
 
 /** Every day in the range on which the rule's collection is due, before exceptions. */
@@ -157,9 +158,6 @@ export function computeCalendar(schedule: PlaceSchedule, range: CalendarRange): 
 }
 
 /** Today, as a day number, in the city's time zone. */
-export function todayIn(timeZone: string | null | undefined, now: Date): DayNumber {
-  return dayInTimeZone(now, resolveTimeZone(timeZone));
-}
 
 /** How far ahead the next collection of a waste type is looked for. */
 const NEXT_COLLECTION_HORIZON_DAYS = 366;

@@ -1,5 +1,5 @@
 import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
-import { parseCalendarDate, dayNumberToUtcDate } from './calendar-dates.ts';
+import { parseCalendarDate, dayNumberToUtcDate } from '../kernel/dates.ts';
 import type { Calendar, Occurrence } from './calendar.ts';
 
 /**

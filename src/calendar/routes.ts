@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BadRequest, NotFound, messages } from '../http/errors.ts';
-import { parseCalendarDate, type DayNumber } from './calendar-dates.ts';
-import { computeCalendar, todayIn, type CalendarRange } from './calendar.ts';
+import { errors } from '../kernel/errors.ts';
+import { parseCalendarDate, type DayNumber, todayIn } from '../kernel/dates.ts';
+import { computeCalendar, type CalendarRange } from './calendar.ts';
 import { buildIcsFeed } from './ics.ts';
 import { loadPlaceCalendar, type PlaceCalendarData } from './repository.ts';
 import {
@@ -28,24 +28,24 @@ const EXTENSION_NOTE = 'Extension of the seed (CONTRACT section 3b).';
 
 async function requirePlace(app: FastifyInstance, params: PlaceParams): Promise<PlaceCalendarData> {
   const lookup = await loadPlaceCalendar(app.db, params.cityId, params.placeId);
-  if (lookup.found === 'city-missing') throw NotFound(messages.cityNotFound);
-  if (lookup.found === 'place-missing') throw NotFound(messages.collectionPlaceNotFound);
+  if (lookup.found === 'city-missing') throw errors.cityNotFound();
+  if (lookup.found === 'place-missing') throw errors.collectionPlaceNotFound();
   return lookup.data;
 }
 
 function dayParam(name: 'from' | 'to', value: string): DayNumber {
   const day = parseCalendarDate(value);
-  if (day === null) throw BadRequest(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`);
+  if (day === null) throw errors.dateParameter(name);
   return day;
 }
 
 /** The inclusive range asked for; `from` defaults to today in the city, `to` to `from` + 30 days. */
-function requestedRange(query: CollectionsQuery, today: DayNumber): CalendarRange {
+export function requestedRange(query: CollectionsQuery, today: DayNumber): CalendarRange {
   const from = query.from === undefined ? today : dayParam('from', query.from);
   const to = query.to === undefined ? from + DEFAULT_SPAN_DAYS : dayParam('to', query.to);
-  if (to < from) throw BadRequest('Le paramètre « to » doit être une date égale ou postérieure à « from ».');
+  if (to < from) throw errors.dateOrder();
   if (to - from + 1 > MAX_SPAN_DAYS) {
-    throw BadRequest(`Le paramètre « to » doit être au plus ${MAX_SPAN_DAYS - 1} jours après « from » (${MAX_SPAN_DAYS} jours au plus).`);
+    throw errors.calendarSpan(MAX_SPAN_DAYS);
   }
   return { from, to };
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
 
-const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+export { ErrorSchema };
 
 export const PlaceParamsSchema = Type.Object({
   cityId: Uuid('City id'),
@@ -33,15 +34,6 @@ export const OccurrenceSchema = Type.Object({
 export const OccurrenceListSchema = Type.Array(OccurrenceSchema, {
   description: 'Collections sorted by date, then waste type name (French collation); one per day and waste type.',
 });
-
-export const ErrorSchema = Type.Object(
-  {
-    statusCode: Type.Integer({ examples: [404] }),
-    message: Type.String({ examples: ['Ville introuvable'] }),
-    error: Type.String({ examples: ['Not Found'] }),
-  },
-  { description: 'Error body: French message' },
-);
 
 export const IcsResponseSchema = {
   description:

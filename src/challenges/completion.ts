@@ -1,16 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { BadRequest, NotFound } from '../http/errors.ts';
+import { errors } from '../kernel/errors.ts';
 import { findCompletion, toCompletionRecord, type ChallengeForCompletion } from './repository.ts';
 import { attemptCompletion } from './completion-statement.ts';
 import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
-
-export const challengeMessages = {
-  notFound: 'Défi introuvable : aucun défi disponible ne correspond à « challengeId ».',
-  notStarted: (name: string, start: string) => `Le défi « ${name} » n’a pas encore commencé : il ouvre le ${start}.`,
-  ended: (name: string, end: string) => `Le défi « ${name} » est terminé depuis le ${end}.`,
-  prerequisite: (name: string) => `Terminez d’abord le défi « ${name} » avant celui-ci.`,
-};
 
 export type ChallengeWindow = 'open' | 'not-started' | 'ended';
 
@@ -27,16 +20,16 @@ function frenchMoment(date: Date, timeZone: string): string {
 }
 
 function assertCompletable(challenge: ChallengeForCompletion | undefined, now: Date): asserts challenge is ChallengeForCompletion {
-  if (!challenge || !challenge.enabled || !challenge.cityActive) throw NotFound(challengeMessages.notFound);
+  if (!challenge || !challenge.enabled || !challenge.cityActive) throw errors.challengeNotFound();
   const window = challengeWindow(challenge, now);
   if (window === 'not-started') {
-    throw BadRequest(challengeMessages.notStarted(challenge.name, frenchMoment(challenge.startDate!, challenge.cityTimeZone)));
+    throw errors.challengeNotStarted(challenge.name, frenchMoment(challenge.startDate!, challenge.cityTimeZone));
   }
   if (window === 'ended') {
-    throw BadRequest(challengeMessages.ended(challenge.name, frenchMoment(challenge.endDate!, challenge.cityTimeZone)));
+    throw errors.challengeEnded(challenge.name, frenchMoment(challenge.endDate!, challenge.cityTimeZone));
   }
   if (challenge.requiredChallengeId !== null && !challenge.requiredCompleted) {
-    throw BadRequest(challengeMessages.prerequisite(challenge.requiredChallengeName ?? challenge.requiredChallengeId));
+    throw errors.challengePrerequisite(challenge.requiredChallengeName ?? challenge.requiredChallengeId);
   }
 }
 
@@ -50,6 +43,6 @@ export async function completeChallenge(db: Kysely<DB>, input: CompleteChallenge
   assertCompletable(attempt?.challenge, now);
   const stored = attempt!.record ?? (await findCompletion(db, input.deviceId, input.challengeId));
   // The row cannot vanish unless the challenge itself was deleted meanwhile.
-  if (!stored) throw NotFound(challengeMessages.notFound);
+  if (!stored) throw errors.challengeNotFound();
   return toCompletionRecord(stored, attempt!.challenge);
 }

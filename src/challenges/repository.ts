@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BadgeTable, DB } from '../db/types.ts';
 import type { BadgeApi, ChallengeApi, ChallengeQuizQuestionApi, CompletionApi, ProgressItemApi, SerieApi } from './schemas.ts';
+import { compareFrench } from '../kernel/french.ts';
 
 /** Names sort the French way (accents, case), the same on PGlite and PostgreSQL whatever their collations. */
-const collator = new Intl.Collator('fr', { sensitivity: 'base', numeric: true });
 
 const byOrderThenName = (a: { order: number; name: string; id: string }, b: { order: number; name: string; id: string }) =>
-  a.order - b.order || collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  a.order - b.order || compareFrench(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 type BadgeRow = Pick<Selectable<BadgeTable>, 'id' | 'name' | 'description' | 'icon' | 'image_url'>;
 
@@ -114,7 +114,7 @@ export async function availableChallengesByCity(
       description: s.description,
       order: s.order,
       quizQuestions: (questionsBySerie.get(s.id) ?? [])
-        .sort((a, b) => a.order - b.order || collator.compare(a.material, b.material) || (a.id < b.id ? -1 : 1))
+        .sort((a, b) => a.order - b.order || compareFrench(a.material, b.material) || (a.id < b.id ? -1 : 1))
         .map(toQuizQuestion),
     }));
     result.get(c.city_id)?.push({

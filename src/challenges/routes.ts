@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { NotFound, messages } from '../http/errors.ts';
+import { errors } from '../kernel/errors.ts';
 import { CompletionBatcher } from './completion-batch.ts';
 import { availableChallengesByCity, isCityActive, progressOfDevice } from './repository.ts';
 import {
@@ -54,7 +54,7 @@ export default async function challengeRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { cityId } = request.params;
-      if (!(await isCityActive(app.db, cityId))) throw NotFound(messages.cityNotFound);
+      if (!(await isCityActive(app.db, cityId))) throw errors.cityNotFound();
       const byCity = await availableChallengesByCity(app.db, [cityId], app.clock());
       return byCity.get(cityId) ?? [];
     },

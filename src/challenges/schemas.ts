@@ -1,10 +1,10 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { DeviceId, ErrorSchema, Nullable, Uuid as UuidOf, Timestamp as TimestampOf } from '../kernel/schemas.ts';
 
-/** An optional value: always present in the JSON, `null` when unset (contract section 1). */
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export { DeviceId, ErrorSchema };
 
-const Uuid = Type.String({ format: 'uuid' });
-const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+const Uuid = UuidOf();
+const Timestamp = TimestampOf('ISO 8601 UTC with milliseconds');
 
 export const BadgeSchema = Type.Object(
   {
@@ -67,7 +67,6 @@ export const ChallengeListSchema = Type.Array(ChallengeSchema, {
 export const CityIdParamsSchema = Type.Object({ cityId: Uuid });
 
 /** Client-generated device identifier (contract section 4): 8 to 128 letters, digits, `-` and `_`. */
-export const DeviceId = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 
 export const DeviceIdParamsSchema = Type.Object({ deviceId: DeviceId });
 
@@ -112,4 +111,3 @@ export const ProgressListSchema = Type.Array(ProgressItemSchema, {
   description: 'Every challenge completed by the device, newest completedAt first; kept after a challenge ends or is disabled',
 });
 
-export const ErrorSchema = Type.Object({ statusCode: Type.Number(), message: Type.String(), error: Type.String() });

@@ -1,6 +1,5 @@
 import { asksCollection, readIntents, unknownWords, type Intents } from './intents.ts';
-import { todayIn } from '../calendar/calendar.ts';
-import { formatDayNumber } from '../calendar/calendar-dates.ts';
+import { todayIn, formatDayNumber } from '../kernel/dates.ts';
 import { dayAsked } from './dates.ts';
 import {
   findMaterial,
@@ -81,7 +80,36 @@ function followsCollection(knowledge: CityKnowledge, history: ChatTurn[], today:
   return false;
 }
 
+/**
+ * How much of a message the assistant reads: its first ANALYSED_HEAD and last ANALYSED_TAIL characters (a question
+ * opens or closes a long message). The whole message is stored and shown to agents; only the analysis is bounded, so
+ * that a 2,000-character message costs what a 600-character one does.
+ */
+export const ANALYSED_HEAD = 400;
+export const ANALYSED_TAIL = 200;
+/** Earlier messages the assistant reads (a pending place question, a follow-up): the service loads no more. */
+export const ASSISTANT_HISTORY_MESSAGES = 20;
+
+/** The part of a text the assistant analyses, cut between words. */
+export function analysedText(text: string): string {
+  if (text.length <= ANALYSED_HEAD + ANALYSED_TAIL) return text;
+  const head = text.slice(0, ANALYSED_HEAD);
+  const tail = text.slice(-ANALYSED_TAIL);
+  const headEnd = head.lastIndexOf(' ');
+  const tailStart = tail.indexOf(' ');
+  return `${headEnd > 0 ? head.slice(0, headEnd) : head} … ${tailStart >= 0 ? tail.slice(tailStart + 1) : tail}`;
+}
+
+/** The built-in assistant's answer to one message, reading a bounded part of it and of the conversation. */
 export function answer(input: AssistantInput): AssistantReply {
+  return answerBounded({
+    ...input,
+    text: analysedText(input.text),
+    history: input.history.slice(-ASSISTANT_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: analysedText(m.content) })),
+  });
+}
+
+function answerBounded(input: AssistantInput): AssistantReply {
   const { knowledge, text, now } = input;
   const intents = readIntents(text);
   // Nothing here may move the conversation: no place, no hand-off.

@@ -1,4 +1,4 @@
-import { dayNumberFromParts, type DayNumber } from '../calendar/calendar-dates.ts';
+import { dayNumberFromParts, dayNumberToUtcDate, type DayNumber } from '../kernel/dates.ts';
 import { normalizeText } from './text-match.ts';
 
 /**
@@ -36,7 +36,7 @@ function nextOccurrence(today: DayNumber, todayYear: number, month: number, day:
   for (const year of [todayYear, todayYear + 1]) {
     const d = dayNumberFromParts(year, month, day);
     // 31 février is no date.
-    const check = new Date(d * 86_400_000);
+    const check = dayNumberToUtcDate(d);
     if (check.getUTCMonth() !== month - 1) return null;
     if (d >= today) return d;
   }
@@ -48,7 +48,7 @@ const NUMERIC = /(?:^|[^\d])(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?(?![\d])/;
 
 export function dayAsked(text: string, today: DayNumber): AskedDay | null {
   const t = normalizeText(text);
-  const todayYear = new Date(today * 86_400_000).getUTCFullYear();
+  const todayYear = dayNumberToUtcDate(today).getUTCFullYear();
   if (/\bapres demain\b/.test(t)) return { day: today + 2, named: false, words: /apr[eè]s[- ]demain/i };
   if (/\bdemain\b/.test(t)) return { day: today + 1, named: false, words: /demain/i };
   if (/\baujourd hui\b|\bce jour\b/.test(t)) return { day: today, named: false, words: /aujourd.?hui|ce jour/i };
@@ -64,7 +64,7 @@ export function dayAsked(text: string, today: DayNumber): AskedDay | null {
     if (numeric[3]) {
       const year = numeric[3].length === 2 ? 2000 + Number(numeric[3]) : Number(numeric[3]);
       const d = dayNumberFromParts(year, month, day);
-      return month >= 1 && month <= 12 && new Date(d * 86_400_000).getUTCMonth() === month - 1 ? { day: d, named: false, words: NUMERIC } : null;
+      return month >= 1 && month <= 12 && dayNumberToUtcDate(d).getUTCMonth() === month - 1 ? { day: d, named: false, words: NUMERIC } : null;
     }
     const d = nextOccurrence(today, todayYear, month, day);
     return d === null ? null : { day: d, named: false, words: NUMERIC };

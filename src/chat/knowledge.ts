@@ -1,5 +1,5 @@
-import { computeCalendar, nextCollections, todayIn, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
-import { parseCalendarDate, type FrenchWeekday } from '../calendar/calendar-dates.ts';
+import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
+import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../cities/schemas.ts';
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
@@ -145,13 +145,32 @@ function synonymsOf(description: string | null): string[] {
   return match ? match[1].split(',').flatMap((s) => namesOf(s.trim())) : [];
 }
 
+/** Sorting guides already built, per knowledge object: one answer looks a material up several times. */
+const guides = new WeakMap<CityKnowledge, { entries: MaterialEntry[]; words: Set<string> }>();
+
+/** The city's sorting guide (see materialEntries) and every word it uses, built once per knowledge object. */
+function sortingGuide(knowledge: CityKnowledge): { entries: MaterialEntry[]; words: Set<string> } {
+  let guide = guides.get(knowledge);
+  if (!guide) {
+    const entries = buildMaterialEntries(knowledge);
+    guide = { entries, words: new Set(entries.flatMap((e) => e.vocabulary)) };
+    guides.set(knowledge, guide);
+  }
+  return guide;
+}
+
 /** The city's sorting guide: waste-type details first, then quiz materials not already listed. */
 export function materialEntries(knowledge: CityKnowledge): MaterialEntry[] {
+  return sortingGuide(knowledge).entries;
+}
+
+function buildMaterialEntries(knowledge: CityKnowledge): MaterialEntry[] {
   const { city } = knowledge;
   const entries: MaterialEntry[] = [];
+  const byKey = new Map<string, MaterialEntry>();
   const add = (material: string, wasteType: WasteType, description: string | null, instructions: string | null, question = '') => {
     const key = `${normalizeText(material)}|${wasteType.id}`;
-    const known = entries.find((e) => `${normalizeText(e.material)}|${e.wasteType.id}` === key);
+    const known = byKey.get(key);
     if (known) {
       known.vocabulary.push(...contentTokens(question));
       return;
@@ -159,7 +178,9 @@ export function materialEntries(knowledge: CityKnowledge): MaterialEntry[] {
     const phrases = [...namesOf(material), ...synonymsOf(description)].map(contentTokens).filter((p) => p.length > 0);
     const synonyms = description ? (/Aussi appel[ée]e?s?\s*:\s*(.+)$/im.exec(description)?.[1] ?? '') : '';
     const vocabulary = [...contentTokens(material), ...contentTokens(synonyms), ...contentTokens(question)];
-    entries.push({ material, wasteType, description, instructions, phrases, vocabulary });
+    const entry = { material, wasteType, description, instructions, phrases, vocabulary };
+    entries.push(entry);
+    byKey.set(key, entry);
   };
   for (const wasteType of city.wasteTypes) {
     for (const d of wasteType.details) add(d.material, wasteType, d.description, d.instructions);
@@ -182,10 +203,13 @@ const MATERIAL_FILLER = new Set(
     .map(stem),
 );
 
+/** The filler words long enough to be typed with a typo. */
+const LONG_MATERIAL_FILLER = [...MATERIAL_FILLER].filter((f) => f.length >= 5);
+
 /** A filler word, allowing one typo in words of five letters or more ("jetter") that the guide does not use. */
 function isMaterialFiller(t: string, guideWords: Set<string>): boolean {
   if (MATERIAL_FILLER.has(t)) return true;
-  return t.length >= 5 && !guideWords.has(t) && [...MATERIAL_FILLER].some((f) => f.length >= 5 && editDistance(t, f, 1) <= 1);
+  return t.length >= 5 && !guideWords.has(t) && LONG_MATERIAL_FILLER.some((f) => editDistance(t, f, 1) <= 1);
 }
 
 export type MaterialLookup =
@@ -203,9 +227,8 @@ export type MaterialLookup =
  */
 export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLookup {
   const typed = contentTokens(text);
-  const entries = materialEntries(knowledge);
   // A word the guide itself uses is meant as such, never as a typo of another ("lingette" is not "lingerie").
-  const guideWords = new Set(entries.flatMap((e) => e.vocabulary));
+  const { entries, words: guideWords } = sortingGuide(knowledge);
   const matches = (t: string, w: string) =>
     t === w || ((!guideWords.has(t) || w.startsWith(t) || t.startsWith(w)) && wordMatches(t, w));
   const hasAll = (phrase: string[]) => phrase.length > 0 && phrase.every((w) => typed.some((t) => matches(t, w)));

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import type { AssistantInput, AssistantReply, ChatTurn } from './assistant.ts';
+import type { ModelCallBudget, SpentBudget } from './llm-budget.ts';
 import { runTool, TOOL_DEFINITIONS, type ToolState } from './llm-tools.ts';
 import { recordLlmUsage } from './repository.ts';
 
@@ -72,6 +73,17 @@ export interface LlmContext {
   config: Config;
   log: FastifyBaseLogger;
   now: Date;
+  /** Counts each call against the model's budgets (llm-budget.ts) before it is made. */
+  callBudget: ModelCallBudget;
+}
+
+/** A call would overrun one of the model's budgets: it is not made, and the built-in assistant answers. */
+export class ModelBudgetSpent extends Error {
+  readonly budget: SpentBudget;
+  constructor(budget: SpentBudget) {
+    super(`language-model budget spent: ${budget}`);
+    this.budget = budget;
+  }
 }
 
 export interface LlmInput extends AssistantInput {
@@ -92,6 +104,8 @@ export async function llmAnswer(ctx: LlmContext, input: LlmInput): Promise<Assis
   const timer = setTimeout(() => controller.abort(new Error('language model timeout')), config.llmTimeoutMs);
   try {
     for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
+      const spent = await ctx.callBudget();
+      if (spent) throw new ModelBudgetSpent(spent);
       const response = await fetch(`${config.llmBaseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${config.llmApiKey}` },

@@ -12,7 +12,7 @@ import {
   type Place,
   type WasteType,
 } from './knowledge.ts';
-import { FRENCH_WEEKDAYS } from '../calendar/calendar-dates.ts';
+import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import type { CityApi } from '../cities/schemas.ts';
 
 /**

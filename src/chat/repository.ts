@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { findCities } from '../cities/repository.ts';
 import type { ConversationStatus, ConversationTable, DB, MessageRole, MessageTable } from '../db/types.ts';
-import { iso } from '../http/schema-helpers.ts';
-import type { PageRequest } from '../cms/pagination.ts';
+import { iso } from '../kernel/french.ts';
+import type { PageRequest } from '../kernel/pagination.ts';
 import type { CityKnowledge } from './knowledge.ts';
 import type { ConversationApi, MessageApi } from './schemas.ts';
 
@@ -141,15 +141,45 @@ export async function conversationsOfDevice(
   return { rows, total };
 }
 
-/** Messages of a conversation, oldest first (insertion order breaks ties between equal timestamps). */
-export async function messagesOf(db: Kysely<DB>, conversationId: string): Promise<MessageRow[]> {
-  return db
+/**
+ * One page of a conversation's messages: the `limit` most recent ones, or the `limit` before the message
+ * `before` (a message of this conversation), returned oldest first; `older` says whether messages precede the
+ * page. Insertion order (`seq`) breaks ties between equal timestamps. Null when `before` is not a message of this
+ * conversation. Reads at most `limit + 1` rows, whatever the conversation's length.
+ */
+export async function messagePage(
+  db: Kysely<DB>,
+  conversationId: string,
+  page: { limit: number; before?: string },
+): Promise<{ rows: MessageRow[]; older: boolean } | null> {
+  let query = db.selectFrom('message').selectAll().where('conversation_id', '=', conversationId);
+  if (page.before !== undefined) {
+    const cursor = await db
+      .selectFrom('message')
+      .select(['created_at', 'seq'])
+      .where('id', '=', page.before)
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
+    if (!cursor) return null;
+    query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'seq'), '<', tuple(cursor.created_at, cursor.seq)));
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(page.limit + 1).execute();
+  const older = rows.length > page.limit;
+  return { rows: rows.slice(0, page.limit).reverse(), older };
+}
+
+/** Whether the conversation holds at least `count` messages, reading no more than that many index entries. */
+export async function holdsMessages(db: Kysely<DB>, conversationId: string, count: number): Promise<boolean> {
+  const row = await db
     .selectFrom('message')
-    .selectAll()
+    .select('id')
     .where('conversation_id', '=', conversationId)
-    .orderBy('created_at', 'asc')
-    .orderBy('seq', 'asc')
-    .execute();
+    .orderBy('created_at')
+    .orderBy('seq')
+    .offset(count - 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function insertMessage(
@@ -170,6 +200,12 @@ export async function insertMessage(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * The day language-model usage is counted in (/chat/usage, and the daily budget of each group): agents work on French
+ * local time, so a call at 00:30 in Paris belongs to that Paris day, summer and winter alike.
+ */
+export const USAGE_TIME_ZONE = 'Europe/Paris';
 
 export async function recordLlmUsage(
   db: Kysely<DB>,

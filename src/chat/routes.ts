@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorSchema } from '../http/schema-helpers.ts';
-import { findConversation } from './repository.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { setNextPageLink } from '../http/link-header.ts';
+import { createAssistantPool } from './assistant-pool.ts';
+import { modelCallBudgets } from './llm-budget.ts';
+import { cachedKnowledge } from './knowledge-cache.ts';
+import { findConversation, loadCityKnowledge } from './repository.ts';
 import {
   AvailabilityQuery,
   AvailabilitySchema,
@@ -12,14 +16,16 @@ import {
   CreateConversationBody,
   DeviceIdParams,
   LocationBody,
+  MAX_CONVERSATION_MESSAGES,
+  MESSAGE_PAGE_SIZE,
   MessageListSchema,
+  MessagePageQuery,
   MessageSchema,
   SendMessageBody,
 } from './schemas.ts';
 import * as chat from './service.ts';
+import { isDeviceId, isUuid } from '../kernel/schemas.ts';
 
-const DEVICE_ID = /^[A-Za-z0-9_-]{8,128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Chat answers are personal and change with every message: never stored by a cache. */
 const noStore = { cache: false };
@@ -32,15 +38,21 @@ export default async function chatRoutes(fastify: FastifyInstance) {
     if (request.method === 'GET' || request.method === 'HEAD') reply.header('cache-control', 'no-store');
   });
 
+  // Workers start with the first message; closing the app (SIGTERM) stops them.
+  const assistants = createAssistantPool(app.config, app.log);
+  app.addHook('onClose', () => assistants.close());
+  const modelBudgets = modelCallBudgets(app);
+  const knowledgeOf = cachedKnowledge((cityId, now) => loadCityKnowledge(app.db, cityId, now), () => app.dataVersion.current);
+
   // The chat limit counts every creation and every message, valid or not (it runs before validation),
   // per device: the body's deviceId, or the conversation's; the client IP when none applies.
   const limitByBodyDevice = async (request: FastifyRequest, reply: FastifyReply) => {
     const deviceId = (request.body as { deviceId?: unknown } | undefined)?.deviceId;
-    await app.chatRateLimit(request, reply, typeof deviceId === 'string' && DEVICE_ID.test(deviceId) ? deviceId : null);
+    await app.chatRateLimit(request, reply, isDeviceId(deviceId) ? deviceId : null);
   };
   const limitByConversationDevice = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = (request.params as { id?: string }).id;
-    const conversation = id && UUID.test(id) ? await findConversation(app.db, id) : null;
+    const conversation = id && isUuid(id) ? await findConversation(app.db, id) : null;
     await app.chatRateLimit(request, reply, conversation?.device_id ?? null);
   };
 
@@ -72,7 +84,7 @@ export default async function chatRoutes(fastify: FastifyInstance) {
         description:
           'Unknown or NON_ACTIF city: 404. `cityGroupId`, when given, must be the city’s group (else 400). A city without a group, or whose group has ' +
           'not enabled the assistant: 403. When the city has exactly one collection place, the conversation starts with that place. ' +
-          'Counts against the chat limit of 20 per minute per deviceId.',
+          'Counts against the chat limit of 20 per minute per deviceId, and against the client IP’s chat budget (429 past either).',
         body: CreateConversationBody,
         response: { 201: ConversationSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       },
@@ -119,12 +131,21 @@ export default async function chatRoutes(fastify: FastifyInstance) {
       config: noStore,
       schema: {
         tags: ['chat'],
-        summary: 'Messages of a conversation, oldest first',
+        summary: 'Messages of a conversation, oldest first, one page at a time',
+        description:
+          `The ${MESSAGE_PAGE_SIZE} most recent messages, oldest first. When older messages exist, the \`Link\` header (RFC 8288) ` +
+          'gives the previous page: `<…/messages?before={id}>; rel="next"`, `id` being the oldest message of this page. ' +
+          '`before` must be a message of this conversation (else 400).',
         params: ConversationIdParams,
+        querystring: MessagePageQuery,
         response: { 200: MessageListSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request) => chat.listMessages(app.db, request.params.id),
+    async (request, reply) => {
+      const page = await chat.listMessages(app.db, request.params.id, request.query.before);
+      if (page.olderBefore) setNextPageLink(request, reply, { before: page.olderBefore });
+      return page.messages;
+    },
   );
 
   app.post(
@@ -138,18 +159,29 @@ export default async function chatRoutes(fastify: FastifyInstance) {
           '`content`: 1 to 2000 characters after trimming (stored trimmed). `placeId`, when given, must be a place of the conversation’s city and becomes ' +
           'the conversation’s place. 201 with the assistant’s answer (its `placeId` is the place it answered for). While an agent holds the ' +
           'conversation (`WAITING_AGENT`, `WITH_AGENT`) the assistant stays silent: 202 with the stored user message. CLOSED: 400. ' +
-          'Unknown conversation: 404. Counts against the chat limit of the conversation’s deviceId.',
+          'Unknown conversation: 404. ' +
+          `A conversation holds ${MAX_CONVERSATION_MESSAGES} messages at most: past it, 400 (open a new conversation). ` +
+          'Counts against the chat limit of the conversation’s deviceId, and against the client IP’s chat budget. ' +
+          'When every assistant worker is busy and the queue is full (or a worker failed), 503 with `Retry-After`: ' +
+          'nothing was stored, send the message again. The language model, when configured, has budgets per client IP and ' +
+          'per city group and day; past them the built-in assistant answers.',
         params: ConversationIdParams,
         body: SendMessageBody,
-        response: { 201: MessageSchema, 202: MessageSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
+        response: { 201: MessageSchema, 202: MessageSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema },
       },
     },
     async (request, reply) => {
-      const { status, message } = await chat.sendMessage(
-        { db: app.db, config: app.config, log: request.log, now: app.clock() },
-        request.params.id,
-        request.body,
-      );
+      const now = app.clock();
+      const ctx = {
+        db: app.db,
+        config: app.config,
+        log: request.log,
+        now,
+        assistants,
+        knowledgeOf,
+        modelBudgets: (cityGroupId: string) => modelBudgets(request.ip, cityGroupId, now),
+      };
+      const { status, message } = await chat.sendMessage(ctx, request.params.id, request.body);
       return reply.code(status).send(message);
     },
   );

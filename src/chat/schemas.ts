@@ -1,10 +1,17 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
-import { DeviceId } from '../challenges/schemas.ts';
-import { Envelope, PaginationQuery } from '../cms/pagination.ts';
+import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { DeviceId } from '../kernel/schemas.ts';
+import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 
 /** Longest message a citizen may send, after trimming (CONTRACT section 7). */
 export const MAX_MESSAGE_LENGTH = 2000;
+/**
+ * Messages a conversation holds before it is full: past it a citizen's message answers 400 and asks for a new
+ * conversation, so that no conversation grows without end (each message reads only the last ones anyway).
+ */
+export const MAX_CONVERSATION_MESSAGES = 200;
+/** Messages per page of a conversation (public list and console detail), most recent page first. */
+export const MESSAGE_PAGE_SIZE = 100;
 
 export const AvailabilityQuery = Type.Object({
   cityId: Type.Optional(Uuid('A city: its group decides')),
@@ -74,3 +81,6 @@ export const DeviceIdParams = Type.Object({ deviceId: DeviceId });
 export const ConversationListQuery = Type.Object(PaginationQuery);
 export const ConversationListSchema = Envelope(ConversationSchema);
 export const MessageListSchema = Type.Array(MessageSchema, { description: 'Oldest first' });
+export const MessagePageQuery = Type.Object({
+  before: Type.Optional(Uuid('A message of this conversation: the page holds the messages before it (see the `Link` header)')),
+});

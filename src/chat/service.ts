@@ -2,12 +2,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
-import { BadRequest, Forbidden, NotFound, messages } from '../http/errors.ts';
-import { pageMeta, type PageRequest } from '../cms/pagination.ts';
-import { answer, type AssistantReply, type ChatTurn } from './assistant.ts';
-import { llmAnswer, llmConfigured } from './llm.ts';
+import { errors, messages } from '../kernel/errors.ts';
+import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { ASSISTANT_HISTORY_MESSAGES, type AssistantReply, type ChatTurn } from './assistant.ts';
+import { answerInWorker, type AssistantPool } from './assistant-pool.ts';
+import type { KnowledgeLoader } from './knowledge-cache.ts';
+import type { ModelCallBudget } from './llm-budget.ts';
+import { llmAnswer, llmConfigured, ModelBudgetSpent } from './llm.ts';
 import * as repo from './repository.ts';
-import { MAX_MESSAGE_LENGTH, type Availability, type ConversationApi, type MessageApi } from './schemas.ts';
+import {
+  MAX_CONVERSATION_MESSAGES,
+  MAX_MESSAGE_LENGTH,
+  MESSAGE_PAGE_SIZE,
+  type Availability,
+  type ConversationApi,
+  type MessageApi,
+} from './schemas.ts';
 
 /** The chat rules of CONTRACT section 7, between the routes and the storage. */
 
@@ -27,22 +37,8 @@ export async function availability(db: Kysely<DB>, query: { cityId?: string; cit
       ? { enabled: true, cityGroupId: group.id, reason: 'enabled' }
       : { enabled: false, cityGroupId: group.id, reason: 'module_disabled' };
   }
-  throw BadRequest(chatMessages.availabilityNeedsId);
+  throw errors.chatNeedsId();
 }
-
-export const chatMessages = {
-  availabilityNeedsId: 'Le paramètre « cityId » ou « cityGroupId » est obligatoire.',
-  conversationNotFound: 'Conversation introuvable',
-  groupMismatch: 'Le champ « cityGroupId » ne correspond pas au groupement de la ville.',
-  moduleDisabled: 'L’assistant n’est pas activé pour cette ville.',
-  noCityGroup: 'Cette ville ne fait partie d’aucun groupement : l’assistant n’y est pas disponible.',
-  locationCity: 'Le champ « cityId » doit désigner une ville active du groupement de la conversation.',
-  locationPlace: 'Le champ « placeId » doit désigner un lieu de collecte de cette ville.',
-  messagePlace: 'Le champ « placeId » doit désigner un lieu de collecte de la ville de la conversation.',
-  contentLength: `Le champ « content » doit contenir de 1 à ${MAX_MESSAGE_LENGTH} caractères (espaces de début et de fin exclus).`,
-  closed: 'Cette conversation est close : ouvrez-en une nouvelle.',
-  cityGone: 'Les informations de cette ville ne sont plus disponibles. Un agent peut vous répondre : écrivez « parler à un agent ».',
-};
 
 export async function createConversation(
   db: Kysely<DB>,
@@ -50,10 +46,10 @@ export async function createConversation(
   now: Date,
 ): Promise<ConversationApi> {
   const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active) throw NotFound(messages.cityNotFound);
-  if (body.cityGroupId != null && body.cityGroupId !== city.cityGroupId) throw BadRequest(chatMessages.groupMismatch);
-  if (!city.cityGroupId) throw Forbidden(chatMessages.noCityGroup);
-  if (!city.chatEnabled) throw Forbidden(chatMessages.moduleDisabled);
+  if (!city || !city.active) throw errors.cityNotFound();
+  if (body.cityGroupId != null && body.cityGroupId !== city.cityGroupId) throw errors.chatGroupMismatch();
+  if (!city.cityGroupId) throw errors.chatNoCityGroup();
+  if (!city.chatEnabled) throw errors.chatModuleDisabled();
   // A city with a single collection place needs no question: the assistant answers for that place.
   const places = await repo.placeIdsOfCity(db, city.id);
   const row = await repo.insertConversation(db, {
@@ -68,7 +64,7 @@ export async function createConversation(
 
 async function existingConversation(db: Kysely<DB>, id: string): Promise<repo.ConversationRow> {
   const conversation = await repo.findConversation(db, id);
-  if (!conversation) throw NotFound(chatMessages.conversationNotFound);
+  if (!conversation) throw errors.conversationNotFound();
   return conversation;
 }
 
@@ -80,8 +76,8 @@ export async function setLocation(
 ): Promise<ConversationApi> {
   const conversation = await existingConversation(db, id);
   const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active || city.cityGroupId !== conversation.city_group_id) throw BadRequest(chatMessages.locationCity);
-  if (!(await repo.isPlaceOfCity(db, body.placeId, city.id))) throw BadRequest(chatMessages.locationPlace);
+  if (!city || !city.active || city.cityGroupId !== conversation.city_group_id) throw errors.chatLocationCity();
+  if (!(await repo.isPlaceOfCity(db, body.placeId, city.id))) throw errors.chatLocationPlace();
   return repo.toConversation(await repo.updateConversation(db, id, { cityId: city.id, placeId: body.placeId, now }));
 }
 
@@ -90,9 +86,25 @@ export async function listConversations(db: Kysely<DB>, deviceId: string, page: 
   return { data: rows.map(repo.toConversation), meta: pageMeta(page, total) };
 }
 
-export async function listMessages(db: Kysely<DB>, id: string): Promise<MessageApi[]> {
+/** One page of a conversation's messages, oldest first, and the id to ask the page before it with (null: none). */
+export interface MessagePage {
+  messages: MessageApi[];
+  olderBefore: string | null;
+}
+
+/**
+ * The MESSAGE_PAGE_SIZE most recent messages, or those before the message `before`: a conversation of any length
+ * costs one bounded read. `before` not a message of this conversation: 400.
+ */
+export async function messagePage(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
+  const page = await repo.messagePage(db, id, { limit: MESSAGE_PAGE_SIZE, before });
+  if (!page) throw errors.messageCursor();
+  return { messages: page.rows.map(repo.toMessage), olderBefore: page.older ? page.rows[0].id : null };
+}
+
+export async function listMessages(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
   await existingConversation(db, id);
-  return (await repo.messagesOf(db, id)).map(repo.toMessage);
+  return messagePage(db, id, before);
 }
 
 export interface SendContext {
@@ -100,9 +112,18 @@ export interface SendContext {
   config: Config;
   log: FastifyBaseLogger;
   now: Date;
+  /** The worker threads of the built-in assistant. */
+  assistants: AssistantPool;
+  /** The city data the assistants answer from (knowledge-cache.ts). */
+  knowledgeOf: KnowledgeLoader;
+  /** The language model's budgets for this message: its client IP's and its conversation group's. */
+  modelBudgets: (cityGroupId: string) => ModelCallBudget;
 }
 
-/** Stores the citizen's message and, unless a person holds the conversation, the assistant's answer. */
+/**
+ * Stores the citizen's message and, unless a person holds the conversation, the assistant's answer. The answer is
+ * made before anything is stored: a message the assistant could not take (503) leaves no trace and may be sent again.
+ */
 export async function sendMessage(
   ctx: SendContext,
   id: string,
@@ -110,22 +131,27 @@ export async function sendMessage(
 ): Promise<{ status: 201 | 202; message: MessageApi }> {
   const { db, now } = ctx;
   const conversation = await existingConversation(db, id);
-  if (conversation.status === 'CLOSED') throw BadRequest(chatMessages.closed);
+  if (conversation.status === 'CLOSED') throw errors.conversationClosed();
   const content = body.content.trim();
-  if (content.length < 1 || content.length > MAX_MESSAGE_LENGTH) throw BadRequest(chatMessages.contentLength);
+  if (content.length < 1 || content.length > MAX_MESSAGE_LENGTH) throw errors.contentLength(MAX_MESSAGE_LENGTH);
   const givenPlace = body.placeId ?? null;
-  if (givenPlace && !(await repo.isPlaceOfCity(db, givenPlace, conversation.city_id))) throw BadRequest(chatMessages.messagePlace);
+  if (givenPlace && !(await repo.isPlaceOfCity(db, givenPlace, conversation.city_id))) throw errors.chatMessagePlace();
 
-  const history: ChatTurn[] = (await repo.messagesOf(db, id)).map((m) => ({ role: m.role, content: m.content }));
-  const userMessage = await repo.insertMessage(db, { conversationId: id, role: 'user', content, placeId: givenPlace, now });
+  // Only the last messages are read: what the assistant and the model look back on, whatever the conversation's length.
+  const recent = (await repo.messagePage(db, id, { limit: ASSISTANT_HISTORY_MESSAGES }))!;
+  if (recent.older && (await repo.holdsMessages(db, id, MAX_CONVERSATION_MESSAGES))) {
+    throw errors.conversationFull(MAX_CONVERSATION_MESSAGES);
+  }
+  const history: ChatTurn[] = recent.rows.map((m) => ({ role: m.role, content: m.content }));
   let placeId = givenPlace ?? conversation.place_id;
-  await repo.updateConversation(db, id, { placeId, lastMessageAt: now, now });
+  const held = conversation.status === 'WAITING_AGENT' || conversation.status === 'WITH_AGENT';
+  const reply = held ? null : await assistantReply(ctx, conversation, placeId, history, content);
 
-  if (conversation.status === 'WAITING_AGENT' || conversation.status === 'WITH_AGENT') {
+  const userMessage = await repo.insertMessage(db, { conversationId: id, role: 'user', content, placeId: givenPlace, now });
+  if (!reply) {
+    await repo.updateConversation(db, id, { placeId, lastMessageAt: now, now });
     return { status: 202, message: repo.toMessage(userMessage) };
   }
-
-  const reply = await assistantReply(ctx, conversation, placeId, history, content);
   placeId = reply.place?.id ?? placeId;
   const assistantMessage = await repo.insertMessage(db, { conversationId: id, role: 'assistant', content: reply.content, placeId, now });
   await repo.updateConversation(db, id, {
@@ -137,7 +163,7 @@ export async function sendMessage(
   return { status: 201, message: repo.toMessage(assistantMessage) };
 }
 
-/** The language model when configured (falling back on any failure), else the built-in assistant. */
+/** The language model when configured and within its budgets (falling back on any failure), else the built-in assistant. */
 async function assistantReply(
   ctx: SendContext,
   conversation: repo.ConversationRow,
@@ -145,16 +171,19 @@ async function assistantReply(
   history: ChatTurn[],
   text: string,
 ): Promise<AssistantReply> {
-  const knowledge = await repo.loadCityKnowledge(ctx.db, conversation.city_id, ctx.now);
-  if (!knowledge) return { content: chatMessages.cityGone, place: null, handoff: false };
+  const knowledge = await ctx.knowledgeOf(conversation.city_id, ctx.now);
+  if (!knowledge) return { content: messages.chatCityGone, place: null, handoff: false };
   const place = knowledge.city.wasteCollectionPlaces.find((p) => p.id === placeId) ?? null;
   const input = { knowledge, place, history, text, now: ctx.now };
+  const cityGroupId = conversation.city_group_id;
   if (llmConfigured(ctx.config)) {
     try {
-      return await llmAnswer(ctx, { ...input, conversationId: conversation.id, cityGroupId: conversation.city_group_id });
+      return await llmAnswer({ ...ctx, callBudget: ctx.modelBudgets(cityGroupId) }, { ...input, conversationId: conversation.id, cityGroupId });
     } catch (err) {
-      ctx.log.warn({ err, conversationId: conversation.id }, 'language model failed: the built-in assistant answers');
+      // No conversation id in the log: with it, anyone reading the log could read the conversation.
+      if (err instanceof ModelBudgetSpent) ctx.log.info({ budget: err.budget, cityGroupId }, 'language-model budget spent: the built-in assistant answers');
+      else ctx.log.warn({ err, cityGroupId }, 'language model failed: the built-in assistant answers');
     }
   }
-  return answer(input);
+  return answerInWorker(ctx.assistants, input);
 }

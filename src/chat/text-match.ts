@@ -4,9 +4,19 @@
  * so a rule such as plural stripping only has to be consistent, not linguistically perfect.
  */
 
+/**
+ * Texts already normalized, up to NORMALIZED_KEPT: one answer reads the same message and the city's same names many
+ * times over. Only short texts are kept (a citizen's message as the assistant reads it, names, questions).
+ */
+const normalized = new Map<string, string>();
+const NORMALIZED_KEPT = 4096;
+const NORMALIZED_LONGEST = 1000;
+
 /** Lowercase, accents and punctuation removed, apostrophes split ("l'huile" -> "l huile"), spaces collapsed. */
 export function normalizeText(text: string): string {
-  return text
+  const known = normalized.get(text);
+  if (known !== undefined) return known;
+  const result = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
@@ -14,6 +24,11 @@ export function normalizeText(text: string): string {
     .replace(/æ/g, 'ae')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
+  if (text.length <= NORMALIZED_LONGEST) {
+    if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
+    normalized.set(text, result);
+  }
+  return result;
 }
 
 /** Crude French plural stripping: "bouteilles" -> "bouteille", "journaux" -> "journau" (on both sides). */
@@ -46,24 +61,47 @@ export function contentTokens(text: string): string[] {
   return tokenize(text).filter((t) => !STOPWORDS.has(t));
 }
 
-/** Damerau-Levenshtein distance (optimal string alignment), stopping early past `max`. */
+/** Three rows of the distance table, reused by every call (the assistant compares thousands of word pairs per message). */
+let rows = new Int32Array(64);
+
+/**
+ * Damerau-Levenshtein distance (optimal string alignment), stopping early past `max`: `max + 1` means "more
+ * than max". Only the band of cells within `max` of the diagonal is computed, so a bounded comparison costs
+ * a few operations per letter and allocates nothing.
+ */
 export function editDistance(a: string, b: string, max = Infinity): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) rows[0][j] = j;
+  if (a === b) return 0;
+  // No distance exceeds the longer length: that bound makes an unbounded call a full table.
+  const limit = Math.min(max, Math.max(a.length, b.length));
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(3 * width * 2);
+  const far = limit + 1;
+  let before = 0; // row i - 2
+  let previous = width; // row i - 1
+  let current = 2 * width; // row i
+  for (let j = 0; j < width; j++) rows[previous + j] = j <= limit ? j : far;
   for (let i = 1; i <= a.length; i++) {
-    let rowMin = Infinity;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i][j] = d;
-      rowMin = Math.min(rowMin, d);
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    rows[current + from - 1] = from === 1 ? i : far;
+    let rowMin = from === 1 ? i : far;
+    for (let j = from; j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        d = Math.min(d, rows[before + j - 2] + 1);
+      }
+      rows[current + j] = d;
+      if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return max + 1;
+    // The cell right of the band is read by the next row: beyond reach.
+    if (to < b.length) rows[current + to + 1] = far;
+    if (rowMin > limit) return max + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return rows[a.length][b.length];
+  const distance = rows[previous + b.length];
+  return distance > limit ? max + 1 : distance;
 }
 
 /** How many typos a word of this length may carry: none under 5 letters, 1 from 5, 2 from 8. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { availableChallengesByCity } from '../challenges/repository.ts';
 import { readSnapshot } from '../db/snapshot.ts';
-import { frenchCollator, iso, sortByText } from '../http/schema-helpers.ts';
+import { frenchCollator, iso, sortByText } from '../kernel/french.ts';
 import type { CityApi, CityGroupApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
 
 const WEEKDAY_ORDER: Record<string, number> = {

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { etagMatches, negotiateEncoding } from '../http/conditional.ts';
-import { NotFound, messages } from '../http/errors.ts';
-import { ErrorSchema } from '../http/schema-helpers.ts';
+import { errors } from '../kernel/errors.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
 import { countActiveCities, findCities, findCityGroups } from './repository.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
 import type { CityApi } from './schemas.ts';
@@ -12,6 +12,8 @@ import { CityGroupSchema, CityIdParams, CitySchema } from './schemas.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  /** Streamed lists this instance is sending (at most CITIES_MAX_STREAMS). */
+  const streams = { inFlight: 0 };
 
   app.get(
     '/cities',
@@ -27,7 +29,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
       // Up to the threshold the list is built once and kept with its variants by the response cache;
       // above it, it is streamed in batches (never held whole) and bypasses the cache.
       if ((await countActiveCities(app.db)) <= app.config.citiesStreamThreshold) return findCities(app.db, { all: true }, now);
-      return sendCitiesStream(app, request, reply, now);
+      return sendCitiesStream(app, streams, request, reply, now);
     },
   );
 
@@ -43,7 +45,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const [city] = await findCities(app.db, { id: request.params.id }, app.clock());
-      if (!city) throw NotFound(messages.cityNotFound);
+      if (!city) throw errors.cityNotFound();
       return city;
     },
   );
@@ -61,9 +63,35 @@ export default async function cityRoutes(fastify: FastifyInstance) {
   );
 }
 
-/** Every ACTIF city as a streamed body, with its strong ETag (304 on If-None-Match) and gzip/brotli on request. */
-async function sendCitiesStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, now: Date) {
-  const stream = await startCitiesStream(app.database, now);
+/**
+ * Every ACTIF city as a streamed body, with its strong ETag (304 on If-None-Match) and gzip/brotli on request.
+ * Past CITIES_MAX_STREAMS lists being sent at once, 503 with Retry-After: each one holds memory, and reads the database
+ * batch after batch for as long as its client takes.
+ */
+async function sendCitiesStream(
+  app: FastifyInstance,
+  streams: { inFlight: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  now: Date,
+) {
+  if (streams.inFlight >= app.config.citiesMaxStreams) throw errors.unavailable(10);
+  streams.inFlight++;
+  let counted = true;
+  const uncount = () => {
+    if (!counted) return;
+    counted = false;
+    streams.inFlight--;
+  };
+  // 'close' comes once the answer is sent or the client went away, whichever happens first.
+  reply.raw.once('close', uncount);
+  let stream;
+  try {
+    stream = await startCitiesStream(app.database, now);
+  } catch (err) {
+    uncount();
+    throw err;
+  }
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const etag = encoding === 'identity' ? stream.etag : `${stream.etag.slice(0, -1)}-${encoding}"`;
   reply.header('content-type', 'application/json; charset=utf-8');
@@ -72,7 +100,6 @@ async function sendCitiesStream(app: FastifyInstance, request: FastifyRequest, r
   reply.header('etag', etag);
   const notModified = etagMatches(request.headers['if-none-match'], etag);
   if (notModified || request.method === 'HEAD') {
-    await stream.release();
     if (notModified) return reply.code(304).send();
     return reply.send(Readable.from([]));
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
+import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { ChallengeSchema } from '../challenges/schemas.ts';
 
 const HexColor = Type.String({ examples: ['#F2C500'] });
@@ -75,7 +75,7 @@ export const QuizQuestionSchema = Type.Object({
   order: Type.Number(),
 });
 
-export const CityGroupRefSchema = Type.Object({ id: Uuid(), name: Type.String(), type: Type.String() });
+export { CityGroupRefSchema };
 
 export const CitySchema = Type.Object(
   {

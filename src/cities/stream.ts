@@ -8,53 +8,38 @@ import { readSnapshot } from '../db/snapshot.ts';
 import type { Encoding } from '../http/conditional.ts';
 import { CITY_BATCH_SIZE, listActiveCityIds, loadCities } from './repository.ts';
 import type { CityApi } from './schemas.ts';
+import { readDataVersion } from '../kernel/data-version.ts';
 
 /**
- * GET /public/cities at national scale: the body (about 30 KB per demo-like city, near a gigabyte for every
+ * GET /public/cities at national scale: the body (about 90 KB per demo-like city, near a gigabyte for every
  * commune of France) is never built whole. The sorted list of ACTIF ids is read, then the nested data of
  * each batch of CITY_BATCH_SIZE cities with the same per-table queries as the built list (loadCities), and
  * the items are written one batch at a time into a Readable that only reads the next batch when the client
  * (or the compressor) has taken the previous one. The bytes are the built list's bytes.
  *
- * Consistency:
- * - PostgreSQL: every batch is read inside one REPEATABLE READ READ ONLY transaction on a dedicated pool
- *   connection, held for the length of the stream: the body is one snapshot.
- * - PGlite: the embedded database has a single connection; a transaction held for the seconds a large body
- *   takes to send would block every other request. Each batch is read on its own snapshot that also reads
- *   data_version; if it moved since the ETag was computed, the stream is aborted (the client sees a broken
- *   transfer, never a body that mixes two versions under one validator) and a warning is logged.
- *   On PGlite only this process writes, so a move mid-stream is an import-less write by this very process.
+ * Consistency: each batch is read on its own short REPEATABLE READ snapshot that also reads data_version; if it moved
+ * since the ETag was computed, the stream is aborted (the client sees a broken transfer, never a body that mixes two
+ * versions under one validator) and a warning is logged. No database connection is held between two batches: a client
+ * reading slowly (or not at all) holds memory for at most one batch ahead, never a connection or a snapshot — ten
+ * slow readers once kept every PostgreSQL connection "idle in transaction" and starved every other read.
+ * The number of streams sent at once is bounded by the route (CITIES_MAX_STREAMS).
  *
  * Validator: the body changes only when data_version moves or a challenge's availability window opens or
  * closes (the only time-dependent part). The strong ETag hashes data_version with the latest start date and
  * the latest end date already passed: for fixed data, those two pick out the set of available challenges.
  */
 
-/** A read of many batches: on one snapshot (PostgreSQL) or one snapshot per batch (PGlite). */
+/** A read of many batches, one snapshot per batch, each checked against the version the validator was made at. */
 interface BatchReader {
-  /** Runs a read; on PGlite in its own snapshot that fails when data_version is no longer `version`. */
+  /** Runs a read in its own snapshot; throws StreamVersionMoved when data_version is no longer the pinned one. */
   read<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
-  release(): Promise<void>;
+  pin(version: number): void;
 }
 
 export class StreamVersionMoved extends Error {}
 
-async function openReader(database: Database): Promise<BatchReader & { version: () => number | null; pin(v: number): void }> {
+function openReader(database: Database): BatchReader {
   let pinned: number | null = null;
-  if (database.kind === 'postgres') {
-    const trx = await database.db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-    let released = false;
-    return {
-      read: (fn) => fn(trx),
-      async release() {
-        if (released) return;
-        released = true;
-        await trx.rollback().execute();
-      },
-      version: () => pinned,
-      pin: (v) => void (pinned = v),
-    };
-  }
   return {
     read: (fn) =>
       readSnapshot(database.db, async (trx) => {
@@ -64,16 +49,10 @@ async function openReader(database: Database): Promise<BatchReader & { version: 
         }
         return fn(trx);
       }),
-    release: async () => {},
-    version: () => pinned,
     pin: (v) => void (pinned = v),
   };
 }
 
-async function readDataVersion(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('data_version').select('version').where('id', '=', 1).executeTakeFirst();
-  return Number(row?.version ?? 0);
-}
 
 /** What the validator depends on, read on the stream's snapshot. */
 async function readValidator(db: Kysely<DB>, now: Date): Promise<{ version: number; etag: string }> {
@@ -95,25 +74,15 @@ export interface CitiesStream {
   etag: string;
   /** The body, in the asked coding; reading it runs the batches. */
   open(serialize: (city: CityApi) => string, encoding: Encoding, onAbort: (err: Error) => void): Readable;
-  /** Ends the read without a body (304). */
-  release(): Promise<void>;
 }
 
 /** Starts a streamed read of every ACTIF city: the validator now, the body when `open` is called. */
 export async function startCitiesStream(database: Database, now: Date, batchSize = CITY_BATCH_SIZE): Promise<CitiesStream> {
-  const reader = await openReader(database);
-  let etag: string;
-  try {
-    const validator = await reader.read((db) => readValidator(db, now));
-    reader.pin(validator.version);
-    etag = validator.etag;
-  } catch (err) {
-    await reader.release();
-    throw err;
-  }
+  const reader = openReader(database);
+  const validator = await reader.read((db) => readValidator(db, now));
+  reader.pin(validator.version);
   return {
-    etag,
-    release: () => reader.release(),
+    etag: validator.etag,
     open(serialize, encoding, onAbort) {
       async function* body(): AsyncGenerator<string> {
         const ids = await reader.read((db) => listActiveCityIds(db));
@@ -136,7 +105,6 @@ export async function startCitiesStream(database: Database, now: Date, batchSize
         if (done) return;
         done = true;
         if (err) onAbort(err);
-        void reader.release().catch(onAbort);
       };
       if (encoding === 'identity') {
         source.once('error', finish);

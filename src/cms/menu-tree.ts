@@ -1,7 +1,7 @@
 import type { Menu, MenuItem } from './schemas.ts';
 import type { MenuItemRow, MenuRow } from './repository.ts';
+import { compareFrench } from '../kernel/french.ts';
 
-const collator = new Intl.Collator('fr');
 
 /**
  * An item is shown unless it leads to a page citizens may not see: a page item whose page is gone,
@@ -14,7 +14,7 @@ export function isItemVisible(item: MenuItemRow): boolean {
 }
 
 function bySiblingOrder(a: MenuItemRow, b: MenuItemRow): number {
-  return a.order - b.order || collator.compare(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return a.order - b.order || compareFrench(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

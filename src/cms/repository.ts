@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, MenuLinkType } from '../db/types.ts';
-import { iso } from '../http/schema-helpers.ts';
+import { iso } from '../kernel/french.ts';
 import type { Page, PageSummary, Site, SiteType } from './schemas.ts';
 
 /** ICU root collation: present on PGlite and PostgreSQL alike, and it orders French names as French readers expect. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorSchema } from '../http/schema-helpers.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { errors } from '../kernel/errors.ts';
 import {
   AppMenuParams,
   AppSchema,
@@ -19,14 +20,24 @@ import {
 } from './schemas.ts';
 import * as cms from './service.ts';
 
-const errors = { 400: ErrorSchema, 404: ErrorSchema };
+const errorResponses = { 400: ErrorSchema, 404: ErrorSchema };
+
+/** A host name or IP literal with an optional port, as a Host header may hold. */
+const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 export default async function cmsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  /** Where the public API lives for an app: the configured public origin, else the origin the app called. */
-  const apiUrl = (request: FastifyRequest) =>
-    `${app.config.publicBaseUrl ?? `${request.protocol}://${request.host}`}/public`;
+  /**
+   * Where the public API lives for an app: the configured public origin, else the origin the app called. That origin
+   * comes from the Host header (X-Forwarded-Host only from a trusted proxy), so the answer is cached per host: a forged
+   * Host only ever reaches the client that sent it. A Host that is not a host name is refused.
+   */
+  const apiUrl = (request: FastifyRequest) => {
+    if (app.config.publicBaseUrl) return `${app.config.publicBaseUrl}/public`;
+    if (!VALID_HOST.test(request.host)) throw errors.badHost();
+    return `${request.protocol}://${request.host}/public`;
+  };
 
   app.get(
     '/cms/sites',
@@ -53,7 +64,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         description: 'With `type`, a site of the other type answers 404.',
         params: SlugParams,
         querystring: SiteQuery,
-        response: { 200: SiteSchema, ...errors },
+        response: { 200: SiteSchema, ...errorResponses },
       },
     },
     async (request) => cms.getSite(app.db, request.params.slug, request.query.type),
@@ -62,11 +73,12 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
   app.get(
     '/cms/apps/:slug',
     {
+      config: { cacheByHost: app.config.publicBaseUrl === null },
       schema: {
         tags: ['cms'],
         summary: 'Configuration of a mobile app (a site of type APP)',
         params: SlugParams,
-        response: { 200: AppSchema, ...errors },
+        response: { 200: AppSchema, ...errorResponses },
       },
     },
     async (request) => cms.getAppConfig(app.db, request.params.slug, app.clock(), apiUrl(request)),
@@ -80,7 +92,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         summary: 'One menu of an app, as a tree',
         description: 'A menu of another site or app answers 404.',
         params: AppMenuParams,
-        response: { 200: MenuSchema, ...errors },
+        response: { 200: MenuSchema, ...errorResponses },
       },
     },
     async (request) => cms.getAppMenu(app.db, request.params.slug, request.params.menuId, app.clock()),
@@ -94,7 +106,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         summary: 'Published pages of a site, newest publishedAt first, in the listing envelope',
         params: SlugParams,
         querystring: PageListQuery,
-        response: { 200: PageListSchema, ...errors },
+        response: { 200: PageListSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -111,7 +123,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         summary: 'One published page',
         description: 'A page whose publishedAt is unset or later than now answers 404.',
         params: PageIdParams,
-        response: { 200: PageSchema, ...errors },
+        response: { 200: PageSchema, ...errorResponses },
       },
     },
     async (request) => cms.getPublishedPage(app.db, request.params.id, app.clock()),
@@ -124,7 +136,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         tags: ['cms'],
         summary: 'Menus of a site, by name, as trees (a bare array)',
         params: SlugParams,
-        response: { 200: Type.Array(MenuSchema), ...errors },
+        response: { 200: Type.Array(MenuSchema), ...errorResponses },
       },
     },
     async (request) => cms.listSiteMenus(app.db, request.params.slug, app.clock()),
@@ -137,7 +149,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
         tags: ['cms'],
         summary: 'The menu of a site at a location (typically header or footer), as a tree',
         params: SiteMenuParams,
-        response: { 200: MenuSchema, ...errors },
+        response: { 200: MenuSchema, ...errorResponses },
       },
     },
     async (request) => cms.getSiteMenu(app.db, request.params.slug, request.params.location, app.clock()),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
-import { CityGroupRefSchema } from '../blog/schemas.ts';
-import { Envelope, PaginationQuery } from './pagination.ts';
+import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { CityGroupRefSchema } from '../kernel/schemas.ts';
+import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 
 export const SiteTypeSchema = Type.Enum(['SITE', 'APP'], { description: 'SITE (a website) or APP (a mobile app)' });
 export type SiteType = Static<typeof SiteTypeSchema>;

@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { NotFound } from '../http/errors.ts';
+import { errors } from '../kernel/errors.ts';
 import { buildMenus } from './menu-tree.ts';
-import { pageMeta, pageWindow, type PageMeta, type PageRequest } from './pagination.ts';
+import { pageMeta, pageWindow, type PageMeta, type PageRequest } from '../kernel/pagination.ts';
 import * as repo from './repository.ts';
 import type { App, Menu, Page, Site, SiteType } from './schemas.ts';
-
-export const cmsMessages = {
-  siteNotFound: 'Site introuvable',
-  appNotFound: 'Application introuvable',
-  pageNotFound: 'Page introuvable',
-  menuNotFound: 'Menu introuvable',
-};
 
 export interface Listing<T> {
   data: T[];
@@ -27,20 +20,20 @@ export async function listSites(db: Kysely<DB>, paging: PageRequest, type: SiteT
 
 async function siteOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
   const site = await repo.findSiteBySlug(db, slug);
-  if (!site) throw NotFound(cmsMessages.siteNotFound);
+  if (!site) throw errors.siteNotFound();
   return site;
 }
 
 /** A site by slug; with `type`, a site of another type is as absent as an unknown one. */
 export async function getSite(db: Kysely<DB>, slug: string, type: SiteType | undefined): Promise<Site> {
   const site = await repo.findSiteBySlug(db, slug);
-  if (!site || (type !== undefined && site.type !== type)) throw NotFound(cmsMessages.siteNotFound);
+  if (!site || (type !== undefined && site.type !== type)) throw errors.siteNotFound();
   return repo.toSite(site);
 }
 
 async function appOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
   const site = await repo.findSiteBySlug(db, slug);
-  if (!site || site.type !== 'APP') throw NotFound(cmsMessages.appNotFound);
+  if (!site || site.type !== 'APP') throw errors.appNotFound();
   return site;
 }
 
@@ -74,7 +67,7 @@ export async function getAppConfig(db: Kysely<DB>, slug: string, now: Date, apiU
 export async function getAppMenu(db: Kysely<DB>, slug: string, menuId: string, now: Date): Promise<Menu> {
   const app = await appOr404(db, slug);
   const menu = await repo.findMenuById(db, app.id, menuId);
-  if (!menu) throw NotFound(cmsMessages.menuNotFound);
+  if (!menu) throw errors.menuNotFound();
   const [tree] = await menusWithItems(db, [menu], now);
   return tree;
 }
@@ -89,7 +82,7 @@ export async function listSitePages(db: Kysely<DB>, slug: string, paging: PageRe
 
 export async function getPublishedPage(db: Kysely<DB>, id: string, now: Date): Promise<Page> {
   const page = await repo.findPublishedPage(db, id, now);
-  if (!page) throw NotFound(cmsMessages.pageNotFound);
+  if (!page) throw errors.pageNotFound();
   return page;
 }
 
@@ -101,7 +94,7 @@ export async function listSiteMenus(db: Kysely<DB>, slug: string, now: Date): Pr
 export async function getSiteMenu(db: Kysely<DB>, slug: string, location: string, now: Date): Promise<Menu> {
   const site = await siteOr404(db, slug);
   const menu = await repo.findMenuByLocation(db, site.id, location);
-  if (!menu) throw NotFound(cmsMessages.menuNotFound);
+  if (!menu) throw errors.menuNotFound();
   const [tree] = await menusWithItems(db, [menu], now);
   return tree;
 }

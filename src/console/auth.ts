@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Forbidden, Unauthorized } from '../http/errors.ts';
+import { errors } from '../kernel/errors.ts';
 import { CHAT_CONVERSATIONS, InvalidConsoleToken, verifyConsoleToken, type ConsoleAgent } from './token.ts';
 
 declare module 'fastify' {
@@ -8,13 +8,6 @@ declare module 'fastify' {
     consoleAgent: ConsoleAgent | null;
   }
 }
-
-export const consoleMessages = {
-  notConfigured: 'La console des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).',
-  missingToken: 'Authentification requise : envoyez un jeton de console dans l’en-tête « Authorization: Bearer ».',
-  invalidToken: 'Le jeton de console est invalide ou expiré.',
-  missingPermission: `Ce jeton de console n’a pas la permission ${CHAT_CONVERSATIONS}.`,
-};
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
 
@@ -29,25 +22,25 @@ export function requireConsoleAgent(app: FastifyInstance): void {
     // What an agent reads is personal and changes with every message: never stored by a cache.
     reply.header('cache-control', 'no-store');
     const secret = app.config.consoleJwtSecret;
-    if (!secret) throw Unauthorized(consoleMessages.notConfigured);
+    if (!secret) throw errors.consoleNotConfigured();
     const header = request.headers.authorization;
-    if (!header) throw Unauthorized(consoleMessages.missingToken);
+    if (!header) throw errors.consoleMissingToken();
     const match = BEARER.exec(header);
-    if (!match) throw Unauthorized(consoleMessages.invalidToken);
+    if (!match) throw errors.consoleInvalidToken();
     let agent: ConsoleAgent;
     try {
       agent = await verifyConsoleToken(match[1], secret, app.clock());
     } catch (err) {
-      if (err instanceof InvalidConsoleToken) throw Unauthorized(consoleMessages.invalidToken);
+      if (err instanceof InvalidConsoleToken) throw errors.consoleInvalidToken();
       throw err;
     }
-    if (!agent.permissions.includes(CHAT_CONVERSATIONS)) throw Forbidden(consoleMessages.missingPermission);
+    if (!agent.permissions.includes(CHAT_CONVERSATIONS)) throw errors.missingPermission(CHAT_CONVERSATIONS);
     request.consoleAgent = agent;
   });
 }
 
 /** The agent of a request that went through requireConsoleAgent. */
 export function agentOf(request: FastifyRequest): ConsoleAgent {
-  if (!request.consoleAgent) throw Unauthorized(consoleMessages.missingToken);
+  if (!request.consoleAgent) throw errors.consoleMissingToken();
   return request.consoleAgent;
 }

@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ConversationStatus, DB, TicketTable } from '../db/types.ts';
-import type { PageRequest } from '../cms/pagination.ts';
-import { iso } from '../http/schema-helpers.ts';
-import { toConversation, type ConversationRow } from '../chat/repository.ts';
+import type { PageRequest } from '../kernel/pagination.ts';
+import { iso } from '../kernel/french.ts';
+import { USAGE_TIME_ZONE, toConversation, type ConversationRow } from '../chat/repository.ts';
+import type { DevicePseudonyms } from './pseudonym.ts';
 import type { ConsoleConversation, Ticket, UsageRow } from './schemas.ts';
 
 /** Console storage: conversations as agents see them, agent replies, tickets, language-model usage. No HTTP here. */
 
 type TicketRow = Selectable<TicketTable>;
 
-/**
- * The day /chat/usage counts in: agents work on French local time, so a call at 00:30 in Paris belongs to
- * that Paris day, summer and winter alike.
- */
-export const USAGE_TIME_ZONE = 'Europe/Paris';
+/** The day /chat/usage counts in, the same as the language model's daily budgets. */
+export { USAGE_TIME_ZONE };
 
-export function toConsoleConversation(row: ConversationRow): ConsoleConversation {
-  return { ...toConversation(row), assignedTo: row.assigned_to };
+/** A conversation as agents see it: its device by pseudonym, never by id (a bearer secret). */
+export function toConsoleConversation(row: ConversationRow, pseudonymOf: DevicePseudonyms): ConsoleConversation {
+  const { deviceId, ...conversation } = toConversation(row);
+  return { ...conversation, devicePseudonym: pseudonymOf(deviceId), assignedTo: row.assigned_to };
 }
 
 export function toTicket(row: TicketRow): Ticket {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorSchema } from '../http/schema-helpers.ts';
-import { MessageSchema } from '../chat/schemas.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { MESSAGE_PAGE_SIZE, MessagePageQuery, MessageSchema } from '../chat/schemas.ts';
+import { setNextPageLink } from '../http/link-header.ts';
 import { agentOf, requireConsoleAgent } from './auth.ts';
 import {
   AssignBody,
@@ -17,6 +18,7 @@ import {
   UsageListSchema,
   UsageQuery,
 } from './schemas.ts';
+import { devicePseudonyms } from './pseudonym.ts';
 import * as consoleService from './service.ts';
 import { USAGE_TIME_ZONE } from './repository.ts';
 
@@ -36,6 +38,7 @@ const transitionTable = Object.entries(consoleService.STATUS_TRANSITIONS)
 export default async function consoleRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   requireConsoleAgent(app);
+  const ctx = { db: app.db, pseudonymOf: devicePseudonyms(app.config) };
 
   app.get(
     '/inbox',
@@ -52,7 +55,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { page, pageSize, status, assignedTo } = request.query;
-      return consoleService.inbox(app.db, agentOf(request), { status, assignedTo }, { page, pageSize });
+      return consoleService.inbox(ctx, agentOf(request), { status, assignedTo }, { page, pageSize });
     },
   );
 
@@ -61,13 +64,22 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...guarded,
-        summary: 'One conversation with its messages and tickets',
-        description: 'Messages and tickets oldest first. A conversation outside the token’s city groups answers 404, like an unknown one.',
+        summary: 'One conversation with its most recent messages and its tickets',
+        description:
+          `Messages and tickets oldest first; \`messages\` holds the ${MESSAGE_PAGE_SIZE} most recent messages. When older messages exist, ` +
+          'the `Link` header (RFC 8288) gives them: `<…?before={id}>; rel="next"`, `id` being the oldest message shown; `before` must ' +
+          'be a message of this conversation (else 400). The citizen’s device is shown by `devicePseudonym`, never by its id. ' +
+          'A conversation outside the token’s city groups answers 404, like an unknown one.',
         params: ConversationIdParams,
+        querystring: MessagePageQuery,
         response: { 200: ConversationDetailSchema, ...conversationErrors },
       },
     },
-    async (request) => consoleService.conversationDetail(app.db, agentOf(request), request.params.id),
+    async (request, reply) => {
+      const { detail, olderBefore } = await consoleService.conversationDetail(ctx, agentOf(request), request.params.id, request.query.before);
+      if (olderBefore) setNextPageLink(request, reply, { before: olderBefore });
+      return detail;
+    },
   );
 
   app.post(
@@ -84,7 +96,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
         response: { 200: ConsoleConversationSchema, ...conversationErrors },
       },
     },
-    async (request) => consoleService.assign(app.db, agentOf(request), request.params.id, request.body.agentId, app.clock()),
+    async (request) => consoleService.assign(ctx, agentOf(request), request.params.id, request.body.agentId, app.clock()),
   );
 
   app.post(
@@ -103,7 +115,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await consoleService.reply(app.db, agentOf(request), request.params.id, request.body.content, app.clock())),
+      reply.code(201).send(await consoleService.reply(ctx, agentOf(request), request.params.id, request.body.content, app.clock())),
   );
 
   app.patch(
@@ -120,7 +132,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
         response: { 200: ConsoleConversationSchema, ...conversationErrors },
       },
     },
-    async (request) => consoleService.changeStatus(app.db, agentOf(request), request.params.id, request.body.status, app.clock()),
+    async (request) => consoleService.changeStatus(ctx, agentOf(request), request.params.id, request.body.status, app.clock()),
   );
 
   app.post(
@@ -138,7 +150,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await consoleService.createTicket(app.db, agentOf(request), request.params.id, request.body, app.clock())),
+      reply.code(201).send(await consoleService.createTicket(ctx, agentOf(request), request.params.id, request.body, app.clock())),
   );
 
   app.get(
@@ -154,6 +166,6 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
         response: { 200: UsageListSchema, 400: ErrorSchema, ...authErrors },
       },
     },
-    async (request) => consoleService.usage(app.db, agentOf(request), request.query.from, request.query.to),
+    async (request) => consoleService.usage(ctx, agentOf(request), request.query.from, request.query.to),
   );
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
-import { Envelope, PaginationQuery } from '../cms/pagination.ts';
-import { ConversationSchema, ConversationStatusSchema, MAX_MESSAGE_LENGTH, MessageSchema } from '../chat/schemas.ts';
+import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
+import { ConversationSchema, ConversationStatusSchema, MAX_MESSAGE_LENGTH, MESSAGE_PAGE_SIZE, MessageSchema } from '../chat/schemas.ts';
 
 /** Longest agent id accepted in an assignment (ids are the `sub` of console tokens). */
 export const MAX_AGENT_ID_LENGTH = 200;
@@ -10,12 +10,27 @@ export const MAX_TICKET_DESCRIPTION_LENGTH = 5000;
 /** Longest range of /chat/usage, both ends included: one year, leap years included. */
 export const MAX_USAGE_DAYS = 366;
 
+/** The public conversation's fields but its deviceId, a bearer secret that agents never see. */
+const { deviceId: _secretDeviceId, id: ConversationIdField, ...conversationFields } = ConversationSchema.properties;
+
 export const ConsoleConversationSchema = Type.Object(
   {
-    ...ConversationSchema.properties,
+    id: ConversationIdField,
+    devicePseudonym: Type.String({
+      pattern: '^Appareil [0-9A-F]{6}$',
+      examples: ['Appareil 4F2A9C'],
+      description:
+        'Stands for the citizen’s device: the same for every conversation of that device, and nothing more. The deviceId itself ' +
+        'is never shown to agents: it would let them read that device’s conversations in every city group through the public API. ' +
+        'It is the first 24 bits of an HMAC-SHA-256 of the deviceId under a key the server holds (DEVICE_PSEUDONYM_KEY).',
+    }),
+    ...conversationFields,
     assignedTo: Nullable(Type.String({ description: 'Id (token `sub`) of the agent who holds the conversation' })),
   },
-  { title: 'ConsoleConversation', description: 'A conversation as agents see it: the public shape plus `assignedTo`' },
+  {
+    title: 'ConsoleConversation',
+    description: 'A conversation as agents see it: the public shape with `devicePseudonym` instead of `deviceId`, plus `assignedTo`',
+  },
 );
 export type ConsoleConversation = Static<typeof ConsoleConversationSchema>;
 
@@ -35,7 +50,9 @@ export type Ticket = Static<typeof TicketSchema>;
 export const ConversationDetailSchema = Type.Object(
   {
     ...ConsoleConversationSchema.properties,
-    messages: Type.Array(MessageSchema, { description: 'Oldest first' }),
+    messages: Type.Array(MessageSchema, {
+      description: `The ${MESSAGE_PAGE_SIZE} most recent messages (or those before \`before\`), oldest first; the \`Link\` header gives older ones`,
+    }),
     tickets: Type.Array(TicketSchema, { description: 'Oldest first' }),
   },
   { title: 'ConsoleConversationDetail' },

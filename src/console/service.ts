@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { ConversationStatus, DB } from '../db/types.ts';
-import { BadRequest, NotFound } from '../http/errors.ts';
-import { pageMeta, type PageRequest } from '../cms/pagination.ts';
-import { messagesOf, toMessage, type ConversationRow } from '../chat/repository.ts';
+import { errors } from '../kernel/errors.ts';
+import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { toMessage, type ConversationRow } from '../chat/repository.ts';
 import { MAX_MESSAGE_LENGTH, type MessageApi } from '../chat/schemas.ts';
+import { messagePage } from '../chat/service.ts';
+import type { DevicePseudonyms } from './pseudonym.ts';
 import type { ConsoleAgent } from './token.ts';
 import * as repo from './repository.ts';
 import {
@@ -15,6 +17,7 @@ import {
   type Ticket,
   type UsageRow,
 } from './schemas.ts';
+import { MS_PER_DAY } from '../kernel/dates.ts';
 
 /** The console rules of CONTRACT section 8, between the routes and the storage. */
 
@@ -29,61 +32,64 @@ export const STATUS_TRANSITIONS: Record<ConversationStatus, readonly Conversatio
   CLOSED: ['OPEN'],
 };
 
-export const consoleServiceMessages = {
-  conversationNotFound: 'Conversation introuvable',
-  replyLength: `Le champ « content » doit contenir de 1 à ${MAX_MESSAGE_LENGTH} caractères (espaces de début et de fin exclus).`,
-  replyClosed: 'Cette conversation est close : rouvrez-la (statut « OPEN ») avant d’y répondre.',
-  transition: (from: string, to: string) =>
-    `Le champ « status » ne peut pas passer de « ${from} » à « ${to} » : ce changement de statut n’est pas permis.`,
-  ticketSubject: `Le champ « subject » doit contenir de 1 à ${MAX_TICKET_SUBJECT_LENGTH} caractères (espaces de début et de fin exclus).`,
-  ticketDescription: `Le champ « description » doit contenir de 1 à ${MAX_TICKET_DESCRIPTION_LENGTH} caractères (espaces de début et de fin exclus).`,
-  usageOrder: 'Le paramètre « to » doit être une date égale ou postérieure à « from ».',
-  usageSpan: `La période de « from » à « to » ne peut pas dépasser ${MAX_USAGE_DAYS} jours.`,
-};
+/** What the console's rules work with: the database, and the pseudonyms that stand for devices. */
+export interface ConsoleContext {
+  db: Kysely<DB>;
+  pseudonymOf: DevicePseudonyms;
+}
 
 /** A conversation the agent may see; a conversation of another group answers 404 like an unknown one. */
 async function reachableConversation(db: Kysely<DB>, agent: ConsoleAgent, id: string): Promise<ConversationRow> {
   const row = await repo.findConversationOfGroups(db, id, agent.cityGroupIds);
-  if (!row) throw NotFound(consoleServiceMessages.conversationNotFound);
+  if (!row) throw errors.conversationNotFound();
   return row;
 }
 
-export async function inbox(db: Kysely<DB>, agent: ConsoleAgent, filters: repo.InboxFilters, page: PageRequest) {
+export async function inbox({ db, pseudonymOf }: ConsoleContext, agent: ConsoleAgent, filters: repo.InboxFilters, page: PageRequest) {
   const { rows, total } = await repo.inbox(db, agent.cityGroupIds, filters, page);
-  return { data: rows.map(repo.toConsoleConversation), meta: pageMeta(page, total) };
+  return { data: rows.map((row) => repo.toConsoleConversation(row, pseudonymOf)), meta: pageMeta(page, total) };
 }
 
-/** The conversation with its messages and tickets: three queries, whatever their number. */
-export async function conversationDetail(db: Kysely<DB>, agent: ConsoleAgent, id: string): Promise<ConversationDetail> {
+/**
+ * The conversation with one page of its messages (the most recent, or those before `before`) and its tickets: a
+ * few queries, whatever the conversation's length. `olderBefore` asks for the page before, when there is one.
+ */
+export async function conversationDetail(
+  { db, pseudonymOf }: ConsoleContext,
+  agent: ConsoleAgent,
+  id: string,
+  before?: string,
+): Promise<{ detail: ConversationDetail; olderBefore: string | null }> {
   const row = await reachableConversation(db, agent, id);
-  const [messages, tickets] = await Promise.all([messagesOf(db, id), repo.ticketsOf(db, id)]);
-  return { ...repo.toConsoleConversation(row), messages: messages.map(toMessage), tickets: tickets.map(repo.toTicket) };
+  const [page, tickets] = await Promise.all([messagePage(db, id, before), repo.ticketsOf(db, id)]);
+  const detail = { ...repo.toConsoleConversation(row, pseudonymOf), messages: page.messages, tickets: tickets.map(repo.toTicket) };
+  return { detail, olderBefore: page.olderBefore };
 }
 
 /** Records who holds the conversation; the status does not change (a reply or a status change moves it). */
 export async function assign(
-  db: Kysely<DB>,
+  { db, pseudonymOf }: ConsoleContext,
   agent: ConsoleAgent,
   id: string,
   agentId: string | null,
   now: Date,
 ): Promise<ConsoleConversation> {
   await reachableConversation(db, agent, id);
-  return repo.toConsoleConversation(await repo.setAssignee(db, id, agentId, now));
+  return repo.toConsoleConversation(await repo.setAssignee(db, id, agentId, now), pseudonymOf);
 }
 
 /** The agent's answer to the citizen: the conversation goes WITH_AGENT, and to the agent when nobody held it. */
-export async function reply(db: Kysely<DB>, agent: ConsoleAgent, id: string, content: string, now: Date): Promise<MessageApi> {
+export async function reply({ db }: ConsoleContext, agent: ConsoleAgent, id: string, content: string, now: Date): Promise<MessageApi> {
   const text = content.trim();
-  if (text.length < 1 || text.length > MAX_MESSAGE_LENGTH) throw BadRequest(consoleServiceMessages.replyLength);
+  if (text.length < 1 || text.length > MAX_MESSAGE_LENGTH) throw errors.contentLength(MAX_MESSAGE_LENGTH);
   await reachableConversation(db, agent, id);
   const stored = await repo.insertAgentReply(db, { conversationId: id, agentId: agent.id, content: text, now });
-  if (!stored) throw BadRequest(consoleServiceMessages.replyClosed);
+  if (!stored) throw errors.replyClosed();
   return toMessage(stored.message);
 }
 
 export async function changeStatus(
-  db: Kysely<DB>,
+  { db, pseudonymOf }: ConsoleContext,
   agent: ConsoleAgent,
   id: string,
   to: ConversationStatus,
@@ -92,15 +98,15 @@ export async function changeStatus(
   // Checked against the status read, written only if it is still that one; a concurrent change means reading again.
   for (let attempt = 0; ; attempt++) {
     const current = await reachableConversation(db, agent, id);
-    if (!STATUS_TRANSITIONS[current.status].includes(to)) throw BadRequest(consoleServiceMessages.transition(current.status, to));
+    if (!STATUS_TRANSITIONS[current.status].includes(to)) throw errors.statusTransition(current.status, to);
     const moved = await repo.moveStatus(db, id, current.status, to, now);
-    if (moved) return repo.toConsoleConversation(moved);
-    if (attempt >= 2) throw BadRequest(consoleServiceMessages.transition(current.status, to));
+    if (moved) return repo.toConsoleConversation(moved, pseudonymOf);
+    if (attempt >= 2) throw errors.statusTransition(current.status, to);
   }
 }
 
 export async function createTicket(
-  db: Kysely<DB>,
+  { db }: ConsoleContext,
   agent: ConsoleAgent,
   id: string,
   body: { subject: string; description: string },
@@ -108,21 +114,20 @@ export async function createTicket(
 ): Promise<Ticket> {
   const subject = body.subject.trim();
   const description = body.description.trim();
-  if (subject.length < 1 || subject.length > MAX_TICKET_SUBJECT_LENGTH) throw BadRequest(consoleServiceMessages.ticketSubject);
+  if (subject.length < 1 || subject.length > MAX_TICKET_SUBJECT_LENGTH) throw errors.ticketSubject(MAX_TICKET_SUBJECT_LENGTH);
   if (description.length < 1 || description.length > MAX_TICKET_DESCRIPTION_LENGTH) {
-    throw BadRequest(consoleServiceMessages.ticketDescription);
+    throw errors.ticketDescription(MAX_TICKET_DESCRIPTION_LENGTH);
   }
   await reachableConversation(db, agent, id);
   const row = await repo.insertTicket(db, { conversationId: id, subject, description, createdBy: agent.id, now });
   return repo.toTicket(row);
 }
 
-const DAY_MS = 86_400_000;
 
-export async function usage(db: Kysely<DB>, agent: ConsoleAgent, from: string, to: string): Promise<UsageRow[]> {
+export async function usage({ db }: ConsoleContext, agent: ConsoleAgent, from: string, to: string): Promise<UsageRow[]> {
   // YYYY-MM-DD strings are real dates (schema); at UTC midnight their difference is a whole number of days.
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
-  if (days < 1) throw BadRequest(consoleServiceMessages.usageOrder);
-  if (days > MAX_USAGE_DAYS) throw BadRequest(consoleServiceMessages.usageSpan);
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY + 1;
+  if (days < 1) throw errors.dateOrder();
+  if (days > MAX_USAGE_DAYS) throw errors.usageSpan(MAX_USAGE_DAYS);
   return repo.usagePerDay(db, agent.cityGroupIds, from, to);
 }

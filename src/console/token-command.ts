@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { signConsoleToken } from './token.ts';
+import { isUuid } from '../kernel/schemas.ts';
 
 /** Default lifetime of a minted token: one working day. */
 const DEFAULT_TTL = '8h';
 /** Longest lifetime accepted: a leaked token should not outlive a month. */
 const MAX_TTL_SECONDS = 30 * 86_400;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 export const TOKEN_USAGE = `Usage: npm run collecte -- console-token --sub ID --name NAME --city-group ID [--city-group ID...] [--ttl 8h]
@@ -57,7 +57,7 @@ export async function runConsoleTokenCommand(config: Config, args: string[], now
   if (!sub) return fail('--sub is required');
   if (!name) return fail('--name is required');
   if (groups.length === 0) return fail('give at least one --city-group');
-  const badGroup = groups.find((id) => !UUID.test(id));
+  const badGroup = groups.find((id) => !isUuid(id));
   if (badGroup !== undefined) return fail(`--city-group must be a UUID, got "${badGroup}"`);
   const ttlSeconds = parseTtl(values.ttl);
   if (ttlSeconds === null || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {

@@ -1,4 +1,5 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { isUuid } from '../kernel/schemas.ts';
 
 /** The permission a console token must hold to use the chat console (seed, section 5.4). */
 export const CHAT_CONVERSATIONS = 'CHAT_CONVERSATIONS';
@@ -6,7 +7,12 @@ export const CHAT_CONVERSATIONS = 'CHAT_CONVERSATIONS';
 /** Only HS256 is accepted: `alg: none` and every other algorithm are refused before the signature is looked at. */
 const ALGORITHM = 'HS256';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Longest lifetime a token may claim (exp - iat, or exp - now): a leaked token must not outlive a month. The same
+ * bound as `collecte console-token --ttl`; a token minted elsewhere with a longer life is refused.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 30 * 86_400;
+
 
 /** The agent a valid console token speaks for. */
 export interface ConsoleAgent {
@@ -27,8 +33,19 @@ const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /**
- * Verifies a console JWT: HS256 with the configured secret, not expired at `now`, with an expiry, and with the
- * claims the console needs in the right types. Throws InvalidConsoleToken otherwise.
+ * Whether a token claims to live longer than MAX_TOKEN_LIFETIME_SECONDS: from its issue (`iat`), and in any case
+ * from now (a token without `iat`, or one dated in the future to look short-lived). jose has checked that both
+ * claims, when present, are numbers.
+ */
+function livesTooLong(exp: number, iat: number | undefined, now: Date): boolean {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  return exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS || (iat !== undefined && exp - iat > MAX_TOKEN_LIFETIME_SECONDS);
+}
+
+/**
+ * Verifies a console JWT: HS256 with the configured secret, not expired at `now`, with an expiry at most
+ * MAX_TOKEN_LIFETIME_SECONDS after its issue (or after `now` when it has no `iat`), and with the claims the
+ * console needs in the right types. Throws InvalidConsoleToken otherwise.
  */
 export async function verifyConsoleToken(token: string, secret: string, now: Date): Promise<ConsoleAgent> {
   let payload;
@@ -43,12 +60,13 @@ export async function verifyConsoleToken(token: string, secret: string, now: Dat
     if (err instanceof joseErrors.JOSEError) throw new InvalidConsoleToken(err.code);
     throw err;
   }
-  const { sub, name, permissions, cityGroupIds } = payload;
+  const { sub, name, permissions, cityGroupIds, exp, iat } = payload;
+  if (exp === undefined || livesTooLong(exp, iat, now)) throw new InvalidConsoleToken('exp');
   if (typeof sub !== 'string' || sub.trim() === '') throw new InvalidConsoleToken('sub');
   if (typeof name !== 'string') throw new InvalidConsoleToken('name');
   if (!isStringArray(permissions)) throw new InvalidConsoleToken('permissions');
   // Group ids reach SQL as uuid values: anything else is a malformed token, not a database error.
-  if (!isStringArray(cityGroupIds) || !cityGroupIds.every((id) => UUID.test(id))) throw new InvalidConsoleToken('cityGroupIds');
+  if (!isStringArray(cityGroupIds) || !cityGroupIds.every(isUuid)) throw new InvalidConsoleToken('cityGroupIds');
   return { id: sub, name, permissions, cityGroupIds: [...new Set(cityGroupIds.map((id) => id.toLowerCase()))] };
 }
 

@@ -3,12 +3,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as initial from './migrations/0001-initial.ts';
 import * as completeChallenge from './migrations/0002-complete-challenge.ts';
 import * as completeChallenges from './migrations/0003-complete-challenges.ts';
+import * as recyclingPoints from './migrations/0004-recycling-points.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-complete-challenge': completeChallenge,
   '0003-complete-challenges': completeChallenges,
+  '0004-recycling-points': recyclingPoints,
 };
 
 const provider: MigrationProvider = {

@@ -11,6 +11,8 @@ export interface CityGroupTable {
   type: string;
   code: string;
   siren: string;
+  /** 14 digits (SIREN + NIC), for the SCDL export; null: the export gives the SIREN. */
+  siret: string | null;
   chat_enabled: boolean;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
@@ -99,6 +101,19 @@ export interface RecyclingPointTable {
   latitude: number | null;
   longitude: number | null;
   opening_hours: string | null;
+  /** OpenStreetMap `opening_hours` syntax, checked at import. */
+  opening_hours_spec: string | null;
+  /** null: not said. */
+  kind: RecyclingPointKind | null;
+}
+
+export type RecyclingPointKind = 'CENTRE' | 'CONTAINER' | 'SHOP';
+
+/** A waste type of the point's city that the point takes. */
+export interface RecyclingPointMaterialTable {
+  recycling_point_id: string;
+  waste_type_id: string;
+  city_id: string;
 }
 
 export interface QuizQuestionTable {
@@ -287,6 +302,7 @@ export interface DB {
   collection_exception: CollectionExceptionTable;
   attached_location: AttachedLocationTable;
   recycling_point: RecyclingPointTable;
+  recycling_point_material: RecyclingPointMaterialTable;
   quiz_question: QuizQuestionTable;
   challenge: ChallengeTable;
   badge: BadgeTable;

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorBody } from '../http/error-handler.ts';
+import { errors } from '../kernel/errors.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+
+/** /ready answers within this time either way: a load balancer's health check must not hang on a dead database. */
+const READY_TIMEOUT_MS = 1_000;
 
 const Status = Type.Object({ status: Type.String() });
 
@@ -18,16 +22,22 @@ export default async function healthRoutes(app: FastifyInstance) {
       schema: {
         tags: ['operations'],
         summary: 'The database answers',
-        response: { 200: Status, 503: Type.Object({ statusCode: Type.Number(), message: Type.String(), error: Type.String() }) },
+        response: { 200: Status, 503: ErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+      });
       try {
-        await sql`SELECT 1`.execute(app.db);
+        await Promise.race([sql`SELECT 1`.execute(app.db), timeout]);
         return { status: 'ready' };
       } catch (err) {
-        request.log.warn({ err }, 'database not ready');
-        return reply.code(503).send(errorBody(503, 'La base de données ne répond pas.'));
+        request.log.debug({ err }, 'database not ready');
+        throw errors.databaseNotReady();
+      } finally {
+        clearTimeout(timer);
       }
     },
   );

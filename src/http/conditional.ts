@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isUuid } from '../kernel/schemas.ts';
+import { isPublicUrl } from './public-headers.ts';
 import { ResponseCache, type CachedRepresentation, type CachedResponse } from './response-cache.ts';
 
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
@@ -19,15 +21,63 @@ declare module 'fastify' {
      * body; a 304 when If-None-Match matches. False, having written nothing, when the cache cannot answer.
      */
     answerFromCache(request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean;
+    /**
+     * While the database is down: answers a GET or HEAD with the last good answer the cache kept for it, however
+     * stale (up to STALE_IF_ERROR_MS past its expiry), with the reply's own rate-limit headers. False when none.
+     */
+    answerStale(request: FastifyRequest, reply: FastifyReply): boolean;
   }
   interface FastifyContextConfig {
-    /** Cache this GET route's 200 answers per URL until public data changes (default for GET /public routes and their HEAD). */
+    /** Cache this GET route's 200 answers until public data changes (default for GET /public routes and their HEAD). */
     cache?: boolean;
+    /** The answer depends on the request's Host (an origin built from it): the host is part of the cache key. */
+    cacheByHost?: boolean;
+    /** Set at start-up for cached routes: what the cache key is made of. */
+    cacheKeyPlan?: CacheKeyPlan;
   }
   interface FastifyRequest {
     /** Set by a handler whose answer stops being right at a known time (a challenge ends, a page is published). */
     cacheUntil?: Date;
+    /** This request's cache key, made once from the raw URL by the first hook and used again to store the answer. */
+    cacheKey?: string;
   }
+}
+
+/**
+ * A cached route's key: its URL pattern, its path parameters, the query parameters its schema declares, and the host
+ * when the answer depends on it. Never the raw URL: a route ignores query parameters it does not declare, so keying
+ * on them would let anyone grow the cache with distinct URLs (`?x=<15 KB>`) and the memory with their keys.
+ */
+export interface CacheKeyPlan {
+  url: string;
+  params: string[];
+  query: string[];
+  byHost: boolean;
+}
+
+/** A parameter as the routes read it: ids in any letter case are the same id (stored lowercase). */
+function normalisedValue(value: unknown): string {
+  const text = Array.isArray(value) ? value.join('\u0001') : String(value);
+  return isUuid(text) ? text.toLowerCase() : text;
+}
+
+/** The declared names of a route's params or querystring schema. */
+function declaredNames(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties ? Object.keys(properties).sort() : [];
+}
+
+export function cacheKeyOf(request: FastifyRequest, plan: CacheKeyPlan): string {
+  if (plan.params.length === 0 && plan.query.length === 0 && !plan.byHost) return plan.url;
+  let key = plan.url;
+  const params = request.params as Record<string, unknown>;
+  for (const name of plan.params) key += `\u0000${normalisedValue(params[name])}`;
+  const query = request.query as Record<string, unknown>;
+  for (const name of plan.query) {
+    if (query[name] !== undefined) key += `\u0000${name}=${normalisedValue(query[name])}`;
+  }
+  if (plan.byHost) key += `\u0000host=${request.host.toLowerCase()}`;
+  return key;
 }
 
 /** Picks the client's preferred coding among br and gzip (q-values honoured), identity otherwise. */
@@ -59,7 +109,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 function isCompressible(type: unknown): boolean {
-  return typeof type === 'string' && /^(application\/(json|problem\+json)|text\/)/.test(type);
+  return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json)|text\/)/.test(type);
 }
 
 export function encode(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
@@ -119,14 +169,9 @@ function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: R
  * (per representation; so is the coding, which is only ever added after), this request's rate-limit figures,
  * and cookies (never shared between clients).
  */
-const PER_ANSWER_HEADERS = new Set([
-  'etag',
-  'content-length',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'set-cookie',
-]);
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+// HSTS depends on the request's scheme: added per answer, never shared by an entry.
+const PER_ANSWER_HEADERS = new Set(['etag', 'content-length', ...RATE_LIMIT_HEADERS, 'set-cookie', 'strict-transport-security']);
 
 /** The reply's headers as lines (name, value…), those of PER_ANSWER_HEADERS left out. */
 function sharedHeaderLines(reply: FastifyReply): string[] {
@@ -174,31 +219,71 @@ function isPrivate(cacheControl: unknown): boolean {
  */
 async function conditionalResponses(app: FastifyInstance) {
   const cache = new ResponseCache();
+  app.metricSources.cacheEntries = () => cache.size;
+  app.metricSources.cacheBytes = () => cache.bytes;
 
   app.addHook('onRoute', (route) => {
     // HEAD routes too: Fastify's HEAD of a GET route is a route of its own, and answers from the same entry.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const read = methods.includes('GET') || methods.includes('HEAD');
-    if (read && route.url.startsWith('/public') && route.config?.cache !== false) {
-      route.config = { ...(route.config ?? {}), cache: true };
+    if (read && isPublicUrl(route.url) && route.config?.cache !== false && app.config.responseCache) {
+      const plan: CacheKeyPlan = {
+        url: route.url,
+        params: declaredNames(route.schema?.params),
+        query: declaredNames(route.schema?.querystring),
+        byHost: route.config?.cacheByHost === true,
+      };
+      route.config = { ...(route.config ?? {}), cache: true, cacheKeyPlan: plan };
     }
   });
+
+  /** The request's cache key, made on its first use and kept on the request; null for a route never cached. */
+  const keyOf = (request: FastifyRequest): string | null => {
+    if (request.cacheKey !== undefined) return request.cacheKey;
+    const plan = request.routeOptions.config?.cacheKeyPlan;
+    if (!plan) return null;
+    request.cacheKey = cacheKeyOf(request, plan);
+    return request.cacheKey;
+  };
+
+  /** Writes a cached entry as this request's whole answer: 304 or 200, in the coding the client takes. */
+  const writeEntry = (request: FastifyRequest, reply: FastifyReply, entry: CachedResponse, extraHeaders: string[] | null) => {
+    const rep = representationIn(cache, entry, pickEncoding(request, entry.compressible, entry.identity.body.length));
+    const notModified = etagMatches(request.headers['if-none-match'], rep.etag);
+    const lines = notModified ? rep.notModified : rep.ok;
+    // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
+    // onResponse hooks (the request log, metrics) still run.
+    reply.hijack();
+    reply.raw.writeHead(notModified ? 304 : 200, extraHeaders ? lines.concat(extraHeaders) : lines);
+    reply.raw.end(notModified || request.method === 'HEAD' ? undefined : rep.body);
+  };
 
   // An entry exists only for a URL a cacheable route answered with 200, and a URL always reaches the same
   // route: a hit needs no look at the route's options.
   app.decorate('answerFromCache', (request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean => {
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
-    const entry = cache.get(request.url, app.dataVersion.current, app.clock().getTime());
+    const key = keyOf(request);
+    if (key === null) return false;
+    const entry = cache.get(key, app.dataVersion.current, app.clock().getTime());
     if (!entry) return false;
-    const rep = representationIn(cache, entry, pickEncoding(request, entry.compressible, entry.identity.body.length));
-    const notModified = etagMatches(request.headers['if-none-match'], rep.etag);
-    const lines = notModified ? rep.notModified : rep.ok;
-    // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
-    // onResponse hooks (the request log) still run.
-    reply.hijack();
-    reply.raw.writeHead(notModified ? 304 : 200, extraHeaders ? lines.concat(extraHeaders) : lines);
-    reply.raw.end(notModified || method === 'HEAD' ? undefined : rep.body);
+    app.metrics.cacheHits++;
+    writeEntry(request, reply, entry, extraHeaders);
+    return true;
+  });
+
+  app.decorate('answerStale', (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const key = keyOf(request);
+    const entry = key === null ? undefined : cache.getStale(key, app.clock().getTime());
+    if (!entry) return false;
+    const extra: string[] = [];
+    for (const name of RATE_LIMIT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) extra.push(name, String(value));
+    }
+    app.metrics.staleAnswers++;
+    writeEntry(request, reply, entry, extra);
     return true;
   });
 
@@ -211,7 +296,7 @@ async function conditionalResponses(app: FastifyInstance) {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     // Byte-range answers (media files) carry their own validators and are sent as stored.
     if (reply.statusCode !== 200 || reply.hasHeader('accept-ranges')) return payload;
-    const isPublic = request.url.startsWith('/public');
+    const isPublic = isPublicUrl(request.url);
     if (isPublic && !reply.hasHeader('cache-control')) reply.header('cache-control', 'public, max-age=60');
 
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
@@ -223,12 +308,13 @@ async function conditionalResponses(app: FastifyInstance) {
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     const encoding = pickEncoding(request, compressible, body.length);
 
-    if (request.routeOptions.config?.cache && !isPrivate(cacheControl)) {
+    const key = request.routeOptions.config?.cache && !isPrivate(cacheControl) ? keyOf(request) : null;
+    if (key !== null) {
       const now = app.clock().getTime();
       const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity);
       const headers = sharedHeaderLines(reply);
-      const entry = cache.set(request.url, {
-        key: request.url,
+      const entry = cache.set(key, {
+        key,
         version: app.dataVersion.current,
         expiresAt: until,
         compressible,
@@ -245,4 +331,4 @@ async function conditionalResponses(app: FastifyInstance) {
   }
 }
 
-export default fp(conditionalResponses, { name: 'collecte-conditional-responses', dependencies: ['collecte-data-version'] });
+export default fp(conditionalResponses, { name: 'collecte-conditional-responses', dependencies: ['collecte-data-version', 'collecte-metrics'] });

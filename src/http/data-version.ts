@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
+import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
 
 /**
  * How often each instance reads data_version. Every change to public data moves it (the import does it in
@@ -20,16 +20,27 @@ declare module 'fastify' {
 async function dataVersion(app: FastifyInstance) {
   const state = { current: 0 };
   const read = async () => {
-    const row = await app.db.selectFrom('data_version').select('version').where('id', '=', 1).executeTakeFirst();
-    if (row) state.current = row.version;
+    state.current = await readDataVersion(app.db);
   };
   await read();
   let polling = false;
+  // The poll is the instance's view of the database: an outage is logged once when it starts and once when it ends,
+  // not on every poll or every failed request.
+  let down = false;
   const timer = setInterval(() => {
     if (polling) return;
     polling = true;
     read()
-      .catch((err) => app.log.warn({ err }, 'could not read data_version'))
+      .then(() => {
+        if (!down) return;
+        down = false;
+        app.log.info('the database answers again');
+      })
+      .catch((err) => {
+        if (down) return;
+        down = true;
+        app.log.warn({ err }, 'the database does not answer: reads the cache holds are served from it, others answer 503');
+      })
       .finally(() => {
         polling = false;
       });
@@ -39,10 +50,7 @@ async function dataVersion(app: FastifyInstance) {
 
   app.decorate('dataVersion', state);
   app.decorate('dataChanged', async () => {
-    const { rows } = await sql<{ version: number }>`
-      UPDATE data_version SET version = version + 1, changed_at = ${app.clock().toISOString()} WHERE id = 1 RETURNING version
-    `.execute(app.db);
-    state.current = rows[0].version;
+    state.current = await bumpDataVersion(app.db, app.clock());
     return state.current;
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, messages, statusName } from './errors.ts';
+import { DatabaseUnavailable } from '../db/errors.ts';
+import { DomainError, errors, messages, statusName } from '../kernel/errors.ts';
 import { securityHeaders } from './public-headers.ts';
-import { nulCharacterMessage, validationMessage } from './validation-messages.ts';
+import { nulCharacterMessage, validationMessage } from '../kernel/validation-messages.ts';
 
 export interface ErrorBody {
   statusCode: number;
@@ -19,11 +20,11 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; message: string }>
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: messages.emptyJsonBody },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: messages.bodyTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: messages.unsupportedMediaType },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'L’en-tête « Content-Length » ne correspond pas au corps envoyé.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: messages.contentLengthMismatch },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, message: messages.unsupportedMediaType },
   FST_ERR_BAD_URL: { status: 400, message: messages.badUrl },
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: messages.urlTooLong },
-  FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: 'La requête n’est pas valide.' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: messages.badRequest },
 };
 
 /**
@@ -32,7 +33,14 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; message: string }>
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof ApiError) {
+    if (err instanceof DatabaseUnavailable) {
+      // The outage itself is logged once by the data-version poll; each request only at debug level.
+      request.log.debug({ err, reqId: request.id }, 'database unavailable');
+      // A read the cache answered before gets that answer again (stale-if-error); anything else: 503, try again soon.
+      if (app.answerStale(request, reply)) return reply;
+      err = errors.unavailable() as unknown as FastifyError;
+    }
+    if (err instanceof DomainError) {
       reply.headers(err.headers);
       return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
     }
@@ -42,11 +50,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) return reply.code(known.status).send(errorBody(known.status, known.message));
-    // Plugins (rate limit, etc.) may hand over a 4xx of their own; their message is ours to set.
+    // Another 4xx of Fastify's own (a status on the error, no code above): the client's fault, in our words.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      const status = err.statusCode;
-      const message = status === 429 ? 'Trop de requêtes : réessayez dans quelques instants.' : messages.badRequest;
-      return reply.code(status).send(errorBody(status, message));
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, messages.badRequest));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
     return reply.code(500).send(errorBody(500, messages.internal));
@@ -65,7 +71,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (!declared || value === null || typeof value !== 'object') continue;
       for (const name of Object.keys(declared)) {
         const field = findNul((value as Record<string, unknown>)[name], name);
-        if (field !== undefined) throw new ApiError(400, nulCharacterMessage(part, field));
+        if (field !== undefined) throw errors.badRequest(nulCharacterMessage(part, field));
       }
     }
   });

@@ -32,6 +32,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'Extensions of the seed: collection dates of a place (JSON) and its subscribable iCalendar feed, computed in the city\'s time zone',
         },
         {
+          name: 'recycling',
+          description:
+            'Recycling points with their opening state now (OpenStreetMap `opening_hours` specs, French public holidays), ' +
+            'materials and distance; and the open-data exports: GeoJSON with OSM tags, the SCDL « équipements » CSV. ' +
+            'The calendar\'s CSV export is under calendar. GET /public/cities keeps the seed\'s RecyclingPoint unchanged.',
+        },
+        {
           name: 'challenges',
           description:
             'Quiz challenges with badges. Completing again keeps the best score (an equal score does not move completedAt); ' +
@@ -72,6 +79,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // BaseLayout: the page without Swagger's top bar, whose logo is an SVG carrying an inline <style> that the docs'
+  // Content-Security-Policy (public-headers.ts, no 'unsafe-inline') refuses; the bar's "explore" box has no use here.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, layout: 'BaseLayout' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isApiPath, WEB_APP_CSP } from '../web/paths.ts';
 
-const isPublic = (url: string | undefined) => url !== undefined && (url === '/public' || url.startsWith('/public/') || url.startsWith('/public?'));
+/**
+ * The one test of "is this the public API": `/public`, `/public/…`, `/public?…`, never `/publicity`. CORS, the rate
+ * limit, Cache-Control and the response cache all ask it.
+ */
+export const isPublicUrl = (url: string | undefined): boolean =>
+  url !== undefined && url.startsWith('/public') && (url.length === 7 || url[7] === '/' || url[7] === '?');
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',
@@ -10,6 +15,23 @@ const SECURITY = {
   'x-frame-options': 'DENY',
 };
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * The API documentation (Swagger UI, @fastify/swagger-ui): its bundled scripts and styles, all served from /docs/static
+ * (no inline script or style element), the document from /docs/json, icons as data: URLs, and "Try it out"
+ * requests to this origin only.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * CORS of the public API: any origin, no credentials (the seed's API is anonymous), on every answer, errors
@@ -18,7 +40,7 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const PUBLIC_CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Content-Range, Accept-Ranges',
+    'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Content-Range, Accept-Ranges, Link',
 };
 const PREFLIGHT = {
   'access-control-allow-methods': 'GET, HEAD, POST, PATCH, OPTIONS',
@@ -29,18 +51,18 @@ const PREFLIGHT = {
 const HEADER_SETS = {
   public: { ...SECURITY, 'content-security-policy': API_CSP, 'cross-origin-resource-policy': 'cross-origin', ...PUBLIC_CORS },
   api: { ...SECURITY, 'content-security-policy': API_CSP },
-  docs: { ...SECURITY },
+  docs: { ...SECURITY, 'content-security-policy': DOCS_CSP },
   webApp: { ...SECURITY, 'content-security-policy': WEB_APP_CSP },
 };
 
 /**
  * The headers of an answer to `url`. Headers suited to a JSON API: nothing here is meant to be framed, sniffed or
- * run as a page, except the human-readable docs, which load their own scripts and styles, and the web app, which
- * has its own policy; CORS on /public. Also used for answers written before any hook runs (a URL the router
- * cannot decode), so that a browser can read those errors too.
+ * run as a page, except the human-readable docs and the web app, each under a policy of its own; CORS on /public.
+ * Also used for answers written before any hook runs (a URL the router cannot decode), so that a browser can read
+ * those errors too.
  */
 export function securityHeaders(url: string): Record<string, string> {
-  if (isPublic(url)) return HEADER_SETS.public;
+  if (isPublicUrl(url)) return HEADER_SETS.public;
   if (url.startsWith('/docs')) return HEADER_SETS.docs;
   return isApiPath(url) ? HEADER_SETS.api : HEADER_SETS.webApp;
 }

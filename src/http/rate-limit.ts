@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors.ts';
+import { errors, type DomainError } from '../kernel/errors.ts';
 import { connectRedis, createRedis } from './redis.ts';
 import { memoryWindows, redisWindows, type RateWindows, type WindowCount } from './rate-windows.ts';
 
@@ -19,19 +19,26 @@ export interface RateVerdict {
 /** Counts one request for a key: synchronous in memory, a promise with Redis (a network round trip). */
 type Limiter = (key: string) => RateVerdict | Promise<RateVerdict>;
 
+/** One named budget: counts a key and tells whether it is spent. */
+export type Budget = Limiter;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Counts one chat request for `key` (a deviceId; the client IP when none applies), sets the
-     * X-RateLimit-* headers of the chat limit, and throws 429 past the limit.
+     * Counts one chat request for `key` (a deviceId; the client IP when none applies) and for the client IP
+     * (CHAT_IP_MAX per minute), sets the X-RateLimit-* headers of the device's limit, and throws 429 past either.
      */
     chatRateLimit(request: FastifyRequest, reply: FastifyReply, key: string | null): Promise<void>;
+    /**
+     * A budget of `max` per `windowMs` and key, named so that its keys are apart from every other budget's, counted
+     * in the same windows as the rate limits (shared through Redis when REDIS_URL is set, failing open like them).
+     */
+    rateBudget(name: string, max: number, windowMs: number): Budget;
     /** The general limit per client IP on every /public request (see request-entry.ts); null when RATE_LIMIT_MAX=0. */
     publicRateLimit: ((request: FastifyRequest) => RateVerdict | Promise<RateVerdict>) | null;
   }
 }
 
-const TOO_MANY = 'Trop de requêtes : réessayez dans quelques instants.';
 
 /** A limiter of `max` requests per `windowMs` and key; X-RateLimit-Reset is in Unix seconds. */
 function limiter(windows: RateWindows, max: number, windowMs: number): Limiter {
@@ -61,8 +68,8 @@ export function setRateHeaders(reply: FastifyReply, verdict: RateVerdict): void 
 }
 
 /** The contract's 429, with its Retry-After. */
-export function tooManyRequests(verdict: RateVerdict): ApiError {
-  return new ApiError(429, TOO_MANY, { 'retry-after': String(verdict.retryAfterS) });
+export function tooManyRequests(verdict: RateVerdict): DomainError {
+  return errors.tooManyRequests(verdict.retryAfterS);
 }
 
 async function rateLimits(app: FastifyInstance) {
@@ -71,19 +78,31 @@ async function rateLimits(app: FastifyInstance) {
   if (client) {
     await connectRedis(client.redis);
     app.addHook('onClose', async () => client.close());
+    app.metricSources.redisAvailable = () => client.available;
   }
-  // Fail open: while Redis errors, requests are served and counted again once it is back.
-  const windows = () => (client ? redisWindows(client.redis, `${config.redisKeyPrefix}rate-limit:`) : memoryWindows());
+  // While Redis is away or stalled, requests are served and counted in memory; in Redis again once it answers.
+  const windows = () => (client ? redisWindows(client, `${config.redisKeyPrefix}rate-limit:`) : memoryWindows());
+
+  const budgets = windows();
+  const rateBudget = (name: string, max: number, windowMs: number): Budget => {
+    const count = limiter(budgets, max, windowMs);
+    return (key) => count(`${name}:${key}`);
+  };
+  app.decorate('rateBudget', rateBudget);
 
   const chat = limiter(windows(), CHAT_LIMIT.max, CHAT_LIMIT.windowMs);
+  // Rotating device ids must not escape the chat limit: every chat request also counts against its client IP.
+  const chatPerIp = rateBudget('chat-ip', config.chatIpMax, CHAT_LIMIT.windowMs);
   app.decorate('chatRateLimit', async (request: FastifyRequest, reply: FastifyReply, key: string | null) => {
-    const verdict = await chat(`chat:${key ?? `ip:${request.ip}`}`);
-    setRateHeaders(reply, verdict);
-    if (verdict.exceeded) throw tooManyRequests(verdict);
+    const [device, ip] = await Promise.all([chat(`chat:${key ?? `ip:${request.ip}`}`), chatPerIp(request.ip)]);
+    // The headers describe the device's limit (CONTRACT section 2); the IP budget only shows in a 429.
+    setRateHeaders(reply, device);
+    if (device.exceeded) throw tooManyRequests(device);
+    if (ip.exceeded) throw tooManyRequests(ip);
   });
 
   const general = config.rateLimitMax > 0 ? limiter(windows(), config.rateLimitMax, config.rateLimitWindowS * 1000) : null;
   app.decorate('publicRateLimit', general && ((request: FastifyRequest) => general(`ip:${request.ip}`)));
 }
 
-export default fp(rateLimits, { name: 'collecte-rate-limits' });
+export default fp(rateLimits, { name: 'collecte-rate-limits', dependencies: ['collecte-metrics'] });

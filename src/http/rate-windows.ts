@@ -57,18 +57,48 @@ declare module 'ioredis' {
   }
 }
 
-/** Nothing counted: what a request learns while Redis is away (the limit fails open). */
-const FAIL_OPEN: WindowCount = { current: 0, ttlMs: 0 };
+/**
+ * Longest a request waits for Redis to count it. Redis answers in well under a millisecond on a healthy network; past
+ * this the request is counted in memory instead and Redis is taken for stalled until it answers a probe, so that a
+ * Redis that hangs costs a cached read this much once, not a command timeout on every request.
+ */
+export const REDIS_WAIT_MS = 20;
 
-/** Windows shared by every instance through Redis, under `prefix`. A Redis error fails open. */
-export function redisWindows(redis: Redis, prefix: string): RateWindows {
+/** What redisWindows needs to know of its Redis (see SharedRedis). */
+export interface RedisLink {
+  redis: Redis;
+  readonly available: boolean;
+  markStalled(): void;
+}
+
+/**
+ * Windows shared by every instance through Redis, under `prefix`. While Redis is away or stalled (`available` false),
+ * and for a request Redis did not answer within `waitMs`, the count falls back to this process's memory windows:
+ * requests are always served, and still limited per instance.
+ */
+export function redisWindows(link: RedisLink, prefix: string, waitMs = REDIS_WAIT_MS, fallback: RateWindows = memoryWindows()): RateWindows {
+  const { redis } = link;
   if (!redis.collecteRateWindow) redis.defineCommand('collecteRateWindow', { numberOfKeys: 1, lua: HIT_SCRIPT });
   return {
     hit(key, windowMs) {
-      return redis.collecteRateWindow(prefix + key, windowMs).then(
-        ([current, ttlMs]) => ({ current, ttlMs }),
-        () => FAIL_OPEN,
-      );
+      if (!link.available) return fallback.hit(key, windowMs);
+      return new Promise<WindowCount>((resolve) => {
+        let settled = false;
+        const settle = (count: WindowCount | null) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(count ?? (fallback.hit(key, windowMs) as WindowCount));
+        };
+        const timer = setTimeout(() => {
+          link.markStalled();
+          settle(null);
+        }, waitMs);
+        redis.collecteRateWindow(prefix + key, windowMs).then(
+          ([current, ttlMs]) => settle({ current, ttlMs }),
+          () => settle(null),
+        );
+      });
     },
   };
 }

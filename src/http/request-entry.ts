@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { securityHeaders } from './public-headers.ts';
+import { isPublicUrl, securityHeaders } from './public-headers.ts';
 import { setRateHeaders, tooManyRequests, type RateVerdict } from './rate-limit.ts';
+import { withTransportSecurity } from './transport-security.ts';
 
 /**
  * The first hook of every request, and the only one a cached read meets. Every request gets its security (and, on
@@ -19,7 +20,7 @@ async function requestEntry(app: FastifyInstance) {
   /** After the count: the 429, the cached answer, or the headers and the rest of the lifecycle. */
   const proceed = (request: FastifyRequest, reply: FastifyReply, verdict: RateVerdict | null, done: HookHandlerDoneFunction) => {
     // Past the limit, the 429 wins over a cached answer.
-    if (!verdict?.exceeded && app.answerFromCache(request, reply, verdict && verdict.headers)) return;
+    if (!verdict?.exceeded && app.answerFromCache(request, reply, withTransportSecurity(request, verdict && verdict.headers))) return;
     reply.headers(securityHeaders(request.url));
     if (verdict) setRateHeaders(reply, verdict);
     done(verdict?.exceeded ? tooManyRequests(verdict) : undefined);
@@ -27,7 +28,7 @@ async function requestEntry(app: FastifyInstance) {
 
   app.addHook('onRequest', (request, reply, done) => {
     // Only /public URLs are counted, and only they are ever cached.
-    if (!request.url.startsWith('/public')) {
+    if (!isPublicUrl(request.url)) {
       reply.headers(securityHeaders(request.url));
       return done();
     }

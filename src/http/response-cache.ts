@@ -23,9 +23,16 @@ export interface CachedResponse {
   variants: Partial<Record<Exclude<CachedEncoding, 'identity'>, CachedRepresentation>>;
 }
 
-/** Upper bounds, so that a crawler walking every URL cannot grow the process without limit. */
+/**
+ * Upper bounds, so that a crawler walking every URL cannot grow the process without limit: under any stream of
+ * distinct URLs the cache holds at most MAX_BYTES of bodies and keys (the process must grow less than 200 MiB).
+ */
 const MAX_ENTRIES = 10_000;
-const MAX_BYTES = 256 * 1024 * 1024;
+const MAX_BYTES = 128 * 1024 * 1024;
+/** What one entry costs besides its bodies and key: the objects, header lines and map slot. */
+const ENTRY_OVERHEAD_BYTES = 1024;
+/** How long past its expiry an entry may still answer while the database is down (stale-if-error). */
+export const STALE_IF_ERROR_MS = 24 * 60 * 60 * 1000;
 /**
  * Largest body kept: one entry must never take a large share of MAX_BYTES (a list of every commune of France
  * is near a gigabyte; GET /public/cities streams it above CITIES_STREAM_THRESHOLD). Larger bodies are sent
@@ -33,7 +40,11 @@ const MAX_BYTES = 256 * 1024 * 1024;
  */
 export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
 
-/** Bodies by URL, least recently used first out; stale entries (old version, expired) are never served. */
+/**
+ * Bodies by cache key (see conditional.ts: the route and the parameters it declares), least recently used first out.
+ * A stale entry (older data version, expired) is never served as fresh, but is kept until replaced or evicted: while
+ * the database is down it is the last good answer (`getStale`).
+ */
 export class ResponseCache {
   #entries = new Map<string, CachedResponse>();
   #bytes = 0;
@@ -43,10 +54,7 @@ export class ResponseCache {
   get(key: string, version: number, now: number): CachedResponse | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== version || now >= entry.expiresAt) {
-      this.#delete(key, entry);
-      return undefined;
-    }
+    if (entry.version !== version || now >= entry.expiresAt) return undefined;
     if (entry !== this.#newest) {
       // Refresh its place in the LRU order.
       this.#entries.delete(key);
@@ -54,6 +62,21 @@ export class ResponseCache {
       this.#newest = entry;
     }
     return entry;
+  }
+
+  /** The last answer kept for a key, however stale, unless it expired more than STALE_IF_ERROR_MS ago. */
+  getStale(key: string, now: number): CachedResponse | undefined {
+    const entry = this.#entries.get(key);
+    return entry && now < entry.expiresAt + STALE_IF_ERROR_MS ? entry : undefined;
+  }
+
+  /** Bytes counted against MAX_BYTES (tests and /metrics). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
   }
 
   /** The entry's body in a coding, made once by `make` and kept (and counted) with the entry. */
@@ -74,7 +97,7 @@ export class ResponseCache {
     if (entry.identity.body.length > MAX_ENTRY_BYTES) return entry;
     this.#entries.set(key, entry);
     this.#newest = entry;
-    this.#bytes += entry.identity.body.length;
+    this.#bytes += entryBytes(key, entry);
     for (const [oldestKey, oldest] of this.#entries) {
       if (this.#entries.size <= MAX_ENTRIES && this.#bytes <= MAX_BYTES) break;
       if (oldestKey === key) break;
@@ -86,6 +109,11 @@ export class ResponseCache {
   #delete(key: string, entry: CachedResponse) {
     this.#entries.delete(key);
     if (this.#newest === entry) this.#newest = undefined;
-    this.#bytes -= entry.identity.body.length + (entry.variants.br?.body.length ?? 0) + (entry.variants.gzip?.body.length ?? 0);
+    this.#bytes -= entryBytes(key, entry) + (entry.variants.br?.body.length ?? 0) + (entry.variants.gzip?.body.length ?? 0);
   }
+}
+
+/** What an entry costs in memory, its compressed variants apart (counted as they are made). */
+function entryBytes(key: string, entry: CachedResponse): number {
+  return entry.identity.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { iso } from '../http/schema-helpers.ts';
+import { iso } from '../kernel/french.ts';
 import type { Media } from './schemas.ts';
 import { canThumbnail } from './thumbnails.ts';
 

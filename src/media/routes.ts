@@ -3,19 +3,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { NotFound } from '../http/errors.ts';
-import { ErrorSchema } from '../http/schema-helpers.ts';
+import { errors } from '../kernel/errors.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
 import { findPublicMedia, toMedia, type MediaRow } from './repository.ts';
 import { binaryResponse, MediaFileQuery, MediaIdParams, MediaSchema } from './schemas.ts';
 import { sendBytes } from './send-bytes.ts';
 import { loadThumbnail } from './thumbnails.ts';
 import { MediaMemory } from './memory.ts';
-
-export const mediaMessages = {
-  /** The same answer for unknown, private and lost media: nothing tells them apart. */
-  notFound: 'Média introuvable',
-  noThumbnail: 'Ce média n’est pas une image : il n’a pas de miniature.',
-};
 
 const isMissingFile = (err: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
 
@@ -41,7 +35,7 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
       media = (await findPublicMedia(app.db, id)) ?? null;
       memory.rememberRow(version, id, media);
     }
-    if (!media) throw NotFound(mediaMessages.notFound);
+    if (!media) throw errors.mediaNotFound();
     return media;
   }
 
@@ -59,7 +53,7 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
   /** The stored file of a media row, always `mediaDir/<uuid>`: the id is schema-checked, and checked again here. */
   function storedFile(id: string): string {
     const file = path.resolve(mediaDir, id);
-    if (path.dirname(file) !== mediaDir) throw NotFound(mediaMessages.notFound);
+    if (path.dirname(file) !== mediaDir) throw errors.mediaNotFound();
     return file;
   }
 
@@ -73,7 +67,7 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
     } catch (err) {
       if (!isMissingFile(err)) throw err;
       request.log.warn({ mediaId: media.id, reqId: request.id }, 'media file missing from MEDIA_DIR');
-      throw NotFound(mediaMessages.notFound);
+      throw errors.mediaNotFound();
     }
     try {
       const stat = await handle.stat();
@@ -83,7 +77,7 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
       await handle.close();
       if (!isMissingFile(err)) throw err;
       request.log.warn({ mediaId: media.id, reqId: request.id }, 'media path in MEDIA_DIR is not a file');
-      throw NotFound(mediaMessages.notFound);
+      throw errors.mediaNotFound();
     }
     if (memory.fits(size)) {
       const bytes = await handle.readFile().finally(() => handle.close());
@@ -110,9 +104,9 @@ export default async function mediaRoutes(fastify: FastifyInstance) {
       } else {
         request.log.error({ err, mediaId: media.id, reqId: request.id }, 'thumbnail could not be made');
       }
-      throw NotFound(mediaMessages.notFound);
+      throw errors.mediaNotFound();
     }
-    if (!thumbnail) throw NotFound(mediaMessages.noThumbnail);
+    if (!thumbnail) throw errors.noThumbnail();
     const { bytes, contentType } = thumbnail;
     const stem = media.filename.replace(/\.[^.]*$/, '');
     return sendBytes(request, reply, {

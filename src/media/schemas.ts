@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schema-helpers.ts';
+import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 export const MediaSchema = Type.Object({
   id: Uuid(),

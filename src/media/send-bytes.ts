@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RangeNotSatisfiable } from '../http/errors.ts';
+import { errors } from '../kernel/errors.ts';
 import { etagMatches } from '../http/conditional.ts';
 import { ifRangeAllows, parseRange } from './range.ts';
 
@@ -51,7 +51,7 @@ export function sendBytes(request: FastifyRequest, reply: FastifyReply, source: 
     : ({ kind: 'ignore' } as const);
   if (range.kind === 'unsatisfiable') {
     source.discard();
-    throw RangeNotSatisfiable(source.size);
+    throw errors.rangeNotSatisfiable(source.size);
   }
 
   const [start, end] = range.kind === 'range' ? [range.start, range.end] : [0, source.size - 1];

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isApiPath } from './paths.ts';
+import { isApiPath, isClientRoute } from './paths.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the app. */
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
@@ -14,14 +14,40 @@ const NOT_BUILT = `<!doctype html><html lang="fr"><meta charset="utf-8"><title>C
 <p>L'application web n'est pas construite sur ce serveur. Lancez <code>npm run build:web</code> puis redémarrez.
 L'API reste disponible : <a href="/docs">documentation</a>.</p></html>`;
 
+/** The q-value of one media range of an Accept header (`text/html;q=0.8` -> 0.8). */
+function quality(params: string[]): number {
+  const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+  const value = q === undefined ? 1 : Number(q.slice(2));
+  return Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * Whether the client would rather read HTML than JSON, as a browser navigating does: text/html (or any text type)
+ * weighs more than application/json (or any application type). Where neither is named, both weigh what the
+ * catch-all range does, and JSON wins.
+ */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const weights: Record<string, number> = {};
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.trim().toLowerCase().split(';');
+    weights[type.trim()] = Math.max(weights[type.trim()] ?? 0, quality(params));
+  }
+  const any = weights['*/*'] ?? 0;
+  const html = weights['text/html'] ?? weights['application/xhtml+xml'] ?? weights['text/*'] ?? any;
+  const json = weights['application/json'] ?? weights['application/*'] ?? any;
+  return html > json;
+}
+
 export interface WebRoutesOptions {
   /** The built app (tests may point elsewhere). */
   root?: string;
 }
 
 /**
- * The citizens' web app at /: its files, and index.html for every client-side route. API paths
- * (/public, /chat, /docs, …) are never answered here: an unknown one keeps the API's JSON 404.
+ * The citizens' web app at /: its files, and index.html for each of its client routes (paths.ts). Any other path is
+ * a 404: the app's page with status 404 for a browser (its router shows its not-found screen), the API's JSON error
+ * otherwise. API paths (/public, /chat, /docs, …) always keep the API's JSON 404.
  */
 export default async function webRoutes(app: FastifyInstance, options: WebRoutesOptions) {
   const root = options.root ?? WEB_DIST;
@@ -47,13 +73,18 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
     app.log.warn({ root }, 'web app not built: run npm run build:web');
   }
 
-  const fallback = async (request: { url: string }, reply: import('fastify').FastifyReply) => {
+  const fallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
-    // API paths, and files that do not exist (a name with an extension), keep the JSON 404.
-    if (isApiPath(pathname) || path.extname(pathname) !== '') return reply.callNotFound();
+    if (isApiPath(pathname)) return reply.callNotFound();
+    const known = isClientRoute(pathname);
+    if (!known && !(built && prefersHtml(request.headers.accept))) return reply.callNotFound();
     if (!built) return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     // index.html is small and names the hashed files: always revalidated.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (known) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // The app's page with a 404: its router shows the not-found screen. Not through sendFile, whose conditional
+    // answers (If-Modified-Since) would turn this into a 404 without a body.
+    const page = await fs.promises.readFile(path.join(root, 'index.html'));
+    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
   };
   app.get('/', { schema: { hide: true } }, fallback);
   app.get('/*', { schema: { hide: true } }, fallback);

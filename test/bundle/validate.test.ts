@@ -160,6 +160,46 @@ const cases: FaultCase[] = [
     message: /sortir du dossier/,
   },
   { name: 'a media type that does not match the file', change: (b) => (b.media![0].mimeType = 'image/jpeg'), path: 'media[0].mimeType' },
+  {
+    name: 'an opening-hours spec that does not parse',
+    change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Du lundi au samedi, 9 h – 18 h'),
+    path: 'cities[0].recyclingPoints[0].openingHoursSpec',
+    message: /opening_hours/,
+  },
+  {
+    name: 'an opening-hours spec with an hour past midnight',
+    change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Mo-Fr 09:00-12:00; Sa 25:00-26:00'),
+    path: 'cities[0].recyclingPoints[0].openingHoursSpec',
+  },
+  {
+    name: 'a recycling point taking a waste type of another city',
+    change: (b) => city(b).recyclingPoints![0].materials!.push(OTHER_WASTE_TYPE),
+    path: 'cities[0].recyclingPoints[0].materials[1]',
+    message: /aucun type de déchet de cette ville/,
+  },
+  {
+    name: 'a recycling point taking an unknown waste type',
+    change: (b) => (city(b).recyclingPoints![0].materials = [UNKNOWN]),
+    path: 'cities[0].recyclingPoints[0].materials[0]',
+  },
+  {
+    name: 'a recycling point taking a waste type twice',
+    change: (b) => city(b).recyclingPoints![0].materials!.push(ids.wasteTypePackaging),
+    path: 'cities[0].recyclingPoints[0].materials[1]',
+    message: /déjà/,
+  },
+  {
+    name: 'a recycling point kind outside the list',
+    change: (b) => ((city(b).recyclingPoints![0] as any).kind = 'DECHETERIE'),
+    path: 'cities[0].recyclingPoints[0].kind',
+  },
+  { name: 'a SIRET that is not 14 digits', change: (b) => (b.cityGroups![0].siret = '2000000010001'), path: 'cityGroups[0].siret', message: /14 chiffres/ },
+  {
+    name: 'a SIRET of another SIREN',
+    change: (b) => (b.cityGroups![0].siret = '99999999900011'),
+    path: 'cityGroups[0].siret',
+    message: /SIREN/,
+  },
 ];
 
 for (const kind of testDatabaseKinds()) {

@@ -9,8 +9,8 @@ import {
   type Occurrence,
   type PlaceSchedule,
 } from '../../src/calendar/calendar.ts';
-import { parseCalendarDate, FRENCH_WEEKDAYS } from '../../src/calendar/calendar-dates.ts';
-import { frenchHolidayName, frenchHolidaysOf } from '../../src/calendar/holidays.ts';
+import { parseCalendarDate, FRENCH_WEEKDAYS } from '../../src/kernel/dates.ts';
+import { frenchHolidayName, frenchHolidaysOf } from '../../src/kernel/holidays.ts';
 
 // Pure engine tests: no database is involved, so they run once rather than per database kind.
 

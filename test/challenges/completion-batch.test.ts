@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CompletionBatcher } from '../../src/challenges/completion-batch.ts';
 import { completeChallenge } from '../../src/challenges/completion.ts';
-import { ApiError } from '../../src/http/errors.ts';
+import { DomainError } from '../../src/kernel/errors.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { countingDatabase } from '../helpers/query-counter.ts';
 import { insertChallenge, insertChallengeWorld } from '../helpers/challenge-fixtures.ts';
@@ -15,7 +15,7 @@ async function outcome(promise: Promise<unknown>) {
   try {
     return { ok: await promise };
   } catch (err) {
-    if (err instanceof ApiError) return { status: err.statusCode, message: err.message };
+    if (err instanceof DomainError) return { status: err.statusCode, message: err.message };
     return { failed: err instanceof Error ? err.message : String(err) };
   }
 }

@@ -1,11 +1,14 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { CHAT_IDS as ids, importChatBundle } from '../helpers/chat-fixtures.ts';
 import { MAX_HISTORY_MESSAGES, systemPrompt } from '../../src/chat/llm.ts';
+import type { Database } from '../../src/db/database.ts';
 
 /**
  * The language-model path against a real local OpenAI-compatible server started by each test: the test
@@ -54,18 +57,31 @@ const completion = (message: Record<string, unknown>, usage = { prompt_tokens: 1
 
 for (const kind of testDatabaseKinds()) {
   describe(`chat with a language model (${kind})`, () => {
-    async function setup(t: TestContext, script: Script, timeoutMs = 5000) {
+    async function setup(t: TestContext, script: Script, timeoutMs = 5000, env: Record<string, string> = {}, shared?: Database) {
       const model = await fakeModel(t, script);
+      const clock = fixedClock(NOW);
       const { app, database } = await buildTestApp(t, kind, {
-        clock: fixedClock(NOW),
-        env: { LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'test-model', LLM_API_KEY: 'secret-key', LLM_TIMEOUT_MS: String(timeoutMs) },
+        clock,
+        env: { LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'test-model', LLM_API_KEY: 'secret-key', LLM_TIMEOUT_MS: String(timeoutMs), ...env },
+        database: shared,
       });
-      await importChatBundle(t, database);
+      if (!shared) await importChatBundle(t, database);
       const created = await app.inject({ method: 'POST', url: '/public/chat/conversations', payload: { deviceId: `llm-${kind}-device`, cityId: ids.city } });
       const conversation = created.json();
       const send = (content: string) =>
         app.inject({ method: 'POST', url: `/public/chat/conversations/${conversation.id}/messages`, payload: { content } });
-      return { app, database, model, conversation, send };
+      /** A question in a new conversation of a new device, from `remoteAddress`: what rotating device ids look like. */
+      let devices = 0;
+      const askFrom = async (remoteAddress: string, content = 'Quand passent les ordures ?') => {
+        const opened = await app.inject({
+          method: 'POST', url: '/public/chat/conversations', remoteAddress, payload: { deviceId: `rotating-${kind}-${++devices}`, cityId: ids.city },
+        });
+        assert.equal(opened.statusCode, 201, opened.body);
+        const res = await app.inject({ method: 'POST', url: `/public/chat/conversations/${opened.json().id}/messages`, remoteAddress, payload: { content } });
+        assert.equal(res.statusCode, 201, 'never an error for the citizen');
+        return res.json().content as string;
+      };
+      return { app, database, model, conversation, send, askFrom, clock };
     }
 
     it('runs a tool call round trip on the city’s data and stores the usage of each call', async (t) => {
@@ -145,6 +161,65 @@ for (const kind of testDatabaseKinds()) {
       // 14 earlier messages (7 questions, 7 answers) are cut to the last MAX_HISTORY_MESSAGES.
       assert.equal(last.length, 1 + MAX_HISTORY_MESSAGES + 1);
       assert.ok(model.received.every((r) => r.body.messages[0].content === systemPrompt('Testville')));
+    });
+
+    const MODEL_WORDS = 'Réponse du modèle.';
+    const BUILT_IN = /Ordures ménagères : mardi 24 novembre 2026/;
+
+    it('stops calling the model past an IP’s budget per minute, whatever the device: the built-in assistant answers', async (t) => {
+      const { model, askFrom } = await setup(t, async () => completion({ content: MODEL_WORDS }), 5000, { LLM_IP_CALLS_PER_MINUTE: '2' });
+      assert.equal(await askFrom('203.0.113.10'), MODEL_WORDS);
+      assert.equal(await askFrom('203.0.113.10'), MODEL_WORDS);
+      assert.match(await askFrom('203.0.113.10'), BUILT_IN);
+      assert.equal(model.received.length, 2);
+      assert.equal(await askFrom('203.0.113.11'), MODEL_WORDS, 'another IP has its own budget');
+    });
+
+    it('stops calling the model past an IP’s budget per hour', async (t) => {
+      const { model, askFrom } = await setup(t, async () => completion({ content: MODEL_WORDS }), 5000, {
+        LLM_IP_CALLS_PER_MINUTE: '100',
+        LLM_IP_CALLS_PER_HOUR: '1',
+      });
+      assert.equal(await askFrom('203.0.113.20'), MODEL_WORDS);
+      assert.match(await askFrom('203.0.113.20'), BUILT_IN);
+      assert.equal(model.received.length, 1);
+    });
+
+    it('counts every call of a group in its day (Europe/Paris), tool rounds included, and starts again the next day', async (t) => {
+      const { database, model, askFrom, clock } = await setup(
+        t,
+        async (request) =>
+          request.messages.at(-1)!.content === 'Que faire du verre ?'
+            ? completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'find_material', arguments: '{"query":"verre"}' } }] })
+            : completion({ content: MODEL_WORDS }),
+        5000,
+        { LLM_DAILY_CALLS_PER_GROUP: '3' },
+      );
+      // A tool round trip makes two calls; each question comes from another IP.
+      assert.equal(await askFrom('203.0.113.30', 'Que faire du verre ?'), MODEL_WORDS);
+      assert.equal(await askFrom('203.0.113.31'), MODEL_WORDS);
+      assert.match(await askFrom('203.0.113.32'), BUILT_IN);
+      assert.equal(model.received.length, 3);
+      assert.equal((await database.db.selectFrom('llm_usage').select('id').execute()).length, 3);
+      // 23:30 UTC on 23 November is already 24 November in Paris: a new day, a new budget.
+      clock.set('2026-11-23T23:30:00.000Z');
+      assert.equal(await askFrom('203.0.113.33'), MODEL_WORDS);
+    });
+
+    it('shares the group’s daily budget between instances on one Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, async (t) => {
+      const env = { REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `collecte-test:${randomUUID()}:`, LLM_DAILY_CALLS_PER_GROUP: '2' };
+      t.after(async () => {
+        const redis = new Redis(env.REDIS_URL);
+        const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}*`);
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      });
+      const one = await setup(t, async () => completion({ content: MODEL_WORDS }), 5000, env);
+      const two = await setup(t, async () => completion({ content: MODEL_WORDS }), 5000, env, one.database);
+      assert.equal(await one.askFrom('203.0.113.40'), MODEL_WORDS);
+      assert.equal(await two.askFrom('203.0.113.41'), MODEL_WORDS);
+      assert.match(await one.askFrom('203.0.113.42'), BUILT_IN);
+      assert.match(await two.askFrom('203.0.113.43'), BUILT_IN);
     });
   });
 }

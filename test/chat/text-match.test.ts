@@ -4,7 +4,7 @@ import { contentTokens, editDistance, normalizeText, tokenize, wordMatches } fro
 import { colourOfHex } from '../../src/chat/vocabulary.ts';
 import { frenchDate } from '../../src/chat/knowledge.ts';
 import { dayAsked } from '../../src/chat/dates.ts';
-import { dayNumberFromParts, formatDayNumber } from '../../src/calendar/calendar-dates.ts';
+import { dayNumberFromParts, formatDayNumber } from '../../src/kernel/dates.ts';
 
 describe('assistant text matching', () => {
   it('normalizes case, accents, apostrophes and punctuation, and strips plurals', () => {

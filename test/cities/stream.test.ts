@@ -157,9 +157,9 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(b.toString(), a.toString());
     });
 
-    it(kind === 'postgres'
-      ? 'reads every batch on the snapshot taken at the start, whatever changes meanwhile'
-      : 'aborts a stream whose data changes between batches, rather than mixing two versions', async () => {
+    // Each batch is read on its own short snapshot (no connection is held while the client reads), checked against
+    // the version the ETag was made at: on both databases a change mid-stream aborts rather than mixing two versions.
+    it('aborts a stream whose data changes between batches, rather than mixing two versions', async () => {
       const now = new Date(NOW);
       const expected = (await readAll((await startCitiesStream(database, now, 3)).open(serialize, 'identity', assert.fail))).toString();
       const stream = await startCitiesStream(database, now, 3);
@@ -171,16 +171,9 @@ for (const kind of testDatabaseKinds()) {
       const firstCityId = JSON.parse(expected)[0].id;
       await database.db.updateTable('city').set({ name: 'Zzz renommée' }).where('id', '=', firstCityId).execute();
       await sql`UPDATE data_version SET version = version + 1 WHERE id = 1`.execute(database.db);
-      const rest: Buffer[] = [Buffer.from(firstChunk.value)];
-      try {
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(Buffer.from(next.value));
-        assert.equal(kind, 'postgres', 'PGlite must abort the stream');
-        assert.equal(Buffer.concat(rest).toString(), expected);
-        assert.equal(errors.length, 0);
-      } catch (err) {
-        assert.equal(kind, 'pglite', `PostgreSQL must not abort: ${(err as Error).message}`);
-        assert.ok(err instanceof StreamVersionMoved);
-      }
+      await assert.rejects(async () => {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next());
+      }, StreamVersionMoved);
     });
   });
 }

@@ -9,6 +9,7 @@ import {
   consoleEnv,
   insertConversation,
   insertMessage,
+  insertMessages,
   otherIds,
   seedOtherGroup,
 } from '../helpers/console-fixtures.ts';
@@ -50,9 +51,12 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(all.headers['cache-control'], 'no-store');
       assert.deepEqual(idsOf(all.json()), [mine, waiting, closed, silentNew, silentOld]);
       assert.deepEqual(all.json().meta, { page: 1, pageSize: 20, total: 5, totalPages: 1 });
+      // The device shows by its pseudonym, never by its id (a bearer secret): see device-pseudonym.test.ts.
+      const pseudonym = all.json().data[0].devicePseudonym;
+      assert.match(pseudonym, /^Appareil [0-9A-F]{6}$/);
       assert.deepEqual(all.json().data[0], {
         id: mine,
-        deviceId: 'device-console-0001',
+        devicePseudonym: pseudonym,
         cityId: ids.brest,
         cityGroupId: ids.group,
         placeId: null,
@@ -124,6 +128,28 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(malformed.statusCode, 400);
       const unknown = await app.inject({ url: '/chat/conversations/00000000-0000-4000-8000-00000000dead', headers });
       assert.equal(unknown.statusCode, 404);
+    });
+
+    it('shows the 100 most recent messages of a long conversation, older ones through Link: rel="next"', async (t) => {
+      const { app, db, headers } = await setup(t, kind);
+      const id = await insertConversation(db, { status: 'WAITING_AGENT', lastMessageAt: '2026-11-20T09:00:00.000Z' });
+      const all = await insertMessages(db, { conversationId: id, count: 150, startAt: '2026-11-19T08:00:00.000Z' });
+      const other = await insertConversation(db, { lastMessageAt: '2026-11-20T09:00:00.000Z' });
+      const [elsewhere] = await insertMessages(db, { conversationId: other, count: 1, startAt: '2026-11-19T08:00:00.000Z' });
+
+      const recent = await app.inject({ url: `/chat/conversations/${id}`, headers });
+      assert.equal(recent.statusCode, 200);
+      assert.deepEqual(recent.json().messages.map((m: { id: string }) => m.id), all.slice(50));
+      assert.equal(recent.headers.link, `</chat/conversations/${id}?before=${all[50]}>; rel="next"`);
+      const older = await app.inject({ url: `/chat/conversations/${id}?before=${all[50]}`, headers });
+      assert.deepEqual(older.json().messages.map((m: { id: string }) => m.id), all.slice(0, 50));
+      assert.equal(older.json().id, id);
+      assert.equal(older.headers.link, undefined);
+      for (const before of [elsewhere, 'nope']) {
+        const res = await app.inject({ url: `/chat/conversations/${id}?before=${before}`, headers });
+        assert.equal(res.statusCode, 400, before);
+        assert.match(res.json().message, /before/);
+      }
     });
 
     it('assigns a conversation without changing its status, and releases it with null', async (t) => {

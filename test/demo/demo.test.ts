@@ -10,6 +10,7 @@ import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { DEMO_BUNDLE_PATH, loadDemoDataIfEmpty } from '../../src/demo/load.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildDemo, formatBundle } from '../../scripts/build-demo.ts';
+import { openingHoursSpecProblem } from '../../src/kernel/opening-hours.ts';
 
 const require = createRequire(import.meta.url);
 const epcis = require('@etalab/decoupage-administratif/data/epci.json') as Array<{
@@ -238,6 +239,27 @@ for (const kind of testDatabaseKinds()) {
           assert.ok((p.opening_hours ?? '').length > 20);
         }
       }
+    });
+
+    it('gives every recycling point OSM opening hours, a kind and its materials, and answers who is open now', async (t) => {
+      const points = await database.db.selectFrom('recycling_point').selectAll().execute();
+      const taken = await database.db.selectFrom('recycling_point_material').selectAll().execute();
+      for (const p of points) {
+        assert.equal(openingHoursSpecProblem(p.opening_hours_spec ?? ''), null, p.name);
+        assert.ok(p.kind === 'CENTRE' || p.kind === 'CONTAINER', p.name);
+        assert.ok(taken.some((m) => m.recycling_point_id === p.id), `${p.name} takes something`);
+        // Free-text hours say when, not how to sort.
+        assert.doesNotMatch(p.opening_hours ?? '', /sacs?|propres|secs/, p.name);
+      }
+      // Saturday 28 November 2026, 16:00 in Brest: the déchèteries are open until 17:30 (winter), glass banks until 22:00.
+      const { app } = await buildTestApp(t, kind, { database, clock: fixedClock(NOW) });
+      const brest = (await app.inject('/public/cities')).json().find((c: any) => c.name === 'Brest');
+      const res = await app.inject(`/public/cities/${brest.id}/recycling-points?at=2026-11-28T15:00:00.000Z&lat=48.3904&lon=-4.4861`);
+      assert.equal(res.statusCode, 200);
+      const answer = res.json() as { name: string; kind: string; openNow: boolean; nextChange: string; distanceMeters: number }[];
+      assert.equal(answer.length, brest.recyclingPoints.length);
+      assert.match(answer[0].name, /Rue de Siam/, 'the glass bank of rue de Siam is the nearest');
+      for (const p of answer.filter((p) => p.kind === 'CENTRE')) assert.deepEqual([p.openNow, p.nextChange], [true, '2026-11-28T16:30:00.000Z']);
     });
 
     it('offers three challenges per city, one requiring another, available in November 2026', async (t) => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { DB } from '../../src/db/types.ts';
-import { STATUS_NAMES } from '../../src/http/errors.ts';
+import { STATUS_NAMES } from '../../src/kernel/errors.ts';
 
 /** One route as the router knows it. */
 export interface Route {
@@ -33,6 +33,17 @@ export interface DemoValues {
   coherentParams: Array<Record<string, string>>;
   /** `Bearer …` values: valid console tokens (all groups, no group, no permission) when the console exists. */
   authorizations: string[];
+  /** Names of the integer and number parameters (query or path) of every route, from the OpenAPI document. */
+  numericParams: string[];
+  /** The query parameters each operation of the OpenAPI document declares (`GET /public/cms/sites/{slug}/pages`). */
+  declaredQueries: DeclaredQuery[];
+}
+
+/** The query parameters of one operation, by its method and OpenAPI path. */
+export interface DeclaredQuery {
+  method: string;
+  path: string;
+  names: string[];
 }
 
 /** A generated request, kept as plain data so that fast-check prints it whole when it fails. */
@@ -161,6 +172,39 @@ const RAW_URL_PIECES = [
   '%C3%A9',
 ];
 
+/**
+ * Numbers at and past the edges of what JavaScript and a schema take: Infinity (`1e309` parses as Infinity), NaN,
+ * -0, beyond 2^53 and 2^31, past the page bound, fractions, other notations. Every numeric parameter gets them.
+ */
+const NUMERIC_EDGES = [
+  '1e309',
+  '-1e309',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '-0',
+  '+0',
+  '0',
+  '1',
+  '1e5',
+  '100000',
+  '100001',
+  '1e400',
+  '99999999999999999999',
+  '9007199254740993',
+  '-9007199254740993',
+  '2147483648',
+  '-2147483649',
+  '1.5',
+  '1.0',
+  '1e-7',
+  '0x10',
+  '0b1',
+  ' 1',
+  '1 ',
+  '１',
+].map(encode);
+
 const QUERY_KEYS = ['page', 'pageSize', 'type', 'from', 'to', 'cityId', 'cityGroupId', 'thumb', 'deviceId', 'placeId', 'status', 'assignedTo', 'id', 'q'];
 
 /** Percent-encodes the UTF-8 bytes of any string (lone surrogates become U+FFFD, as a browser would send). */
@@ -190,6 +234,7 @@ function validForName(name: string, previous: string, v: DemoValues): string[] {
   };
   const byCollection: Record<string, string[]> = {
     cities: v.cityIds,
+    'city-groups': v.cityGroupIds,
     challenges: v.challengeIds,
     pages: v.pageIds,
     media: v.mediaIds,
@@ -217,6 +262,11 @@ function allValid(v: DemoValues): string[] {
   ];
 }
 
+/** A numeric parameter's value: an edge number half of the time, else what any text parameter gets. */
+function numericValue(valid: string[], all: string[]): fc.Arbitrary<string> {
+  return fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...NUMERIC_EDGES) }, { weight: 1, arbitrary: textValue(valid, all) });
+}
+
 /** A text value as a client would put it in a path or a query: mostly encoded, sometimes raw. */
 function textValue(valid: string[], all: string[]): fc.Arbitrary<string> {
   return fc.oneof(
@@ -233,20 +283,27 @@ function textValue(valid: string[], all: string[]): fc.Arbitrary<string> {
   );
 }
 
+/** Values of the route's parameters that only make sense together (a city and one of its places), where it names several. */
+function coherentValues(segments: string[], v: DemoValues): string[][] {
+  const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1).split('|:') : null));
+  if (names.filter(Boolean).length < 2) return [];
+  return v.coherentParams
+    .map((params) => names.map((alternatives, i) => (alternatives ? alternatives.map((n) => params[n]).find(Boolean) : segments[i])))
+    .filter((values): values is string[] => values.every((value) => value !== undefined));
+}
+
 function pathArbitrary(route: Route, v: DemoValues): fc.Arbitrary<string> {
   const all = allValid(v);
   const segments = route.url.split('/').slice(1);
   const parts = segments.map((segment, i) => {
     if (segment === '*') return fc.oneof(fc.constantFrom('', 'index.html', 'x'), fc.constantFrom(...RAW_URL_PIECES));
     if (!segment.startsWith(':')) return fc.constant(segment);
-    return textValue(validFor(segment.slice(1).split('|:'), segments[i - 1] ?? '', v), all);
+    const names = segment.slice(1).split('|:');
+    const valid = validFor(names, segments[i - 1] ?? '', v);
+    return names.some((name) => v.numericParams.includes(name)) ? numericValue(valid, all) : textValue(valid, all);
   });
-  // Parameters that belong together, where the route names them all.
-  const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1).split('|:') : null));
-  const coherent = v.coherentParams
-    .map((params) => names.map((alternatives, i) => (alternatives ? alternatives.map((n) => params[n]).find(Boolean) : segments[i])))
-    .filter((values): values is string[] => values.every((value) => value !== undefined));
-  const values = coherent.length && names.filter(Boolean).length > 1 ? fc.oneof(fc.tuple(...parts), fc.constantFrom(...coherent)) : fc.tuple(...parts);
+  const coherent = coherentValues(segments, v);
+  const values = coherent.length ? fc.oneof(fc.tuple(...parts), fc.constantFrom(...coherent)) : fc.tuple(...parts);
   const ending = fc.oneof(
     { weight: 12, arbitrary: fc.constant('') },
     { weight: 1, arbitrary: fc.constantFrom('/', '//', '/x', '%00', '/%2e%2e', '.json', '/..', '?', '#x') },
@@ -260,38 +317,116 @@ function pathArbitrary(route: Route, v: DemoValues): fc.Arbitrary<string> {
     });
 }
 
+/** A path to the route naming records that exist (together, where the route names several): requests that reach the handler. */
+function validPathArbitrary(route: Route, v: DemoValues): fc.Arbitrary<string> {
+  const segments = route.url.split('/').slice(1);
+  const parts = segments.map((segment, i) => {
+    if (segment === '*') return fc.constant('');
+    if (!segment.startsWith(':')) return fc.constant(segment);
+    return fc.constantFrom(...validFor(segment.slice(1).split('|:'), segments[i - 1] ?? '', v));
+  });
+  const coherent = coherentValues(segments, v);
+  const values = coherent.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...coherent) }, { weight: 1, arbitrary: fc.tuple(...parts) })
+    : fc.tuple(...parts);
+  return values.map((list) => list.map((value) => `/${value}`).join(''));
+}
+
+/** Values of each query parameter: some that pass validation, some at its edges. */
+function typicalQueryValues(v: DemoValues): Record<string, string[]> {
+  return {
+    page: ['1', '2', '100', '0', '-1', '1.5', '1e3', '2147483648', '99999999999999999999'],
+    pageSize: ['1', '20', '100', '101', '0', '-5', '1e2', 'abc'],
+    type: ['SITE', 'APP', 'site', 'BLOG'],
+    from: ['2026-11-22', '2026-01-01', '2027-12-31', '2026-02-30', '2026-11-22T00:00:00Z', '1900-01-01', '99999-01-01'],
+    to: ['2026-12-22', '2027-11-23', '2025-01-01', '2026-13-01'],
+    thumb: ['1', '0', 'true', ''],
+    status: ['OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED', 'open'],
+    assignedTo: ['agent-1', 'fuzz-agent'],
+    cityId: v.cityIds,
+    cityGroupId: v.cityGroupIds,
+    placeId: v.placeIds,
+    deviceId: v.deviceIds,
+  };
+}
+
+/** Values of each query parameter that pass validation, for requests meant to go all the way. */
+function validQueryValues(v: DemoValues): Record<string, string[]> {
+  return {
+    page: ['1', '2'],
+    pageSize: ['1', '20', '100'],
+    type: ['SITE', 'APP'],
+    from: ['2026-11-22', '2026-12-01'],
+    to: ['2026-12-22', '2027-01-31'],
+    thumb: ['0', '1'],
+    status: ['OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED'],
+    assignedTo: ['fuzz-agent', 'agent-1'],
+    cityId: v.cityIds,
+    cityGroupId: v.cityGroupIds,
+    placeId: v.placeIds,
+    deviceId: v.deviceIds,
+  };
+}
+
+/** Pairs joined into a query string, in one of the ways clients write them. */
+function joinPairs(pairs: fc.Arbitrary<Array<[string, string, string]>>): fc.Arbitrary<string> {
+  return fc.tuple(pairs, fc.constantFrom('&', '&', '&&', ';')).map(([list, sep]) =>
+    list.map(([k, value, shape]) => shape.replace('k', k).replace('v2', value.split('').reverse().join('')).replace('v', value)).join(sep),
+  );
+}
+
+/** Any query string: known and random keys, valid and hostile values, odd shapes. */
 function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
   const all = allValid(v);
-  const valueFor = (key: string) => {
-    const typical: Record<string, string[]> = {
-      page: ['1', '2', '100', '0', '-1', '1.5', '1e3', '2147483648', '99999999999999999999'],
-      pageSize: ['1', '20', '100', '101', '0', '-5', '1e2', 'abc'],
-      type: ['SITE', 'APP', 'site', 'BLOG'],
-      from: ['2026-11-22', '2026-01-01', '2027-12-31', '2026-02-30', '2026-11-22T00:00:00Z', '1900-01-01', '99999-01-01'],
-      to: ['2026-12-22', '2027-11-23', '2025-01-01', '2026-13-01'],
-      thumb: ['1', '0', 'true', ''],
-      status: ['OPEN', 'WAITING_AGENT', 'WITH_AGENT', 'CLOSED', 'open'],
-      assignedTo: ['agent-1', 'fuzz-agent'],
-      cityId: v.cityIds,
-      cityGroupId: v.cityGroupIds,
-      placeId: v.placeIds,
-      deviceId: v.deviceIds,
-    };
-    return textValue(Object.hasOwn(typical, key) ? typical[key] : all, all);
-  };
-  const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map(encode) });
-  const pair = key.chain((k) =>
-    fc.tuple(fc.constant(k), valueFor(k), fc.constantFrom('k=v', 'k=v', 'k=v', 'k', 'k=', 'k[]=v', 'k[a]=v', 'k=v&k=v2')),
+  const typical = typicalQueryValues(v);
+  const keys = [...new Set([...QUERY_KEYS, ...v.numericParams])];
+  // One value arbitrary per known key, built once; a random key gets any value.
+  const valueFor = new Map(
+    keys.map((key) => {
+      const valid = Object.hasOwn(typical, key) ? typical[key] : all;
+      return [key, v.numericParams.includes(key) ? numericValue(valid, all) : textValue(valid, all)] as const;
+    }),
   );
-  return fc.array(pair, { maxLength: 5 }).chain((pairs) =>
-    fc.constantFrom('&', '&', '&&', ';').map((sep) =>
-      pairs
-        .map(([k, value, shape]) =>
-          shape.replace('k', k).replace('v2', value.split('').reverse().join('')).replace('v', value),
-        )
-        .join(sep),
-    ),
+  const anyValue = textValue(all, all);
+  const keyChoices = [
+    { weight: 6, arbitrary: fc.constantFrom(...keys) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map(encode) },
+  ];
+  // The numeric parameters more often than the others: their edges are where servers break.
+  if (v.numericParams.length) keyChoices.push({ weight: 2, arbitrary: fc.constantFrom(...v.numericParams) });
+  const shape = fc.constantFrom('k=v', 'k=v', 'k=v', 'k', 'k=', 'k[]=v', 'k[a]=v', 'k=v&k=v2');
+  const pair = fc.oneof(...keyChoices).chain((k) => fc.tuple(fc.constant(k), valueFor.get(k) ?? anyValue, shape));
+  return joinPairs(fc.array(pair, { maxLength: 5 }));
+}
+
+/** A query string with some of the route's own parameters, each with a value that passes validation. */
+function declaredQueryArbitrary(names: string[], v: DemoValues): fc.Arbitrary<string> {
+  const valid = validQueryValues(v);
+  const pairs = names.map((name) =>
+    fc.option(fc.constantFrom(...(valid[name]?.length ? valid[name] : allValid(v))).map((value): [string, string, string] => [name, value, 'k=v']), {
+      freq: 3,
+      nil: null,
+    }),
   );
+  return joinPairs(fc.tuple(...pairs).map((list) => list.filter((pair) => pair !== null)));
+}
+
+/**
+ * The query parameters the API document declares for a route of the router (`:id|:cityId` matches any `{name}`;
+ * a HEAD route takes its GET's, which the document lists alone).
+ */
+function declaredQueryNames(route: Route, v: DemoValues): string[] {
+  const segments = route.url.split('/');
+  const method = route.method === 'HEAD' ? 'GET' : route.method;
+  const declared = v.declaredQueries.find((query) => {
+    const parts = query.path.split('/');
+    return (
+      query.method === method &&
+      parts.length === segments.length &&
+      parts.every((part, i) => (part.startsWith('{') ? segments[i].startsWith(':') : part === segments[i]))
+    );
+  });
+  return declared?.names ?? [];
 }
 
 const HEADER_VALUES: Record<string, string[]> = {
@@ -465,23 +600,45 @@ export function fuzzRequest(routes: Route[], v: DemoValues): fc.Arbitrary<FuzzRe
   const targets = routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '*');
   const preflightable = routes.some((r) => r.method === 'OPTIONS');
   const body = bodyArbitrary(v);
-  return fc
-    .constantFrom(...targets)
-    .chain((route) =>
-      fc.record({
-        route: fc.constant(`${route.method} ${route.url}`),
-        method: fc.oneof(
-          { weight: 8, arbitrary: fc.constant(route.method) },
-          { weight: preflightable ? 1 : 0, arbitrary: fc.constant('OPTIONS') },
-          { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
-        ),
-        path: pathArbitrary(route, v),
-        query: fc.oneof(fc.constant(''), queryArbitrary(v)),
-        headers: headersArbitrary(v),
-        body: route.method === 'GET' || route.method === 'HEAD' ? fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body }) : body,
-        remoteAddress: fc.ipV4(),
-      }),
-    );
+  const anyQuery = queryArbitrary(v);
+  const headers = headersArbitrary(v);
+  // Each route's request arbitrary is built once, not at every draw.
+  const byRoute = targets.map((route) => {
+    const declared = declaredQueryNames(route, v);
+    const declaredQuery = declared.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
+    const hostile = fc.record({
+      route: fc.constant(`${route.method} ${route.url}`),
+      method: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(route.method) },
+        { weight: preflightable ? 1 : 0, arbitrary: fc.constant('OPTIONS') },
+        { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+      ),
+      path: pathArbitrary(route, v),
+      // Sometimes the route's own parameters with valid values, so that requests also go past validation.
+      query: fc.oneof(
+        { weight: 2, arbitrary: fc.constant('') },
+        { weight: 2, arbitrary: anyQuery },
+        { weight: declared.length ? 1 : 0, arbitrary: declaredQuery },
+      ),
+      headers,
+      body: route.method === 'GET' || route.method === 'HEAD' ? fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body }) : body,
+      remoteAddress: fc.ipV4(),
+    });
+    // A quarter of the requests name records that exist, with the route's own method and parameters: every read is
+    // reached often enough to be seen answering, whatever the seed (the test prints the fewest 2xx of a read).
+    const wellFormed = fc.record({
+      route: fc.constant(`${route.method} ${route.url}`),
+      method: fc.constant(route.method),
+      path: validPathArbitrary(route, v),
+      query: declaredQuery,
+      headers,
+      body: route.method === 'GET' || route.method === 'HEAD' ? fc.constant(null) : body,
+      remoteAddress: fc.ipV4(),
+    });
+    return fc.oneof({ weight: 3, arbitrary: hostile }, { weight: 1, arbitrary: wellFormed });
+  });
+  // Every route as often as every other (fc.nat would favour the first and last).
+  return fc.oneof(...byRoute);
 }
 
 export function urlOf(request: FuzzRequest): string {
@@ -504,6 +661,17 @@ const STACK_TRACE = /(?:\n|\\n)\s*at |\bat [\w.$<>[\] ]*\(?(?:file:\/\/|node:|\/
 /** Pieces of Fastify's, Ajv's and Node's own (English) error messages. */
 const ENGLISH = /\bmust\b|\bshould\b|body\/|querystring\/|params\/|headers\/|\bRoute \w+:|not found|Unsupported|Unexpected|is required|Invalid|FST_|Error:/;
 
+/** The API's own paths: their errors are JSON whatever the client accepts. */
+const API_PATH = /^\/(public|chat|docs|health|ready|openapi\.json)(\/|$)/;
+
+/**
+ * Whether an HTML 404 is the web app's not-found page, as it should be for a browser (an Accept naming text/html)
+ * asking for a path that is neither the API's nor one of the app's.
+ */
+function webAppNotFound(request: FuzzRequest, body: string): boolean {
+  return !API_PATH.test(request.path) && /text\/html/.test(request.headers.accept ?? '') && (request.method === 'HEAD' || body.includes('<div id="app">'));
+}
+
 /** What is wrong with an answer, or null when it keeps the contract. */
 export function problemWith(request: FuzzRequest, response: LightMyRequestResponse): string | null {
   const status = response.statusCode;
@@ -515,6 +683,7 @@ export function problemWith(request: FuzzRequest, response: LightMyRequestRespon
     return `${where}: internals in the body: ${response.body.slice(0, 300)}`;
   }
   if (status < 400) return null;
+  if (status === 404 && /^text\/html/.test(type)) return webAppNotFound(request, response.body) ? null : `${where}: an HTML 404 where JSON was due`;
   if (!/^application\/json/.test(type)) return `${where}: content-type ${type || '(none)'} instead of JSON`;
   if (request.method === 'HEAD') return null;
   let body: unknown;

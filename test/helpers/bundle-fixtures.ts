@@ -140,6 +140,9 @@ export function validBundle(): Bundle {
             latitude: 45.76,
             longitude: 4.86,
             openingHours: 'Du lundi au samedi, 9 h – 18 h',
+            openingHoursSpec: 'Mo-Sa 09:00-18:00; PH off',
+            kind: 'CENTRE',
+            materials: [ids.wasteTypePackaging],
           },
         ],
         quizQuestions: [

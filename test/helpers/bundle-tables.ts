@@ -13,6 +13,7 @@ export const BUNDLE_TABLES = [
   'collection_exception',
   'attached_location',
   'recycling_point',
+  'recycling_point_material',
   'quiz_question',
   'challenge',
   'badge',
@@ -32,7 +33,12 @@ export const BUNDLE_TABLES = [
 export async function dumpBundleTables(db: Kysely<DB>): Promise<Record<string, unknown[]>> {
   const dump: Record<string, unknown[]> = {};
   for (const table of BUNDLE_TABLES) {
-    const order = table === 'serie_question' ? ['serie_id', 'quiz_question_id'] : ['id'];
+    const order =
+      table === 'serie_question'
+        ? ['serie_id', 'quiz_question_id']
+        : table === 'recycling_point_material'
+          ? ['recycling_point_id', 'waste_type_id']
+          : ['id'];
     dump[table] = await (db as Kysely<any>).selectFrom(table).selectAll().orderBy(order).execute();
   }
   return dump;

@@ -98,6 +98,28 @@ export async function insertMessage(
   return id;
 }
 
+/**
+ * `count` messages in one statement, alternately from the citizen and the assistant, one second apart from
+ * `startAt`; their ids, oldest first.
+ */
+export async function insertMessages(
+  db: Kysely<DB>,
+  values: { conversationId: string; count: number; startAt: string },
+): Promise<string[]> {
+  const start = Date.parse(values.startAt);
+  const rows = Array.from({ length: values.count }, (_, i) => ({
+    id: randomUUID(),
+    conversation_id: values.conversationId,
+    role: (i % 2 ? 'assistant' : 'user') as MessageRole,
+    content: `Message ${i + 1}`,
+    place_id: null,
+    author_id: null,
+    created_at: new Date(start + i * 1000).toISOString(),
+  }));
+  if (rows.length > 0) await db.insertInto('message').values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function insertLlmUsage(
   db: Kysely<DB>,
   values: { cityGroupId: string; createdAt: string; promptTokens: number; completionTokens: number },

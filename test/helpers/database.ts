@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../src/db/types.ts';
-import { openDatabase, type Database, type DatabaseKind } from '../../src/db/database.ts';
+import { openDatabase, type Database, type DatabaseKind, type DatabaseOptions } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
 /** The databases every test file runs against: PGlite always, PostgreSQL too when DATABASE_URL is set. */
@@ -15,7 +15,14 @@ export function testDatabaseKinds(): DatabaseKind[] {
  * A fresh, migrated database: an in-memory PGlite, or a PostgreSQL schema of its own that is dropped on close,
  * so test files never see each other's rows.
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
+export interface TestDatabaseOptions extends Pick<DatabaseOptions, 'poolSize' | 'timeouts' | 'onConnectionError'> {
+  /** PostgreSQL: connect through this local port (a TCP proxy the test controls) rather than to the server itself. */
+  viaPort?: number;
+  /** PostgreSQL: the connections' application_name, to find them in pg_stat_activity. */
+  applicationName?: string;
+}
+
+export async function createTestDatabase(kind: DatabaseKind, options: TestDatabaseOptions = {}): Promise<Database> {
   if (kind === 'pglite') return freshPglite();
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
@@ -23,12 +30,31 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
   const admin = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(admin.db);
   await admin.close();
-  const database = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 20 });
-  await withSchemaLock(url, () => migrateToLatest(database.db, schema));
+  const migrating = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 1 });
+  try {
+    await withSchemaLock(url, () => migrateToLatest(migrating.db, schema));
+  } finally {
+    await migrating.close();
+  }
+  const appUrl = new URL(url);
+  if (options.viaPort) {
+    appUrl.hostname = '127.0.0.1';
+    appUrl.port = String(options.viaPort);
+  }
+  if (options.applicationName) appUrl.searchParams.set('application_name', options.applicationName);
+  const database = await openDatabase({
+    databaseUrl: appUrl.toString(),
+    dataDir: null,
+    schema,
+    poolSize: options.poolSize ?? 20,
+    timeouts: options.timeouts,
+    onConnectionError: options.onConnectionError,
+  });
   return {
     db: database.db,
     kind: 'postgres',
     schema,
+    poolStats: database.poolStats,
     async close() {
       await database.close();
       const cleanup = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });

@@ -1,4 +1,4 @@
-import type { KyselyPlugin } from 'kysely';
+import { SelectQueryNode, TableNode, type KyselyPlugin } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 
 /**
@@ -13,6 +13,28 @@ export function countingDatabase(base: Database): { database: Database; counter:
       return args.node;
     },
     transformResult: async (args) => args.result,
+  };
+  return { counter, database: { ...base, db: base.db.withPlugin(plugin), close: async () => {} } };
+}
+
+/**
+ * The same database seen through a plugin that counts the rows read by SELECTs from `table`, to prove that a
+ * request reads a bounded number of them whatever the table holds. Closing it leaves the underlying database open.
+ */
+export function rowCountingDatabase(base: Database, table: string): { database: Database; counter: { rows: number } } {
+  const counter = { rows: 0 };
+  const reads = new Set<string>();
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      if (SelectQueryNode.is(node) && node.from?.froms.some((f) => TableNode.is(f) && f.table.identifier.name === table)) {
+        reads.add(queryId.queryId);
+      }
+      return node;
+    },
+    transformResult: async ({ queryId, result }) => {
+      if (reads.delete(queryId.queryId)) counter.rows += result.rows.length;
+      return result;
+    },
   };
   return { counter, database: { ...base, db: base.db.withPlugin(plugin), close: async () => {} } };
 }

@@ -5,7 +5,7 @@ import { buildTestApp } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { CHAT_IDS as ids, importChatBundle } from '../helpers/chat-fixtures.ts';
 import { BUNDLE_SITE_SLUG } from '../helpers/bundle-fixtures.ts';
-import { messages } from '../../src/http/errors.ts';
+import { messages } from '../../src/kernel/errors.ts';
 
 /** Regressions found by the fuzz test (test/fuzz): each once answered 500, English, or not in the error shape. */
 

@@ -44,7 +44,20 @@ describe('OpenAPI document', () => {
       'POST /public/chat/conversations/{id}/messages',
       'GET /public/cities/{cityId}/places/{placeId}/collections',
       'GET /public/cities/{cityId}/places/{placeId}/calendar.ics',
+      'GET /public/cities/{cityId}/recycling-points',
+      'GET /public/cities/{cityId}/recycling-points.geojson',
+      'GET /public/city-groups/{id}/equipements.csv',
+      'GET /public/cities/{cityId}/collections.csv',
     ];
     for (const route of seed) assert.ok(operations.includes(route), `${route} is documented`);
+  });
+
+  it('links the open-data exports from the recycling points route and states the decisions', async (t) => {
+    const { app } = await buildTestApp(t, 'pglite');
+    const doc = (await app.inject('/openapi.json')).json();
+    const points = doc.paths['/public/cities/{cityId}/recycling-points'].get.description as string;
+    for (const link of ['recycling-points.geojson', 'equipements.csv', 'collections.csv']) assert.match(points, new RegExp(link.replace('.', '\\.')));
+    assert.match(doc.paths['/public/city-groups/{id}/equipements.csv'].get.description, /COLL_SIRET/);
+    assert.ok(doc.paths['/public/cities/{cityId}/recycling-points.geojson'].get.responses['200'].content['application/geo+json']);
   });
 });

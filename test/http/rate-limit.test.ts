@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePort } from '../helpers/net.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
 /**
  * The rate limits do not depend on the database, so they run on PGlite only; the Redis cases run when
@@ -39,6 +40,18 @@ async function appWith(
 
 const get = (app: FastifyInstance, url = '/public/city-groups') => app.inject({ method: 'GET', url });
 
+/** The contract's 429: its French body, and a Retry-After within the one-minute window. */
+function assertTooManyRequests(res: Awaited<ReturnType<typeof get>>) {
+  assert.equal(res.statusCode, 429);
+  assert.deepEqual(res.json(), {
+    statusCode: 429,
+    message: 'Trop de requêtes : réessayez dans quelques instants.',
+    error: 'Too Many Requests',
+  });
+  const retryAfter = Number(res.headers['retry-after']);
+  assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+}
+
 async function deleteKeys(url: string, prefix: string) {
   const redis = new Redis(url);
   const keys = await redis.keys(`${prefix}*`);
@@ -60,14 +73,7 @@ describe('rate limits', () => {
     }
     assert.deepEqual(remaining, ['2', '1', '0']);
     const limited = await get(app);
-    assert.equal(limited.statusCode, 429);
-    assert.deepEqual(limited.json(), {
-      statusCode: 429,
-      message: 'Trop de requêtes : réessayez dans quelques instants.',
-      error: 'Too Many Requests',
-    });
-    const retryAfter = Number(limited.headers['retry-after']);
-    assert.ok(retryAfter >= 1 && retryAfter <= 60);
+    assertTooManyRequests(limited);
     assert.equal(limited.headers['access-control-allow-origin'], '*', 'CORS on errors too');
     // Outside /public (health probes) nothing is counted.
     assert.equal((await app.inject('/health')).statusCode, 200);
@@ -100,16 +106,49 @@ describe('rate limits', () => {
     assert.equal((await send()).headers['x-ratelimit-remaining'], '19', 'no deviceId: counted per IP');
   });
 
-  it('shares one budget between two instances on one Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, async (t) => {
+  it('counts chat requests per client IP too, so that rotating device ids do not escape', async (t) => {
+    const { app } = await appWith(t, { RATE_LIMIT_MAX: '0', CHAT_IP_MAX: '5' });
+    const send = (deviceId: string, remoteAddress = '203.0.113.7') =>
+      app.inject({ method: 'POST', url: '/public/__chat-probe', payload: { deviceId }, remoteAddress });
+    for (let i = 0; i < 5; i++) {
+      const res = await send(`rotating-device-${i}`);
+      assert.equal(res.statusCode, 200);
+      // The headers keep describing the device's own limit.
+      assert.equal(res.headers['x-ratelimit-limit'], '20');
+      assert.equal(res.headers['x-ratelimit-remaining'], '19');
+    }
+    const limited = await send('rotating-device-5');
+    assertTooManyRequests(limited);
+    assert.equal(limited.headers['x-ratelimit-limit'], '20');
+    assert.equal((await send('rotating-device-6', '203.0.113.8')).statusCode, 200, 'another IP has its own budget');
+  });
+
+  /** Two instances on one Redis, under a key prefix of their own that is deleted after the test. */
+  async function twoInstances(t: TestContext, env: Record<string, string>) {
     const url = process.env.REDIS_URL!;
     const prefix = `collecte-test:${randomUUID()}:`;
     t.after(() => deleteKeys(url, prefix));
-    const env = { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: '6', RATE_LIMIT_WINDOW_S: '60' };
-    const { app: one, database } = await appWith(t, env);
-    const { app: two } = await appWith(t, env, database);
+    const shared = { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, ...env };
+    const { app: one, database } = await appWith(t, shared);
+    const { app: two } = await appWith(t, shared, database);
+    return { one, two };
+  }
+
+  it('shares one budget between two instances on one Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, async (t) => {
+    const { one, two } = await twoInstances(t, { RATE_LIMIT_MAX: '6', RATE_LIMIT_WINDOW_S: '60' });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await get(i % 2 ? two : one)).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('shares the chat budget per IP between two instances on one Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, async (t) => {
+    const { one, two } = await twoInstances(t, { RATE_LIMIT_MAX: '0', CHAT_IP_MAX: '3' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const app = i % 2 ? two : one;
+      statuses.push((await app.inject({ method: 'POST', url: '/public/__chat-probe', payload: { deviceId: `shared-ip-device-${i}` } })).statusCode);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
   });
 
   it('serves requests while Redis is down and counts again once it is back', async (t) => {
@@ -167,5 +206,42 @@ describe('rate limits', () => {
     const warnings = logs.filter((l) => l.level === 40 && /Redis is unreachable/.test(l.msg));
     assert.equal(warnings.length, 1, 'one warning for the outage, however many reconnection attempts failed');
     assert.ok(logs.some((l) => /Redis is back/.test(l.msg)));
+  });
+
+  it('a stalled Redis (connected, never answering) is noticed once, logged once, and counting moves to memory until it answers', { skip: !process.env.REDIS_URL && 'REDIS_URL is not set' }, async (t) => {
+    const url = new URL(process.env.REDIS_URL!);
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 6379) });
+    const prefix = `collecte-test:${randomUUID()}:`;
+    t.after(async () => {
+      proxy.resume();
+      await proxy.close();
+      await deleteKeys(process.env.REDIS_URL!, prefix);
+    });
+    const logs: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
+    const { app } = await appWith(t, { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: '100' }, undefined, logger);
+    assert.equal((await get(app)).headers['x-ratelimit-remaining'], '99');
+    // A cached read: the cache answers it in the first hook, after the count.
+    assert.equal((await get(app)).headers['x-ratelimit-remaining'], '98');
+
+    proxy.freeze();
+    const during: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await get(app);
+      assert.equal(res.statusCode, 200);
+      during.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    // Counted in this instance's memory (a window of its own), not waved through uncounted.
+    assert.deepEqual(during, ['99', '98', '97', '96', '95']);
+    assert.equal(logs.filter((l) => l.level === 40 && /Redis is unreachable/.test(l.msg)).length, 1, 'one warning for the stall');
+
+    proxy.resume();
+    let remaining = '';
+    for (let i = 0; i < 60 && !logs.some((l) => /Redis is back/.test(l.msg)); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(logs.some((l) => /Redis is back/.test(l.msg)), 'its return is logged');
+    remaining = String((await get(app)).headers['x-ratelimit-remaining']);
+    // Back in Redis: the shared window holds the two requests counted before the stall, and the one whose command was
+    // sent when Redis stalled and delivered on its return (counted in memory too: once twice, never none). Memory would say 94.
+    assert.ok(['97', '96'].includes(remaining), remaining);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { openDatabase, DatabaseLockedError } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { freePort } from '../helpers/net.ts';
+import { startServer, waitReady } from '../helpers/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GROUP = '10000000-0000-4000-8000-0000000000aa';
@@ -16,41 +17,6 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-life-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-interface Child {
-  proc: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `collecte serve` (no demo data) as a real process on the embedded database. */
-function startServer(dataDir: string, port: number): Child {
-  const proc = spawn(process.execPath, ['src/cli.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, output: () => out, exited };
-}
-
-async function waitReady(port: number, child: Child): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.proc.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/ready`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not ready: ${child.output()}`);
 }
 
 describe('embedded database and process lifecycle', () => {
@@ -117,7 +83,39 @@ describe('embedded database and process lifecycle', () => {
     fs.writeFileSync(path.join(dataDir, 'collecte.lock'), '999999999');
     const database = await openDatabase({ databaseUrl: null, dataDir });
     t.after(() => database.close());
-    assert.equal(fs.readFileSync(path.join(dataDir, 'collecte.lock'), 'utf8'), String(process.pid));
+    assert.equal(JSON.parse(fs.readFileSync(path.join(dataDir, 'collecte.lock'), 'utf8')).pid, process.pid);
+  });
+
+  it('takes over a lock whose pid is alive but belongs to another process start (a container restarted after kill -9)', async (t) => {
+    // In a container the restarted server is PID 1 again: the pid of the killed owner is alive, and is ours.
+    for (const stale of [
+      String(process.pid),
+      JSON.stringify({ pid: process.pid, bootId: null, startTime: '1' }),
+      JSON.stringify({ pid: process.ppid, bootId: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), startTime: '1' }),
+    ]) {
+      const dataDir = tempDir(t);
+      fs.writeFileSync(path.join(dataDir, 'collecte.lock'), stale);
+      const database = await openDatabase({ databaseUrl: null, dataDir });
+      assert.equal(JSON.parse(fs.readFileSync(path.join(dataDir, 'collecte.lock'), 'utf8')).pid, process.pid, stale);
+      await database.close();
+    }
+  });
+
+  it('still refuses when the recorded owner is a live process with that very start (checked through a real child)', async (t) => {
+    const dataDir = tempDir(t);
+    const port = await freePort();
+    const child = startServer(dataDir, port);
+    t.after(() => child.proc.kill('SIGKILL'));
+    await waitReady(port, child);
+    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'collecte.lock'), 'utf8'));
+    assert.equal(lock.pid, child.proc.pid);
+    assert.ok(lock.startTime, 'the start time is recorded on Linux');
+    await assert.rejects(openDatabase({ databaseUrl: null, dataDir }), DatabaseLockedError);
+    // Killed with -9, the lock stays behind with the dead owner's identity, and is taken over.
+    child.proc.kill('SIGKILL');
+    await child.exited;
+    const database = await openDatabase({ databaseUrl: null, dataDir });
+    await database.close();
   });
 
   it('finishes a request in flight on SIGTERM, closes the database and exits 0', async (t) => {

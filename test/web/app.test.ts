@@ -327,7 +327,9 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await errorPage.goto(origin + '/actualites/00000000-0000-4000-8000-000000000000');
     await errorPage.getByRole('alert').getByText("Nous n'avons pas trouvé cette information").waitFor();
 
-    await errorPage.goto(origin + '/une-page-qui-n-existe-pas');
+    // An unknown path answers 404 with the app's page, which shows its own not-found screen.
+    const unknown = await errorPage.goto(origin + '/une-page-qui-n-existe-pas');
+    assert.equal(unknown?.status(), 404);
     await errorPage.getByRole('heading', { level: 1, name: 'Page introuvable' }).waitFor();
 
     await errorPage.route('**/public/city-groups', (route) => route.fulfill({ status: 429, headers: { 'retry-after': '30' }, contentType: 'application/json', body: '{"statusCode":429,"message":"x","error":"Too Many Requests"}' }));

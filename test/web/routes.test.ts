@@ -1,16 +1,28 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { ensureWebBuilt } from '../helpers/web-fixtures.ts';
+import { CLIENT_ROUTES } from '../../src/web/paths.ts';
+
+describe('web app client routes', () => {
+  it('knows the same client routes as the app’s router', () => {
+    const main = fs.readFileSync(path.resolve(import.meta.dirname, '../../web/src/main.tsx'), 'utf8');
+    const routerRoutes = [...main.matchAll(/match\('([^']+)', path\)/g)].map((m) => m[1]);
+    assert.ok(routerRoutes.length > 5, 'the router’s routes are read from web/src/main.tsx');
+    assert.deepEqual([...routerRoutes].sort(), [...CLIENT_ROUTES].sort());
+  });
+});
 
 for (const kind of testDatabaseKinds()) {
   describe(`web app serving (${kind})`, () => {
     it('serves index.html at / and for client routes, revalidated, with the app CSP', async (t) => {
       ensureWebBuilt();
       const { app } = await buildTestApp(t, kind);
-      for (const url of ['/', '/communes/0d8a9bc9-104b-5b64-a127-357bd85689ee', '/tri', '/defis/a/b', '/actualites?x=1']) {
+      const challenge = '8c1e9a52-3f0b-4d6e-9a7c-2b5d4e6f7a80';
+      for (const url of ['/', '/communes/0d8a9bc9-104b-5b64-a127-357bd85689ee', '/tri', `/defis/${challenge}/${challenge.toUpperCase()}`, '/actualites?x=1', '/communes/']) {
         const res = await app.inject({ url });
         assert.equal(res.statusCode, 200, url);
         assert.match(String(res.headers['content-type']), /^text\/html/, url);
@@ -21,6 +33,41 @@ for (const kind of testDatabaseKinds()) {
         assert.match(csp, /frame-ancestors 'none'/, url);
         assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, url);
       }
+    });
+
+    it('answers 404 to any other path: the app’s page for a browser, the JSON error body otherwise', async (t) => {
+      ensureWebBuilt();
+      const { app } = await buildTestApp(t, kind);
+      const uuid = '0d8a9bc9-104b-5b64-a127-357bd85689ee';
+      const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const unknown = ['/nulle-part', '/console', '/console/', '/console/conversations', '/communes/pas-un-uuid', `/communes/${uuid}/${uuid}/x`,
+        '/defis/a/b', `/defis/${uuid}`, '/tri/x', '/Tri', '/communes//tri', '/index.html', '/wp-login.php'];
+      for (const url of unknown) {
+        const page = await app.inject({ url, headers: { accept: browser } });
+        assert.equal(page.statusCode, 404, url);
+        assert.match(String(page.headers['content-type']), /^text\/html/, url);
+        assert.match(page.body, /<div id="app">/, url);
+        assert.equal(page.headers['cache-control'], 'no-cache', url);
+        assert.match(String(page.headers['content-security-policy']), /script-src 'self'/, url);
+
+        for (const accept of [undefined, 'application/json', '*/*', 'application/json, text/html;q=0.5']) {
+          const res = await app.inject({ url, headers: accept ? { accept } : {} });
+          assert.equal(res.statusCode, 404, `${url} ${accept}`);
+          assert.match(String(res.headers['content-type']), /^application\/json/, `${url} ${accept}`);
+          assert.deepEqual(res.json(), { statusCode: 404, message: `Aucune route ne correspond à GET ${url}.`, error: 'Not Found' });
+        }
+        const head = await app.inject({ method: 'HEAD', url, headers: { accept: browser } });
+        assert.equal(head.statusCode, 404, `HEAD ${url}`);
+        // Conditional headers do not empty the not-found page.
+        const conditional = await app.inject({ url, headers: { accept: browser, 'if-modified-since': 'Tue, 01 Jan 2030 00:00:00 GMT', 'if-none-match': '*' } });
+        assert.equal(conditional.statusCode, 404, url);
+        assert.match(String(conditional.headers['content-type']), /^text\/html/, url);
+        assert.match(conditional.body, /<div id="app">/, url);
+      }
+      // API paths keep the JSON 404 even for a browser.
+      const api = await app.inject({ url: '/public/nulle-part', headers: { accept: browser } });
+      assert.equal(api.statusCode, 404);
+      assert.equal(api.json().error, 'Not Found');
     });
 
     it('serves hashed assets for a year, compressed when asked, and the worker and manifest revalidated', async (t) => {

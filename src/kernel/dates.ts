@@ -4,7 +4,8 @@
  * times: a daylight-saving change or a year end cannot shift a date.
  */
 
-const MS_PER_DAY = 86_400_000;
+/** A calendar day in milliseconds (UTC has no daylight saving). */
+export const MS_PER_DAY = 86_400_000;
 
 /** Days since 1970-01-01. */
 export type DayNumber = number;
@@ -56,9 +57,13 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
+      hourCycle: 'h23',
       year: 'numeric',
       month: 'numeric',
       day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
       calendar: 'gregory',
       numberingSystem: 'latn',
     });
@@ -84,9 +89,20 @@ export function resolveTimeZone(timeZone: string | null | undefined): string {
   return timeZone && isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
 }
 
-/** The calendar day on which an instant falls in a time zone. */
-export function dayInTimeZone(instant: Date, timeZone: string): DayNumber {
+/** The wall clock of a time zone at an instant: [year, month (1-12), day, hour (0-23), minute, second]. */
+export function wallClockParts(instant: Date | number, timeZone: string): [number, number, number, number, number, number] {
   const parts = formatterFor(timeZone).formatToParts(instant);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return dayNumberFromParts(get('year'), get('month'), get('day'));
+  return [get('year'), get('month'), get('day'), get('hour'), get('minute'), get('second')];
+}
+
+/** The calendar day on which an instant falls in a time zone. */
+export function dayInTimeZone(instant: Date, timeZone: string): DayNumber {
+  const [year, month, day] = wallClockParts(instant, timeZone);
+  return dayNumberFromParts(year, month, day);
+}
+
+/** Today in a city's time zone (its default when unset or unknown). */
+export function todayIn(timeZone: string | null | undefined, now: Date): DayNumber {
+  return dayInTimeZone(now, resolveTimeZone(timeZone));
 }

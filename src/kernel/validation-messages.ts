@@ -26,6 +26,10 @@ const FORMAT_NAMES: Record<string, string> = {
   email: 'une adresse e-mail',
 };
 
+/** A bound as French typography writes it: `100 000`, `0,5`. */
+const frenchNumber = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 20 });
+const bound = (limit: unknown) => (typeof limit === 'number' ? frenchNumber.format(limit) : String(limit));
+
 function fieldName(error: FastifySchemaValidationError): string | null {
   const pointer = (error.instancePath ?? '').split('/').filter(Boolean).map(decodePointer);
   const params = (error.params ?? {}) as Record<string, unknown>;
@@ -79,13 +83,13 @@ export function validationMessage(errors: FastifySchemaValidationError[], part: 
     case 'pattern':
       return `${who} n’a pas le format attendu.`;
     case 'minimum':
-      return `${who} doit être supérieur ou égal à ${p.limit}.`;
+      return `${who} doit être supérieur ou égal à ${bound(p.limit)}.`;
     case 'maximum':
-      return `${who} doit être inférieur ou égal à ${p.limit}.`;
+      return `${who} doit être inférieur ou égal à ${bound(p.limit)}.`;
     case 'exclusiveMinimum':
-      return `${who} doit être strictement supérieur à ${p.limit}.`;
+      return `${who} doit être strictement supérieur à ${bound(p.limit)}.`;
     case 'exclusiveMaximum':
-      return `${who} doit être strictement inférieur à ${p.limit}.`;
+      return `${who} doit être strictement inférieur à ${bound(p.limit)}.`;
     case 'enum':
     case 'const': {
       const allowed = (p.allowedValues ?? (p.allowedValue !== undefined ? [p.allowedValue] : [])) as unknown[];

@@ -8,9 +8,15 @@ import { Type, type Static, type TSchema } from 'typebox';
 /** Largest page a client may ask for: keeps one request's work bounded. */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
+/**
+ * Largest page number accepted (400 beyond): 10 million rows deep at the largest page size, far past any listing
+ * here, whose OFFSET would be a scan anyway. Without a bound, `page=1e309` reached the handler as Infinity (Ajv takes
+ * Infinity for an integer) and failed as a 500.
+ */
+export const MAX_PAGE = 100_000;
 
 export const PaginationQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 to ${MAX_PAGE}` }),
   pageSize: Type.Integer({
     minimum: 1,
     maximum: MAX_PAGE_SIZE,
@@ -20,7 +26,7 @@ export const PaginationQuery = {
 };
 
 export const PageMetaSchema = Type.Object({
-  page: Type.Integer({ minimum: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE }),
   pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
   total: Type.Integer({ minimum: 0, description: 'Number of items over all pages' }),
   totalPages: Type.Integer({ minimum: 0, description: 'ceil(total / pageSize); 0 when there is no item' }),

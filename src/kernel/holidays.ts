@@ -1,5 +1,5 @@
 import Holidays from 'date-holidays';
-import { dayNumberFromParts, type DayNumber } from './calendar-dates.ts';
+import { dayNumberFromParts, dayNumberToUtcDate, type DayNumber } from './dates.ts';
 
 /**
  * French legal public holidays (Code du travail, article L3133-1), from the maintained `date-holidays`
@@ -43,6 +43,6 @@ export function frenchHolidaysOf(year: number): Map<DayNumber, string> {
 
 /** The name of the French legal holiday on that day, or null. */
 export function frenchHolidayName(day: DayNumber): string | null {
-  const year = new Date(day * 86_400_000).getUTCFullYear();
+  const year = dayNumberToUtcDate(day).getUTCFullYear();
   return frenchHolidaysOf(year).get(day) ?? null;
 }

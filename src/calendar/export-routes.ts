@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CsvResponseSchema, csvDocument, sendCsv } from '../http/csv.ts';
+import { errors } from '../kernel/errors.ts';
+import { todayIn } from '../kernel/dates.ts';
+import { COLLECTIONS_CSV_COLUMNS, collectionRows, loadCitySchedules } from './city-collections.ts';
+import { requestedRange } from './routes.ts';
+import { CollectionsQuerySchema, ErrorSchema } from './schemas.ts';
+
+const CityParamsSchema = Type.Object({ cityId: Type.String({ format: 'uuid', description: 'City id' }) });
+
+/** The city's collection calendar as open data (CONTRACT section 14). Registered under /public. */
+export default async function calendarExportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/cities/:cityId/collections.csv',
+    {
+      schema: {
+        tags: ['calendar'],
+        summary: 'Open data: every planned or cancelled collection of a city (CSV)',
+        description:
+          'For the city\'s open-data portal: one row per collection of every collection place of the city from `from` ' +
+          'through `to`, with the same range rules as `GET /public/cities/{cityId}/places/{placeId}/collections` ' +
+          '(`YYYY-MM-DD` in the city\'s time zone, default today through today + 30, at most 366 days). Columns ' +
+          '`secteur_id,secteur_nom,flux,date,statut,motif`: the place, the waste type\'s name, the day, `PREVUE` or ' +
+          '`ANNULEE` (a regular collection an exception removes), and for a cancelled one the exception\'s name, else ' +
+          'its description. Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, ' +
+          'RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404.',
+        params: CityParamsSchema,
+        querystring: CollectionsQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: CsvResponseSchema('`text/csv; charset=utf-8`'), 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const data = await loadCitySchedules(app.db, request.params.cityId);
+      if (!data) throw errors.cityNotFound();
+      const range = requestedRange(request.query, todayIn(data.city.timeZone, app.clock()));
+      const body = csvDocument(COLLECTIONS_CSV_COLUMNS, collectionRows(data, range));
+      return sendCsv(reply, `collectes-${data.city.id}.csv`, body);
+    },
+  );
+}

@@ -1,0 +1,160 @@
+import { parentPort, Worker } from 'node:worker_threads';
+
+/**
+ * A small pool of worker threads, each running one job at a time: CPU-bound work (the built-in assistant's text
+ * matching) runs beside the event loop instead of on it. Workers start on first need and are replaced when one
+ * dies; the queue of jobs waiting for a worker is bounded, so that a flood is refused at once rather than queued
+ * without end. No HTTP here: the caller decides what a refusal answers.
+ */
+
+/** The job was not taken: every worker is busy and the queue is full, or the pool is closing. */
+export class PoolBusyError extends Error {}
+
+/** The job's worker died or overran its time: the job has no result, the worker is replaced. */
+export class WorkerFailedError extends Error {}
+
+export interface WorkerPoolOptions {
+  /** The worker's module; it calls `serveJobs` with the function that does the work. */
+  file: URL;
+  /** Worker threads at most. */
+  size: number;
+  /** Jobs waiting for a free worker at most; one more is refused with PoolBusyError. */
+  maxQueue: number;
+  /** A job running longer than this is given up (WorkerFailedError) and its worker terminated. */
+  jobTimeoutMs: number;
+  /** Told when a worker starts, and why one stopped unexpectedly (for the log). */
+  onWorkerStart?: (threadId: number) => void;
+  onWorkerFailure?: (err: Error, threadId: number) => void;
+}
+
+export interface WorkerPool<I, O> {
+  run(input: I): Promise<O>;
+  /** Refuses new jobs, fails the waiting and running ones with PoolBusyError, and stops every worker. */
+  close(): Promise<void>;
+}
+
+interface Job<I, O> {
+  input: I;
+  resolve(output: O): void;
+  reject(err: Error): void;
+}
+
+/** What a worker says: it is ready (its modules are loaded), or the result of one job. */
+type WorkerMessage<O> = { ready: true } | { output: O } | { error: string };
+
+interface Slot<I, O> {
+  worker: Worker;
+  /** The worker has loaded its modules: a job's time runs from then, not from the thread's start. */
+  ready: boolean;
+  job: Job<I, O> | null;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I, O> {
+  const slots = new Set<Slot<I, O>>();
+  const idle: Slot<I, O>[] = [];
+  const queue: Job<I, O>[] = [];
+  let closed = false;
+
+  /** Ends the slot's job, if it still has one, with `settle`. */
+  const finish = (slot: Slot<I, O>, settle: (job: Job<I, O>) => void) => {
+    const job = slot.job;
+    if (!job) return;
+    clearTimeout(slot.timer);
+    slot.job = null;
+    settle(job);
+  };
+
+  /** Times the slot's job from now: past jobTimeoutMs it fails and the worker is replaced. */
+  const time = (slot: Slot<I, O>) => {
+    slot.timer = setTimeout(() => {
+      const err = new WorkerFailedError(`worker job ran longer than ${options.jobTimeoutMs} ms`);
+      // Out of the pool at once: a late answer must not make it free again. Its exit brings a replacement.
+      slots.delete(slot);
+      finish(slot, (j) => j.reject(err));
+      options.onWorkerFailure?.(err, slot.worker.threadId);
+      void slot.worker.terminate();
+    }, options.jobTimeoutMs);
+  };
+
+  const start = (slot: Slot<I, O>, job: Job<I, O>) => {
+    slot.job = job;
+    // A worker still loading keeps the job in its port and is timed once ready.
+    if (slot.ready) time(slot);
+    slot.worker.postMessage(job.input);
+  };
+
+  /** A free worker takes the next waiting job, or waits for one. */
+  const release = (slot: Slot<I, O>) => {
+    const next = queue.shift();
+    if (next) start(slot, next);
+    else idle.push(slot);
+  };
+
+  const spawn = (): Slot<I, O> => {
+    const worker = new Worker(options.file);
+    const slot: Slot<I, O> = { worker, ready: false, job: null, timer: undefined };
+    slots.add(slot);
+    options.onWorkerStart?.(worker.threadId);
+    const threadId = worker.threadId;
+    worker.on('message', (result: WorkerMessage<O>) => {
+      if ('ready' in result) {
+        slot.ready = true;
+        if (slot.job) time(slot);
+        return;
+      }
+      finish(slot, (job) => ('output' in result ? job.resolve(result.output) : job.reject(new Error(result.error))));
+      if (slots.has(slot) && !closed) release(slot);
+    });
+    worker.on('error', (err) => options.onWorkerFailure?.(err, threadId));
+    worker.on('exit', (code) => {
+      slots.delete(slot);
+      const at = idle.indexOf(slot);
+      if (at >= 0) idle.splice(at, 1);
+      finish(slot, (job) => {
+        if (closed) return job.reject(new PoolBusyError('the pool is closing'));
+        const err = new WorkerFailedError(`worker exited with code ${code}`);
+        options.onWorkerFailure?.(err, threadId);
+        job.reject(err);
+      });
+      // A replacement takes over the jobs that were waiting for this worker.
+      if (!closed && queue.length > 0) start(spawn(), queue.shift()!);
+    });
+    return slot;
+  };
+
+  return {
+    run(input) {
+      return new Promise<O>((resolve, reject) => {
+        const job: Job<I, O> = { input, resolve, reject };
+        if (closed) return reject(new PoolBusyError('the pool is closed'));
+        const free = idle.pop() ?? (slots.size < options.size ? spawn() : null);
+        if (free) start(free, job);
+        else if (queue.length < options.maxQueue) queue.push(job);
+        else reject(new PoolBusyError(`${slots.size} workers busy and ${queue.length} jobs waiting`));
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new PoolBusyError('the pool is closing'));
+      idle.length = 0;
+      await Promise.all([...slots].map((slot) => slot.worker.terminate()));
+    },
+  };
+}
+
+/** In a worker module: answers every job the pool sends with `work`'s result, or the error it threw. */
+export function serveJobs<I, O>(work: (input: I) => O): void {
+  if (!parentPort) throw new Error('serveJobs runs in a worker thread');
+  const port = parentPort;
+  port.on('message', (input: I) => {
+    let result: WorkerMessage<O>;
+    try {
+      result = { output: work(input) };
+    } catch (err) {
+      result = { error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    }
+    port.postMessage(result);
+  });
+  port.postMessage({ ready: true } satisfies WorkerMessage<O>);
+}

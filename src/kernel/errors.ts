@@ -1,0 +1,156 @@
+/**
+ * The one catalogue of the failures the API answers with, in the manner of Fastify core's lib/errors.js: each has a
+ * code (its key in `errors`), an HTTP status and a French sentence (citizens and agents read them; the faulty field
+ * named by its JSON name). Services and routes throw them; the error handler (src/http/error-handler.ts) alone turns
+ * them into the contract's {statusCode, message, error} body. No French error message is written anywhere else;
+ * the wording of schema validation failures lives beside it (validation-messages.ts).
+ *
+ * French typography: a no-break space (\u00a0) before « : » and inside « », a narrow one (\u202f) before ? ! ;
+ * (older messages, checked verbatim by clients' tests, keep their plain spaces).
+ */
+
+export const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function statusName(status: number): string {
+  return STATUS_NAMES[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}
+
+/** A failure of the catalogue: its code, status, French message and the headers its answer carries. */
+export class DomainError extends Error {
+  readonly code: string;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  constructor(code: string, statusCode: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.statusCode = statusCode;
+    this.headers = headers;
+  }
+}
+
+/** Sentences that are not failures of one request, or that several failures share. */
+export const messages = {
+  routeNotFound: (method: string, url: string) => `Aucune route ne correspond à ${method} ${url.split('?')[0]}.`,
+  internal: 'Une erreur interne est survenue. Réessayez plus tard.',
+  unavailable: 'Le service est momentanément indisponible : réessayez dans quelques instants.',
+  invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
+  bodyTooLarge: 'Le corps de la requête dépasse la taille maximale de 100 Kio.',
+  unsupportedMediaType: 'Le corps de la requête doit être envoyé en JSON (Content-Type: application/json).',
+  emptyJsonBody: 'Le corps de la requête est vide alors qu’un objet JSON est attendu.',
+  contentLengthMismatch: 'L’en-tête « Content-Length » ne correspond pas au corps envoyé.',
+  badRequest: 'La requête n’est pas valide.',
+  badUrl: 'L’adresse demandée n’est pas valide (encodage des caractères incorrect).',
+  urlTooLong: 'L’adresse demandée est trop longue.',
+  tooManyRequests: 'Trop de requêtes : réessayez dans quelques instants.',
+  /** The chat's reply (not an error) when the conversation's city is gone. */
+  chatCityGone: 'Les informations de cette ville ne sont plus disponibles. Un agent peut vous répondre : écrivez « parler à un agent ».',
+};
+
+const textLength = (field: string, max: number) =>
+  `Le champ « ${field} » doit contenir de 1 à ${max} caractères (espaces de début et de fin exclus).`;
+
+const make =
+  (code: string, status: number, headers: Record<string, string> = {}) =>
+  (message: string) =>
+    new DomainError(code, status, message, headers);
+
+/** Every failure by code. `throw errors.cityNotFound()`. */
+export const errors = {
+  // Everywhere
+  badRequest: (message = messages.badRequest) => make('badRequest', 400)(message),
+  internal: () => make('internal', 500)(messages.internal),
+  unavailable: (retryAfterS = 5, message = messages.unavailable) =>
+    make('unavailable', 503, { 'retry-after': String(retryAfterS) })(message),
+  tooManyRequests: (retryAfterS: number) => make('tooManyRequests', 429, { 'retry-after': String(retryAfterS) })(messages.tooManyRequests),
+  unauthorized: (message = 'Authentification requise : jeton absent ou invalide.') =>
+    make('unauthorized', 401, { 'www-authenticate': 'Bearer' })(message),
+  badHost: () => make('badHost', 400)('L’en-tête « Host » n’est pas un nom d’hôte valide.'),
+  databaseNotReady: () => make('databaseNotReady', 503, { 'retry-after': '1' })('La base de données ne répond pas.'),
+  dateParameter: (name: string) => make('dateParameter', 400)(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`),
+  dateOrder: () => make('dateOrder', 400)('Le paramètre « to » doit être une date égale ou postérieure à « from ».'),
+
+  // Cities and calendars
+  cityNotFound: () => make('cityNotFound', 404)('Ville introuvable'),
+  collectionPlaceNotFound: () => make('collectionPlaceNotFound', 404)('Lieu de collecte introuvable dans cette ville'),
+  cityGroupNotFound: () => make('cityGroupNotFound', 404)('Groupe de villes introuvable'),
+  /** Two query parameters that go together (lat and lon), one given without the other. */
+  missingWith: (missing: string, given: string) =>
+    make('missingWith', 400)(`Le paramètre «\u00a0${missing}\u00a0» est obligatoire avec «\u00a0${given}\u00a0».`),
+  calendarSpan: (maxDays: number) =>
+    make('calendarSpan', 400)(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
+
+  // Challenges
+  challengeNotFound: () => make('challengeNotFound', 404)('Défi introuvable : aucun défi disponible ne correspond à « challengeId ».'),
+  challengeNotStarted: (name: string, start: string) =>
+    make('challengeNotStarted', 400)(`Le défi « ${name} » n’a pas encore commencé : il ouvre le ${start}.`),
+  challengeEnded: (name: string, end: string) => make('challengeEnded', 400)(`Le défi « ${name} » est terminé depuis le ${end}.`),
+  challengePrerequisite: (name: string) => make('challengePrerequisite', 400)(`Terminez d’abord le défi « ${name} » avant celui-ci.`),
+
+  // Blog, CMS, media
+  blogPostNotFound: () => make('blogPostNotFound', 404)('Article introuvable'),
+  siteNotFound: () => make('siteNotFound', 404)('Site introuvable'),
+  appNotFound: () => make('appNotFound', 404)('Application introuvable'),
+  pageNotFound: () => make('pageNotFound', 404)('Page introuvable'),
+  menuNotFound: () => make('menuNotFound', 404)('Menu introuvable'),
+  /** The same answer for unknown, private and lost media: nothing tells them apart. */
+  mediaNotFound: () => make('mediaNotFound', 404)('Média introuvable'),
+  noThumbnail: () => make('noThumbnail', 404)('Ce média n’est pas une image : il n’a pas de miniature.'),
+  rangeNotSatisfiable: (size: number) =>
+    make('rangeNotSatisfiable', 416, { 'content-range': `bytes */${size}` })('La plage demandée (en-tête « Range ») est hors du fichier.'),
+
+  // Chat
+  chatNeedsId: () => make('chatNeedsId', 400)('Le paramètre « cityId » ou « cityGroupId » est obligatoire.'),
+  conversationNotFound: () => make('conversationNotFound', 404)('Conversation introuvable'),
+  chatGroupMismatch: () => make('chatGroupMismatch', 400)('Le champ « cityGroupId » ne correspond pas au groupement de la ville.'),
+  chatModuleDisabled: () => make('chatModuleDisabled', 403)('L’assistant n’est pas activé pour cette ville.'),
+  chatNoCityGroup: () =>
+    make('chatNoCityGroup', 403)('Cette ville ne fait partie d’aucun groupement : l’assistant n’y est pas disponible.'),
+  chatLocationCity: () =>
+    make('chatLocationCity', 400)('Le champ « cityId » doit désigner une ville active du groupement de la conversation.'),
+  chatLocationPlace: () => make('chatLocationPlace', 400)('Le champ « placeId » doit désigner un lieu de collecte de cette ville.'),
+  chatMessagePlace: () =>
+    make('chatMessagePlace', 400)('Le champ « placeId » doit désigner un lieu de collecte de la ville de la conversation.'),
+  contentLength: (max: number) => make('contentLength', 400)(textLength('content', max)),
+  conversationClosed: () => make('conversationClosed', 400)('Cette conversation est close : ouvrez-en une nouvelle.'),
+  conversationFull: (max: number) =>
+    make('conversationFull', 400)(`Cette conversation a atteint ${max}\u00a0messages\u00a0: ouvrez-en une nouvelle pour continuer à écrire.`),
+  messageCursor: () => make('messageCursor', 400)('Le paramètre «\u00a0before\u00a0» doit désigner un message de cette conversation.'),
+  assistantBusy: (retryAfterS: number) =>
+    errors.unavailable(retryAfterS, 'L’assistant reçoit trop de messages en ce moment\u00a0: renvoyez le vôtre dans quelques secondes.'),
+  assistantFailed: (retryAfterS: number) =>
+    errors.unavailable(retryAfterS, 'L’assistant n’a pas pu répondre à ce message\u00a0: renvoyez-le dans quelques instants.'),
+
+  // Agents' console
+  consoleNotConfigured: () =>
+    errors.unauthorized('La console des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).'),
+  consoleMissingToken: () =>
+    errors.unauthorized('Authentification requise : envoyez un jeton de console dans l’en-tête « Authorization: Bearer ».'),
+  consoleInvalidToken: () => errors.unauthorized('Le jeton de console est invalide ou expiré.'),
+  missingPermission: (permission: string) => make('missingPermission', 403)(`Ce jeton de console n’a pas la permission ${permission}.`),
+  replyClosed: () => make('replyClosed', 400)('Cette conversation est close : rouvrez-la (statut « OPEN ») avant d’y répondre.'),
+  statusTransition: (from: string, to: string) =>
+    make('statusTransition', 400)(`Le champ « status » ne peut pas passer de « ${from} » à « ${to} » : ce changement de statut n’est pas permis.`),
+  ticketSubject: (max: number) => make('ticketSubject', 400)(textLength('subject', max)),
+  ticketDescription: (max: number) => make('ticketDescription', 400)(textLength('description', max)),
+  usageSpan: (maxDays: number) => make('usageSpan', 400)(`La période de « from » à « to » ne peut pas dépasser ${maxDays} jours.`),
+} as const;
+
+export type ErrorCode = keyof typeof errors;

@@ -1,0 +1,106 @@
+import OpeningHours from 'opening_hours';
+import { wallClockParts } from './dates.ts';
+
+/**
+ * OpenStreetMap `opening_hours` specs (`Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off`), read by the OSM
+ * project's own library (`opening_hours`, LGPL-3.0, used unmodified). Its French public holidays (`PH`) ship inside
+ * the package: nothing is downloaded at run time.
+ *
+ * The library reads and builds dates in the process's local time. A spec speaks of the city's wall clock, so an
+ * instant is turned into a Date whose local fields show the city's wall clock, evaluated, and the answer turned
+ * back into an instant of the city's zone. This is exact when the process runs in UTC (containers) or in the
+ * city's own zone; with another local zone, only wall-clock times inside that zone's own daylight-saving gap would
+ * shift by its hour.
+ */
+
+/**
+ * Where the holidays are taken from: France, no region, so the 11 national legal holidays (the calendar's too;
+ * Alsace-Moselle's two extra days are not passed a region). The position only matters to `sunrise`/`sunset`.
+ */
+const FRANCE = { lat: 46.6033, lon: 1.8892, address: { country_code: 'fr', state: '' } };
+
+/** Parsed specs kept for evaluation; a city has a handful of distinct specs, a country a few thousand. */
+const PARSED_MAX = 2000;
+const parsed = new Map<string, OpeningHours>();
+
+/** French messages from the library, so that a bundle fault reads like the others. */
+const OPTIONS = { mode: 0, tag_key: 'opening_hours', map_value: false, warnings_severity: 4, locale: 'fr' } as const;
+
+function parse(spec: string): OpeningHours {
+  let hours = parsed.get(spec);
+  if (!hours) {
+    hours = new OpeningHours(spec, FRANCE, OPTIONS);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(spec, hours);
+  }
+  return hours;
+}
+
+/** What is wrong with a spec, in French, or null when the library reads it. */
+export function openingHoursSpecProblem(spec: string): string | null {
+  if (spec.trim() === '') return 'ne doit pas être vide (null quand les horaires ne sont pas connus)';
+  try {
+    parse(spec);
+    return null;
+  } catch (err) {
+    const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+    return `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`;
+  }
+}
+
+export interface OpeningState {
+  /** Open at that instant; a state the spec leaves unknown (`"sur rendez-vous"`) is not open. */
+  openNow: boolean;
+  /** The next instant the state changes, or null when it never does (`24/7`, `off`) within the library's horizon. */
+  nextChange: Date | null;
+}
+
+/** The state of a spec at an instant, read on the wall clock of `timeZone`. The spec must have been checked. */
+export function openingStateAt(spec: string, at: Date, timeZone: string): OpeningState {
+  const hours = parse(spec);
+  const local = wallClockOf(at, timeZone);
+  const next = hours.getNextChange(local);
+  return { openNow: hours.getState(local), nextChange: next ? instantOfWallClock(next, timeZone) : null };
+}
+
+/** The zone's wall clock at an instant, month from 0 as Date takes it. */
+function partsIn(instant: number, timeZone: string): number[] {
+  const [year, month, day, hour, minute, second] = wallClockParts(instant, timeZone);
+  return [year, month - 1, day, hour, minute, second];
+}
+
+/** A Date whose local fields are the wall clock of `timeZone` at `instant`. */
+function wallClockOf(instant: Date, timeZone: string): Date {
+  const [y, mo, d, h, mi, s] = partsIn(instant.getTime(), timeZone);
+  return new Date(y, mo, d, h, mi, s, instant.getUTCMilliseconds());
+}
+
+/** How far ahead of UTC the zone's wall clock is at an instant, in milliseconds. */
+function offsetAt(instant: number, timeZone: string): number {
+  const [y, mo, d, h, mi, s] = partsIn(instant, timeZone);
+  return Date.UTC(y, mo, d, h, mi, s) - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+const HALF_DAY_MS = 12 * 3_600_000;
+
+/**
+ * The instant at which the zone's wall clock shows the local fields of `local`. A time shown twice (the hour the
+ * clocks go back) is its first instant; a time never shown (the hour they skip) is read with the offset before
+ * the change, which lands just after the gap (02:30 on the spring day in Paris is 03:30 summer time).
+ */
+function instantOfWallClock(local: Date, timeZone: string): Date {
+  const wall = Date.UTC(
+    local.getFullYear(),
+    local.getMonth(),
+    local.getDate(),
+    local.getHours(),
+    local.getMinutes(),
+    local.getSeconds(),
+    local.getMilliseconds(),
+  );
+  const before = wall - offsetAt(wall - HALF_DAY_MS, timeZone);
+  const after = wall - offsetAt(wall + HALF_DAY_MS, timeZone);
+  const shows = (t: number) => t + offsetAt(t, timeZone) === wall;
+  const candidates = [before, after].filter(shows).sort((a, b) => a - b);
+  return new Date(candidates[0] ?? before);
+}

@@ -1,0 +1,44 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * The building blocks every area's schemas are made of (contract section 1): ids, nullable fields, timestamps, the
+ * error body, the device id, and the short reference to a city group. One definition each, so that every route
+ * validates and documents them alike.
+ */
+
+/** A UUID, case-insensitive: what every id of the API is. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+/** A device id (challenges, chat): 8 to 128 letters, digits, `-` and `_`. */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
+
+export const isDeviceId = (value: unknown): value is string => typeof value === 'string' && DEVICE_ID_PATTERN.test(value);
+
+/** An optional field of the seed: always present in responses, `null` when unset. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+/** ISO 8601 UTC timestamp with milliseconds. */
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'], ...(description ? { description } : {}) });
+
+export const DeviceId = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer({ examples: [404] }),
+    message: Type.String({ examples: ['Ville introuvable'] }),
+    error: Type.String({ examples: ['Not Found'] }),
+  },
+  { $id: 'Error', description: 'Error body of every failure' },
+);
+
+/** The city group a city, a post or a site belongs to, as a short reference. */
+export const CityGroupRefSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  type: Type.String({ examples: ['METROPOLE'] }),
+});

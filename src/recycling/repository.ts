@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { DB, RecyclingPointKind } from '../db/types.ts';
+import { sortByText } from '../kernel/french.ts';
+import { findActiveCity } from '../kernel/cities.ts';
+
+export interface StoredPoint {
+  id: string;
+  cityId: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  openingHours: string | null;
+  openingHoursSpec: string | null;
+  kind: RecyclingPointKind | null;
+  /** The waste types it takes, by name (French collation). */
+  materials: { id: string; name: string }[];
+}
+
+export interface CityRef {
+  id: string;
+  name: string;
+  timeZone: string;
+}
+
+/** The recycling points of some cities with their materials: two queries, whatever the number of points. */
+async function pointsOf(db: Kysely<DB>, cityIds: string[]): Promise<StoredPoint[]> {
+  if (cityIds.length === 0) return [];
+  const [points, materials] = await Promise.all([
+    db
+      .selectFrom('recycling_point')
+      .select(['id', 'city_id', 'name', 'address', 'latitude', 'longitude', 'opening_hours', 'opening_hours_spec', 'kind'])
+      .where('city_id', 'in', cityIds)
+      .execute(),
+    db
+      .selectFrom('recycling_point_material as m')
+      .innerJoin('waste_type as w', 'w.id', 'm.waste_type_id')
+      .select(['m.recycling_point_id', 'w.id', 'w.name'])
+      .where('m.city_id', 'in', cityIds)
+      .execute(),
+  ]);
+  const byPoint = new Map<string, { id: string; name: string }[]>();
+  for (const m of materials) {
+    const list = byPoint.get(m.recycling_point_id) ?? [];
+    list.push({ id: m.id, name: m.name });
+    byPoint.set(m.recycling_point_id, list);
+  }
+  return sortByText(
+    points.map((p) => ({
+      id: p.id,
+      cityId: p.city_id,
+      name: p.name,
+      address: p.address,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      openingHours: p.opening_hours,
+      openingHoursSpec: p.opening_hours_spec,
+      kind: p.kind,
+      materials: sortByText(byPoint.get(p.id) ?? [], (w) => w.name),
+    })),
+    (p) => p.name,
+  );
+}
+
+/** An ACTIF city and its points by name, or null when the city is unknown or NON_ACTIF. */
+export async function findCityPoints(db: Kysely<DB>, cityId: string): Promise<{ city: CityRef; points: StoredPoint[] } | null> {
+  const city = await findActiveCity(db, cityId);
+  if (!city) return null;
+  return { city, points: await pointsOf(db, [city.id]) };
+}
+
+export interface GroupPoints {
+  group: { id: string; name: string; siren: string; siret: string | null };
+  /** The group's ACTIF cities by name, each with its points by name. */
+  cities: { city: CityRef; points: StoredPoint[] }[];
+}
+
+/** A city group with the points of its ACTIF cities, or null when the group is unknown. */
+export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<GroupPoints | null> {
+  const [group, cities] = await Promise.all([
+    db.selectFrom('city_group').select(['id', 'name', 'siren', 'siret']).where('id', '=', groupId).executeTakeFirst(),
+    db
+      .selectFrom('city')
+      .select(['id', 'name', 'time_zone'])
+      .where('city_group_id', '=', groupId)
+      .where('status', '=', 'ACTIF')
+      .execute(),
+  ]);
+  if (!group) return null;
+  const points = await pointsOf(
+    db,
+    cities.map((c) => c.id),
+  );
+  return {
+    group,
+    cities: sortByText(cities, (c) => c.name).map((c) => ({
+      city: { id: c.id, name: c.name, timeZone: c.time_zone },
+      points: points.filter((p) => p.cityId === c.id),
+    })),
+  };
+}

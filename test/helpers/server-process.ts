@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Child {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `collecte serve` (no demo data) as a real process on the embedded database in `dataDir`, with plain `node`
+ * as production runs it (none of the test runner's loader flags).
+ */
+export function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Child {
+  const proc = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exited };
+}
+
+/** Waits until the process answers 200 on /ready; fails with its output if it exits or takes over a minute. */
+export async function waitReady(port: number, child: Child): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready: ${child.output()}`);
+}

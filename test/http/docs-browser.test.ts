@@ -1,0 +1,65 @@
+// The API documentation (/docs) rendered in headless Chromium under its Content-Security-Policy: the page must draw
+// the document and run a request with no policy violation. Skipped with a reason where Debian's chromium is missing.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { buildTestApp } from '../helpers/app.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+
+describe('API documentation in a browser', { skip: SKIP, timeout: 120_000 }, () => {
+  let origin: string;
+  let browser: Browser;
+  const closers: (() => Promise<void>)[] = [];
+
+  before(async () => {
+    const { app } = await buildTestApp({ after: (fn: () => Promise<void>) => closers.push(fn) }, 'pglite');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const close of closers.reverse()) await close();
+  });
+
+  it('renders /docs under its Content-Security-Policy, and "Try it out" runs, with no violation', async () => {
+    const csp = (await fetch(`${origin}/docs`)).headers.get('content-security-policy');
+    assert.ok(csp, 'the docs page has a Content-Security-Policy');
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+    // Every violation, also those the console does not show.
+    await page.addInitScript(
+      "document.addEventListener('securitypolicyviolation', (e) => reportViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile));",
+    );
+
+    await page.goto(`${origin}/docs`);
+    await page.locator('.swagger-ui .info .title', { hasText: 'Collecte' }).waitFor();
+    assert.ok((await page.locator('.opblock').count()) > 10, 'the operations are listed');
+
+    // A request from the page: the document's own origin, allowed by connect-src.
+    await page.locator('.opblock-summary', { hasText: '/health' }).first().click();
+    await page.getByRole('button', { name: 'Try it out' }).click();
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await page.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
+
+    await context.close();
+    assert.deepEqual(violations, []);
+  });
+});
