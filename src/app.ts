@@ -7,16 +7,10 @@ import { withRedactedRequests } from './logger.ts';
 import type { Database } from './db/database.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors } from './http/error-handler.ts';
+import edge from './http/edge.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
-import metrics from './http/metrics.ts';
-import publicHeaders from './http/public-headers.ts';
-import rateLimits from './http/rate-limit.ts';
-import conditionalResponses from './http/conditional.ts';
-import dataVersion from './http/data-version.ts';
-import requestEntry from './http/request-entry.ts';
-import transportSecurity from './http/transport-security.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -115,16 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', database.db);
   app.decorate('clock', options.clock ?? (() => new Date()));
 
-  registerErrorHandling(app);
-  await app.register(metrics);
-  await app.register(publicHeaders);
-  await app.register(rateLimits);
-  await app.register(dataVersion);
-  await app.register(conditionalResponses);
-  // After the response cache's onSend, which must not keep HSTS in the header lines it shares with plain HTTP.
-  await app.register(transportSecurity);
-  // The first onRequest hook of every route (the routes' own hooks come after): headers, rate limit, cached answers.
-  await app.register(requestEntry);
+  // Everything between the network and the routes, in the order written down in src/http/edge.ts.
+  await app.register(edge);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { CsvValue } from '../http/csv.ts';
 import { frenchCollator } from '../kernel/french.ts';
-import { computeCalendar, type CalendarRange, type PlaceSchedule } from './calendar.ts';
+import { computeCalendar, type CalendarRange, type PlaceSchedule } from '../kernel/collection-calendar.ts';
 import { findActiveCity } from '../kernel/cities.ts';
 
 export interface CitySchedules {

@@ -1,6 +1,6 @@
 import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import { parseCalendarDate, dayNumberToUtcDate } from '../kernel/dates.ts';
-import type { Calendar, Occurrence } from './calendar.ts';
+import type { Calendar, Occurrence } from '../kernel/collection-calendar.ts';
 
 /**
  * The iCalendar (RFC 5545) feed of a place: one all-day event per collection, and a cancelled event for each

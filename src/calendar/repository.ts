@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import type { PlaceSchedule } from './calendar.ts';
+import type { PlaceSchedule } from '../kernel/collection-calendar.ts';
 
 export interface PlaceCalendarData {
   city: { id: string; name: string; timeZone: string };

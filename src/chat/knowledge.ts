@@ -1,6 +1,6 @@
 import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
-import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../calendar/calendar.ts';
-import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../cities/schemas.ts';
+import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
+import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 

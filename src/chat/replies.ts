@@ -13,7 +13,7 @@ import {
   type WasteType,
 } from './knowledge.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
-import type { CityApi } from '../cities/schemas.ts';
+import type { CityApi } from '../kernel/city-model/schemas.ts';
 
 /**
  * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from

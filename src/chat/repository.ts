@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { findCities } from '../cities/repository.ts';
+import { findCities } from '../kernel/city-model/read.ts';
 import type { ConversationStatus, ConversationTable, DB, MessageRole, MessageTable } from '../db/types.ts';
 import { iso } from '../kernel/french.ts';
 import type { PageRequest } from '../kernel/pagination.ts';

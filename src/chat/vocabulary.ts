@@ -1,4 +1,4 @@
-import type { WasteTypeApi } from '../cities/schemas.ts';
+import type { WasteTypeApi } from '../kernel/city-model/schemas.ts';
 import { contentTokens, stem, tokenize } from './text-match.ts';
 
 /**

@@ -5,10 +5,12 @@ import { Type } from 'typebox';
 import { etagMatches, negotiateEncoding } from '../http/conditional.ts';
 import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { countActiveCities, findCities, findCityGroups } from './repository.ts';
+import { countActiveCities, readCityGroupRows } from './repository.ts';
+import { toCityGroups } from './mapper.ts';
+import { findCities } from '../kernel/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
-import type { CityApi } from './schemas.ts';
-import { CityGroupSchema, CityIdParams, CitySchema } from './schemas.ts';
+import { CitySchema, type CityApi } from '../kernel/city-model/schemas.ts';
+import { CityGroupSchema, CityIdParams } from './schemas.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -59,7 +61,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Array(CityGroupSchema) },
       },
     },
-    async () => findCityGroups(app.db),
+    async () => toCityGroups(await readCityGroupRows(app.db)),
   );
 }
 

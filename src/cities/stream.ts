@@ -6,8 +6,9 @@ import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import type { Encoding } from '../http/conditional.ts';
-import { CITY_BATCH_SIZE, listActiveCityIds, loadCities } from './repository.ts';
-import type { CityApi } from './schemas.ts';
+import { CITY_BATCH_SIZE, listActiveCityIds } from '../kernel/city-model/repository.ts';
+import { loadCities } from '../kernel/city-model/read.ts';
+import type { CityApi } from '../kernel/city-model/schemas.ts';
 import { readDataVersion } from '../kernel/data-version.ts';
 
 /**

@@ -1,0 +1,124 @@
+import { frenchCollator, iso, sortByText } from '../french.ts';
+import { FRENCH_WEEKDAYS } from '../dates.ts';
+import type { CityRow, CityRows } from './repository.ts';
+import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
+
+/** The one place where rows of the published city become its API shape, with the orders of CONTRACT section 1. */
+
+type Row<K extends keyof Omit<CityRows, 'cities' | 'challenges'>> = CityRows[K][number];
+
+const WEEKDAY_ORDER = new Map<string, number>(FRENCH_WEEKDAYS.map((day, i) => [day, i]));
+
+function toWasteType(w: Row<'wasteTypes'>, details: Row<'details'>[]): WasteTypeApi {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    instructions: w.instructions,
+    color: w.color,
+    colorLight: w.color_light,
+    icon: w.icon,
+    imageUrl: w.image_url,
+    details: sortByText(details, (d) => d.material).map((d) => ({
+      id: d.id,
+      material: d.material,
+      description: d.description,
+      instructions: d.instructions,
+      imageUrl: d.image_url,
+    })),
+  };
+}
+
+/** Days from Monday to Sunday, then by waste type name, then id. */
+function toCollectionDays(days: Row<'days'>[], typeNames: Map<string, string>): WasteCollectionPlaceApi['collectionDays'] {
+  return days
+    .sort(
+      (a, b) =>
+        WEEKDAY_ORDER.get(a.name)! - WEEKDAY_ORDER.get(b.name)! ||
+        frenchCollator.compare(typeNames.get(a.waste_type_id) ?? '', typeNames.get(b.waste_type_id) ?? '') ||
+        (a.id < b.id ? -1 : 1),
+    )
+    .map((d) => ({
+      id: d.id,
+      name: d.name,
+      wasteTypeId: d.waste_type_id,
+      description: d.description,
+      biweekly: d.biweekly,
+      startDate: iso(d.start_date),
+    }));
+}
+
+/** Exceptions by dateFrom, then id. */
+function toExceptions(exceptions: Row<'exceptions'>[]): WasteCollectionPlaceApi['exceptions'] {
+  return exceptions
+    .sort((a, b) => a.date_from.getTime() - b.date_from.getTime() || (a.id < b.id ? -1 : 1))
+    .map((e) => ({
+      id: e.id,
+      dateFrom: iso(e.date_from)!,
+      dateTo: iso(e.date_to),
+      wasteTypeId: e.waste_type_id,
+      name: e.name,
+      description: e.description,
+    }));
+}
+
+function toAttachedLocation(l: Row<'locations'>): WasteCollectionPlaceApi['attachedLocations'][number] {
+  return { id: l.id, name: l.name, reference: l.reference, latitude: l.latitude, longitude: l.longitude };
+}
+
+function toRecyclingPoint(p: Row<'points'>): CityApi['recyclingPoints'][number] {
+  return { id: p.id, name: p.name, address: p.address, latitude: p.latitude, longitude: p.longitude, openingHours: p.opening_hours };
+}
+
+/** Questions by order, then material, then id. */
+function toQuizQuestions(questions: Row<'questions'>[]): CityApi['quizQuestions'] {
+  return questions
+    .sort((a, b) => a.order - b.order || frenchCollator.compare(a.material, b.material) || (a.id < b.id ? -1 : 1))
+    .map((q) => ({ id: q.id, material: q.material, question: q.question, correctWasteTypeId: q.correct_waste_type_id, order: q.order }));
+}
+
+function toCityFields(c: CityRow): Omit<CityApi, 'wasteTypes' | 'wasteCollectionPlaces' | 'challenges' | 'recyclingPoints' | 'quizQuestions'> {
+  return {
+    id: c.id,
+    name: c.name,
+    country: c.country,
+    population: c.population,
+    status: c.status,
+    outOfTheBins: c.out_of_the_bins,
+    presentationOfBins: c.presentation_of_bins,
+    returnOfBins: c.return_of_bins,
+    respectOfCalendar: c.respect_of_calendar,
+    holidays: c.holidays,
+    cityGroup: c.city_group_id ? { id: c.city_group_id, name: c.group_name!, type: c.group_type! } : null,
+  };
+}
+
+/** The published cities of one read, in the order of its rows. */
+export function toCities(rows: CityRows): CityApi[] {
+  const detailsByType = Map.groupBy(rows.details, (d) => d.waste_type_id);
+  const typesByCity = Map.groupBy(rows.wasteTypes, (w) => w.city_id);
+  const daysByPlace = Map.groupBy(rows.days, (d) => d.place_id);
+  const exceptionsByPlace = Map.groupBy(rows.exceptions, (e) => e.place_id);
+  const locationsByPlace = Map.groupBy(rows.locations, (l) => l.place_id);
+  const placesByCity = Map.groupBy(rows.places, (p) => p.city_id);
+  const pointsByCity = Map.groupBy(rows.points, (p) => p.city_id);
+  const questionsByCity = Map.groupBy(rows.questions, (q) => q.city_id);
+  const typeNames = new Map(rows.wasteTypes.map((w) => [w.id, w.name]));
+
+  const toPlace = (p: Row<'places'>): WasteCollectionPlaceApi => ({
+    id: p.id,
+    name: p.name,
+    collectionDays: toCollectionDays(daysByPlace.get(p.id) ?? [], typeNames),
+    exceptions: toExceptions(exceptionsByPlace.get(p.id) ?? []),
+    attachedLocations: sortByText(locationsByPlace.get(p.id) ?? [], (l) => l.name).map(toAttachedLocation),
+  });
+
+  return rows.cities.map((c) => ({
+    ...toCityFields(c),
+    wasteTypes: sortByText(typesByCity.get(c.id) ?? [], (w) => w.name).map((w) => toWasteType(w, detailsByType.get(w.id) ?? [])),
+    wasteCollectionPlaces: sortByText(placesByCity.get(c.id) ?? [], (p) => p.name).map(toPlace),
+    challenges: rows.challenges.get(c.id) ?? [],
+    recyclingPoints: sortByText(pointsByCity.get(c.id) ?? [], (p) => p.name).map(toRecyclingPoint),
+    quizQuestions: toQuizQuestions(questionsByCity.get(c.id) ?? []),
+  }));
+}

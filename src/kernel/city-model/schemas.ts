@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox';
+import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../schemas.ts';
+import { ChallengeSchema } from '../../challenges/schemas.ts';
+
+/**
+ * The published city (CONTRACT sections 1 and 2): a city with everything nested, as GET /public/cities serves it.
+ * It is the model several areas read, not only the cities routes: the calendar and the chat assistant answer
+ * from it, so it lives in the kernel with its read (read.ts), the queries (repository.ts) and the mapper.
+ */
+
+const HexColor = Type.String({ examples: ['#F2C500'] });
+
+export const WasteTypeDetailSchema = Type.Object({
+  id: Uuid(),
+  material: Type.String(),
+  description: Nullable(Type.String()),
+  instructions: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+});
+
+export const WasteTypeSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  instructions: Nullable(Type.String()),
+  color: Nullable(HexColor),
+  colorLight: Nullable(HexColor),
+  icon: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+  details: Type.Array(WasteTypeDetailSchema, { description: 'Ordered by material' }),
+});
+
+export const WasteCollectionDaySchema = Type.Object({
+  id: Uuid(),
+  name: Type.String({ description: 'French weekday, lowercase (lundi … dimanche)', examples: ['mardi'] }),
+  wasteTypeId: Uuid(),
+  description: Nullable(Type.String()),
+  biweekly: Nullable(Type.Boolean()),
+  startDate: Nullable(Timestamp('First day the rule applies (a calendar day in the city’s time zone)')),
+});
+
+export const WasteCollectionExceptionSchema = Type.Object({
+  id: Uuid(),
+  dateFrom: Timestamp(),
+  dateTo: Nullable(Timestamp()),
+  wasteTypeId: Uuid(),
+  name: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+});
+
+export const AttachedLocationSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  reference: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+});
+
+export const WasteCollectionPlaceSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  collectionDays: Type.Array(WasteCollectionDaySchema, { description: 'Monday to Sunday' }),
+  exceptions: Type.Array(WasteCollectionExceptionSchema, { description: 'Ordered by dateFrom' }),
+  attachedLocations: Type.Array(AttachedLocationSchema),
+});
+
+export const RecyclingPointSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  address: Nullable(Type.String()),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+  openingHours: Nullable(Type.String()),
+});
+
+export const QuizQuestionSchema = Type.Object({
+  id: Uuid(),
+  material: Type.String(),
+  question: Type.String(),
+  correctWasteTypeId: Uuid(),
+  order: Type.Number(),
+});
+
+export const CitySchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    country: Type.String(),
+    population: Nullable(Type.Number()),
+    status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
+    outOfTheBins: Nullable(Type.String()),
+    presentationOfBins: Nullable(Type.String()),
+    returnOfBins: Nullable(Type.String()),
+    respectOfCalendar: Nullable(Type.String()),
+    holidays: Nullable(Type.String()),
+    cityGroup: Nullable(CityGroupRefSchema),
+    wasteTypes: Type.Array(WasteTypeSchema),
+    wasteCollectionPlaces: Type.Array(WasteCollectionPlaceSchema),
+    challenges: Type.Array(ChallengeSchema, { description: 'The same list as GET /public/challenges/:cityId' }),
+    recyclingPoints: Type.Array(RecyclingPointSchema),
+    quizQuestions: Type.Array(QuizQuestionSchema, { description: 'Ordered by order' }),
+  },
+  { $id: 'City' },
+);
+
+export type CityApi = Static<typeof CitySchema>;
+export type WasteTypeApi = Static<typeof WasteTypeSchema>;
+export type WasteCollectionPlaceApi = Static<typeof WasteCollectionPlaceSchema>;
