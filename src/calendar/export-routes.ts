@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CsvResponseSchema, csvDocument, sendCsv } from '../http/csv.ts';
+import { csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
 import { errors } from '../kernel/errors.ts';
 import { todayIn } from '../kernel/dates.ts';
 import { COLLECTIONS_CSV_COLUMNS, collectionRows, loadCitySchedules } from './city-collections.ts';
 import { requestedRange } from './routes.ts';
-import { CollectionsQuerySchema, ErrorSchema } from './schemas.ts';
+import { CollectionsQuerySchema } from './schemas.ts';
 
 const CityParamsSchema = Type.Object({ cityId: Type.String({ format: 'uuid', description: 'City id' }) });
 
@@ -30,8 +30,7 @@ export default async function calendarExportRoutes(fastify: FastifyInstance) {
           'RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404.',
         params: CityParamsSchema,
         querystring: CollectionsQuerySchema,
-        produces: ['text/csv'],
-        response: { 200: CsvResponseSchema('`text/csv; charset=utf-8`'), 400: ErrorSchema, 404: ErrorSchema },
+        ...csvDownloadSchema,
       },
     },
     async (request, reply) => {

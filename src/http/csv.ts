@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { ErrorSchema } from '../kernel/schemas.ts';
 
 /**
  * CSV for the open-data exports (CONTRACT section 14): UTF-8, comma-separated, a header row, RFC 4180 quoting,
@@ -29,8 +30,12 @@ export function sendCsv(reply: FastifyReply, filename: string, body: string): Fa
     .send(body);
 }
 
-/** The OpenAPI description of a CSV answer. */
-export const CsvResponseSchema = (description: string) => ({
-  description,
-  content: { 'text/csv': { schema: { type: 'string' } } },
-});
+/** What the route schema of a CSV download declares: its type, and its answers (the CSV, or the French 400 and 404). */
+export const csvDownloadSchema = {
+  produces: ['text/csv'],
+  response: {
+    200: { description: '`text/csv; charset=utf-8`', content: { 'text/csv': { schema: { type: 'string' } } } },
+    400: ErrorSchema,
+    404: ErrorSchema,
+  },
+};

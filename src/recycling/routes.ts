@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CsvResponseSchema, csvDocument, sendCsv } from '../http/csv.ts';
+import { csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
 import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { EQUIPEMENTS_COLUMNS, equipementsRows } from './equipements.ts';
@@ -128,8 +128,7 @@ export default async function recyclingRoutes(fastify: FastifyInstance) {
           '(`ADR_NUMERO` 99999 for a way without a number); `EQUIP_OUVERTURE` the `opening_hours` spec. UTF-8, ' +
           'comma-separated, header row, RFC 4180 quoting, `Content-Disposition: attachment`. Unknown group: 404.',
         params: GroupParamsSchema,
-        produces: ['text/csv'],
-        response: { 200: CsvResponseSchema('`text/csv; charset=utf-8`'), 400: ErrorSchema, 404: ErrorSchema },
+        ...csvDownloadSchema,
       },
     },
     async (request, reply) => {
