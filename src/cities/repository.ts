@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { availableChallengesByCity } from '../challenges/repository.ts';
+import { availableChallengesByCity } from '../kernel/challenges.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import { frenchCollator, iso, sortByText } from '../kernel/french.ts';
 import type { CityApi, CityGroupApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';

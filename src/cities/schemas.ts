@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { ChallengeSchema } from '../challenges/schemas.ts';
+import { ChallengeSchema } from '../kernel/challenges.ts';
 
 const HexColor = Type.String({ examples: ['#F2C500'] });
 
