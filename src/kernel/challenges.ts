@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable, SqlBool } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
 import { compareFrench } from './french.ts';
 import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from './schemas.ts';
@@ -25,13 +25,7 @@ export const BadgeSchema = Type.Object(
 export type BadgeApi = Static<typeof BadgeSchema>;
 
 export const ChallengeQuizQuestionSchema = Type.Object(
-  {
-    id: Uuid,
-    material: Type.String(),
-    question: Type.String(),
-    correctWasteTypeId: Uuid,
-    order: Type.Number(),
-  },
+  { id: Uuid, material: Type.String(), question: Type.String(), correctWasteTypeId: Uuid, order: Type.Number() },
   { title: 'QuizQuestion' },
 );
 export type ChallengeQuizQuestionApi = Static<typeof ChallengeQuizQuestionSchema>;
@@ -77,11 +71,8 @@ export function toOptionalBadge(row: OptionalBadgeRow): BadgeApi | null {
   return toBadge({ id: row.badge_id, name: name ?? '', description, icon, image_url });
 }
 
-/** A row of `available_challenges` (migration 0005): the challenge and the name of the one it requires. */
-type AvailableChallengeRow = Pick<
-  Selectable<ChallengeTable>,
-  'id' | 'city_id' | 'name' | 'description' | 'enabled' | 'start_date' | 'end_date' | 'order' | 'required_challenge_id'
-> & { required_name: string | null };
+/** A challenge as the list reads it: its row and the name of the challenge it requires. */
+type AvailableChallengeRow = Selectable<ChallengeTable> & { required_name: string | null };
 
 type QuizQuestionRow = Pick<Selectable<QuizQuestionTable>, 'id' | 'material' | 'question' | 'correct_waste_type_id' | 'order'>;
 
@@ -105,8 +96,14 @@ export async function availableChallengesByCity(
   if (cityIds.length === 0) return result;
 
   const challenges = await db
-    .selectFrom(sql<AvailableChallengeRow>`available_challenges(${[...cityIds]}, ${now})`.as('c'))
-    .selectAll()
+    .selectFrom('challenge as c')
+    .innerJoin('city', 'city.id', 'c.city_id')
+    .leftJoin('challenge as req', 'req.id', 'c.required_challenge_id')
+    .selectAll('c')
+    .select('req.name as required_name')
+    .where('c.city_id', 'in', [...cityIds])
+    // The rule of migration 0005, which the completion statements apply too.
+    .where((eb) => eb.fn<SqlBool>('challenge_available', ['c.enabled', 'city.status', 'c.start_date', 'c.end_date', eb.val(now)]))
     .execute();
   if (challenges.length === 0) return result;
 
