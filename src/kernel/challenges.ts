@@ -8,8 +8,8 @@ import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from './schemas.ts
  * The challenge as citizens see it, served by two areas: the challenges' own list (GET /public/challenges/:cityId)
  * and the city, which nests its available challenges (GET /public/cities). Here are its schemas, the one read of
  * the available challenges of several cities, and the one mapper from its rows to that shape. Which challenges
- * are available is decided in SQL, by `available_challenges` (migration 0005): the same rule the completion
- * statements apply.
+ * are available is decided in SQL, by `challenge_available` (migration 0005): the rule the completion statements
+ * apply too.
  */
 
 const Uuid = UuidOf();
@@ -102,7 +102,6 @@ export async function availableChallengesByCity(
     .selectAll('c')
     .select('req.name as required_name')
     .where('c.city_id', 'in', [...cityIds])
-    // The rule of migration 0005, which the completion statements apply too.
     .where((eb) => eb.fn<SqlBool>('challenge_available', ['c.enabled', 'city.status', 'c.start_date', 'c.end_date', eb.val(now)]))
     .execute();
   if (challenges.length === 0) return result;
