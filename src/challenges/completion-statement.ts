@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
-import { toOptionalBadge, type ChallengeForCompletion, type CompletionRow } from './repository.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ChallengeCompletionTable, ChallengeTable, DB } from '../db/types.ts';
+import { toOptionalBadge, type OptionalBadgeRow } from '../kernel/challenges.ts';
+import { toCompletionRow, type ChallengeAvailability, type ChallengeForCompletion, type CompletionRow } from './repository.ts';
 
-interface StatementRow {
-  id: string;
-  name: string;
-  description: string | null;
-  enabled: boolean;
-  start_date: Date | null;
-  end_date: Date | null;
-  city_status: string;
-  city_time_zone: string;
-  required_challenge_id: string | null;
-  required_name: string | null;
-  required_completed: boolean;
-  badge_id: string | null;
-  badge_name: string | null;
-  badge_description: string | null;
-  badge_icon: string | null;
-  badge_image_url: string | null;
-  saved_id: string | null;
-  saved_score: number | null;
-  saved_completed_at: Date | null;
-  stored_id: string | null;
-  stored_score: number | null;
-  stored_completed_at: Date | null;
-}
+/** A challenge_completion record read through a LEFT JOIN, its columns prefixed: every one null when there is none. */
+type OptionalRecord<P extends string> = {
+  [K in 'id' | 'score' | 'completed_at' as `${P}_${K}`]: Selectable<ChallengeCompletionTable>[K] | null;
+};
+
+/** A row of `complete_challenge` (migration 0005), as far as the answer needs it. */
+type StatementRow = Pick<Selectable<ChallengeTable>, 'id' | 'name' | 'description' | 'start_date' | 'end_date' | 'required_challenge_id'> &
+  OptionalBadgeRow &
+  OptionalRecord<'saved'> &
+  OptionalRecord<'stored'> & {
+    city_time_zone: string;
+    required_name: string | null;
+    required_completed: boolean;
+    availability: ChallengeAvailability;
+  };
 
 export interface CompletionAttempt {
   challenge: ChallengeForCompletion;
@@ -35,11 +27,11 @@ export interface CompletionAttempt {
 }
 
 /**
- * One round trip for a completion, through the `complete_challenge` database function (migration 0002): it reads
- * the challenge with everything its rules need and, in the same statement, upserts the device's record when (and
- * only when) those rules allow it, keeping the best score. Its conditions are the ones `assertCompletable` applies
- * to the returned challenge, which turns a refusal into its error. The unique (device, challenge) constraint keeps
- * one record under any concurrency, across instances.
+ * One round trip for a completion, through the `complete_challenge` database function (migrations 0002, 0005): it
+ * reads the challenge with everything its rules need and, in the same statement, upserts the device's record when
+ * (and only when) those rules allow it, keeping the best score. It answers the challenge's availability and
+ * whether its prerequisite is met, from which `assertCompletable` explains a refusal. The unique (device,
+ * challenge) constraint keeps one record under any concurrency, across instances.
  */
 export async function attemptCompletion(
   db: Kysely<DB>,
@@ -55,10 +47,9 @@ export async function attemptCompletion(
     id: row.id,
     name: row.name,
     description: row.description,
-    enabled: row.enabled,
+    availability: row.availability,
     startDate: row.start_date,
     endDate: row.end_date,
-    cityActive: row.city_status === 'ACTIF',
     cityTimeZone: row.city_time_zone,
     requiredChallengeId: row.required_challenge_id,
     requiredChallengeName: row.required_name,
@@ -90,24 +81,11 @@ export interface BatchWrite {
   challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge'>;
 }
 
-interface BatchRow {
-  id: string;
-  device_id: string;
-  challenge_id: string;
-  score: number;
-  completed_at: Date;
-  name: string;
-  description: string | null;
-  badge_id: string | null;
-  badge_name: string | null;
-  badge_description: string | null;
-  badge_icon: string | null;
-  badge_image_url: string | null;
-}
+type BatchRow = Selectable<ChallengeCompletionTable> & Pick<Selectable<ChallengeTable>, 'name' | 'description'> & OptionalBadgeRow;
 
 /**
  * Writes a batch of completions in one statement, through the `complete_challenges` database function
- * (migration 0003), and answers the records it wrote. An attempt that the rules refuse, or whose score is not
+ * (migrations 0003, 0005), and answers the records it wrote. An attempt that the rules refuse, or whose score is not
  * better than the stored one, is not in the answer. The attempts must name distinct (device, challenge) pairs.
  */
 export async function writeCompletions(db: Kysely<DB>, attempts: BatchAttempt[]): Promise<BatchWrite[]> {
@@ -118,7 +96,7 @@ export async function writeCompletions(db: Kysely<DB>, attempts: BatchAttempt[])
     )
   `.execute(db);
   return rows.map((row) => ({
-    record: { id: row.id, deviceId: row.device_id, challengeId: row.challenge_id, score: Number(row.score), completedAt: row.completed_at },
+    record: toCompletionRow(row),
     challenge: { id: row.challenge_id, name: row.name, description: row.description, badge: toOptionalBadge(row) },
   }));
 }

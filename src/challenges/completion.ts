@@ -5,27 +5,18 @@ import { findCompletion, toCompletionRecord, type ChallengeForCompletion } from 
 import { attemptCompletion } from './completion-statement.ts';
 import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
 
-export type ChallengeWindow = 'open' | 'not-started' | 'ended';
-
-/** Where `now` falls in the challenge's [startDate, endDate] window; a null bound is open. */
-export function challengeWindow(challenge: { startDate: Date | null; endDate: Date | null }, now: Date): ChallengeWindow {
-  if (challenge.startDate && now < challenge.startDate) return 'not-started';
-  if (challenge.endDate && now > challenge.endDate) return 'ended';
-  return 'open';
-}
-
 /** A moment written for citizens, in the city's time zone: « 1 juillet 2026 à 02:00 ». */
 function frenchMoment(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
 }
 
-function assertCompletable(challenge: ChallengeForCompletion | undefined, now: Date): asserts challenge is ChallengeForCompletion {
-  if (!challenge || !challenge.enabled || !challenge.cityActive) throw errors.challengeNotFound();
-  const window = challengeWindow(challenge, now);
-  if (window === 'not-started') {
+/** Turns a refusal into its error, from what the database said of the challenge (its availability, its prerequisite). */
+function assertCompletable(challenge: ChallengeForCompletion | undefined): asserts challenge is ChallengeForCompletion {
+  if (!challenge || challenge.availability === 'hidden') throw errors.challengeNotFound();
+  if (challenge.availability === 'not-started') {
     throw errors.challengeNotStarted(challenge.name, frenchMoment(challenge.startDate!, challenge.cityTimeZone));
   }
-  if (window === 'ended') {
+  if (challenge.availability === 'ended') {
     throw errors.challengeEnded(challenge.name, frenchMoment(challenge.endDate!, challenge.cityTimeZone));
   }
   if (challenge.requiredChallengeId !== null && !challenge.requiredCompleted) {
@@ -40,7 +31,7 @@ function assertCompletable(challenge: ChallengeForCompletion | undefined, now: D
  */
 export async function completeChallenge(db: Kysely<DB>, input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
   const attempt = await attemptCompletion(db, input, now);
-  assertCompletable(attempt?.challenge, now);
+  assertCompletable(attempt?.challenge);
   const stored = attempt!.record ?? (await findCompletion(db, input.deviceId, input.challengeId));
   // The row cannot vanish unless the challenge itself was deleted meanwhile.
   if (!stored) throw errors.challengeNotFound();

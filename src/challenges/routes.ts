@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { findActiveCity } from '../kernel/cities.ts';
+import { availableChallengesByCity } from '../kernel/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import { CompletionBatcher } from './completion-batch.ts';
-import { availableChallengesByCity, isCityActive, progressOfDevice } from './repository.ts';
+import { progressOfDevice } from './repository.ts';
 import {
   ChallengeListSchema,
   CityIdParamsSchema,
@@ -54,7 +56,7 @@ export default async function challengeRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { cityId } = request.params;
-      if (!(await isCityActive(app.db, cityId))) throw errors.cityNotFound();
+      if (!(await findActiveCity(app.db, cityId))) throw errors.cityNotFound();
       const byCity = await availableChallengesByCity(app.db, [cityId], app.clock());
       return byCity.get(cityId) ?? [];
     },

@@ -1,64 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId, ErrorSchema, Nullable, Uuid as UuidOf, Timestamp as TimestampOf } from '../kernel/schemas.ts';
+import { BadgeSchema, ChallengeSchema } from '../kernel/challenges.ts';
 
 export { DeviceId, ErrorSchema };
 
 const Uuid = UuidOf();
 const Timestamp = TimestampOf('ISO 8601 UTC with milliseconds');
-
-export const BadgeSchema = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    icon: Nullable(Type.String()),
-    imageUrl: Nullable(Type.String()),
-  },
-  { title: 'Badge' },
-);
-export type BadgeApi = Static<typeof BadgeSchema>;
-
-export const ChallengeQuizQuestionSchema = Type.Object(
-  {
-    id: Uuid,
-    material: Type.String(),
-    question: Type.String(),
-    correctWasteTypeId: Uuid,
-    order: Type.Number(),
-  },
-  { title: 'QuizQuestion' },
-);
-export type ChallengeQuizQuestionApi = Static<typeof ChallengeQuizQuestionSchema>;
-
-export const SerieSchema = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    order: Type.Number(),
-    quizQuestions: Type.Array(ChallengeQuizQuestionSchema, { description: 'Ordered by `order`' }),
-  },
-  { title: 'Serie' },
-);
-export type SerieApi = Static<typeof SerieSchema>;
-
-export const ChallengeSchema = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    enabled: Type.Boolean(),
-    startDate: Nullable(Timestamp),
-    endDate: Nullable(Timestamp),
-    order: Type.Number(),
-    requiredChallengeId: Nullable(Uuid),
-    requiredChallenge: Nullable(Type.Object({ id: Uuid, name: Type.String() })),
-    series: Type.Array(SerieSchema, { description: 'Ordered by `order`, then name' }),
-    badge: Nullable(BadgeSchema),
-  },
-  { title: 'Challenge' },
-);
-export type ChallengeApi = Static<typeof ChallengeSchema>;
 
 export const ChallengeListSchema = Type.Array(ChallengeSchema, {
   description: 'Available challenges (enabled, city ACTIF, now within [startDate, endDate], a null bound open), by `order` then name',
@@ -67,7 +14,6 @@ export const ChallengeListSchema = Type.Array(ChallengeSchema, {
 export const CityIdParamsSchema = Type.Object({ cityId: Uuid });
 
 /** Client-generated device identifier (contract section 4): 8 to 128 letters, digits, `-` and `_`. */
-
 export const DeviceIdParamsSchema = Type.Object({ deviceId: DeviceId });
 
 export const CompleteChallengeBodySchema = Type.Object({

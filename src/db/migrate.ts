@@ -4,6 +4,7 @@ import * as initial from './migrations/0001-initial.ts';
 import * as completeChallenge from './migrations/0002-complete-challenge.ts';
 import * as completeChallenges from './migrations/0003-complete-challenges.ts';
 import * as recyclingPoints from './migrations/0004-recycling-points.ts';
+import * as challengeAvailability from './migrations/0005-challenge-availability.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-complete-challenge': completeChallenge,
   '0003-complete-challenges': completeChallenges,
   '0004-recycling-points': recyclingPoints,
+  '0005-challenge-availability': challengeAvailability,
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AttachedLocationTable, CityTable, CollectionDayTable, CollectionExceptionTable, CollectionPlaceTable, DB, QuizQuestionTable, RecyclingPointTable, WasteTypeDetailTable, WasteTypeTable } from '../../db/types.ts';
-import { availableChallengesByCity } from '../../challenges/repository.ts';
+import { availableChallengesByCity } from '../challenges.ts';
 import { sortByText } from '../french.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../schemas.ts';
-import { ChallengeSchema } from '../../challenges/schemas.ts';
+import { ChallengeSchema } from '../challenges.ts';
 
 /**
  * The published city (CONTRACT sections 1 and 2): a city with everything nested, as GET /public/cities serves it.
