@@ -4,11 +4,13 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { errors, messages } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { isUuid } from '../kernel/schemas.ts';
 import { ASSISTANT_HISTORY_MESSAGES, type AssistantReply, type ChatTurn } from './assistant.ts';
 import { answerInWorker, type AssistantPool } from './assistant-pool.ts';
 import type { KnowledgeLoader } from './knowledge-cache.ts';
 import type { ModelCallBudget } from './llm-budget.ts';
 import { llmAnswer, llmConfigured, ModelBudgetSpent } from './llm.ts';
+import { toConversation, toMessage } from './mapper.ts';
 import * as repo from './repository.ts';
 import {
   MAX_CONVERSATION_MESSAGES,
@@ -53,13 +55,21 @@ export async function createConversation(
   // A city with a single collection place needs no question: the assistant answers for that place.
   const places = await repo.placeIdsOfCity(db, city.id);
   const row = await repo.insertConversation(db, {
-    deviceId: body.deviceId,
-    cityId: city.id,
-    cityGroupId: city.cityGroupId,
-    placeId: places.length === 1 ? places[0] : null,
-    now,
+    device_id: body.deviceId,
+    city_id: city.id,
+    city_group_id: city.cityGroupId,
+    place_id: places.length === 1 ? places[0] : null,
+    status: 'OPEN',
+    created_at: now,
+    updated_at: now,
   });
-  return repo.toConversation(row);
+  return toConversation(row);
+}
+
+/** The device a conversation belongs to (the chat limit counts per device); null for a malformed or unknown id. */
+export async function deviceOfConversation(db: Kysely<DB>, id: string | undefined): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  return (await repo.findConversation(db, id))?.device_id ?? null;
 }
 
 async function existingConversation(db: Kysely<DB>, id: string): Promise<repo.ConversationRow> {
@@ -78,12 +88,12 @@ export async function setLocation(
   const city = await repo.findChatCity(db, body.cityId);
   if (!city || !city.active || city.cityGroupId !== conversation.city_group_id) throw errors.chatLocationCity();
   if (!(await repo.isPlaceOfCity(db, body.placeId, city.id))) throw errors.chatLocationPlace();
-  return repo.toConversation(await repo.updateConversation(db, id, { cityId: city.id, placeId: body.placeId, now }));
+  return toConversation(await repo.updateConversation(db, id, { city_id: city.id, place_id: body.placeId, updated_at: now }));
 }
 
 export async function listConversations(db: Kysely<DB>, deviceId: string, page: PageRequest) {
   const { rows, total } = await repo.conversationsOfDevice(db, deviceId, page);
-  return { data: rows.map(repo.toConversation), meta: pageMeta(page, total) };
+  return { data: rows.map(toConversation), meta: pageMeta(page, total) };
 }
 
 /** One page of a conversation's messages, oldest first, and the id to ask the page before it with (null: none). */
@@ -99,7 +109,7 @@ export interface MessagePage {
 export async function messagePage(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
   const page = await repo.messagePage(db, id, { limit: MESSAGE_PAGE_SIZE, before });
   if (!page) throw errors.messageCursor();
-  return { messages: page.rows.map(repo.toMessage), olderBefore: page.older ? page.rows[0].id : null };
+  return { messages: page.rows.map(toMessage), olderBefore: page.older ? page.rows[0].id : null };
 }
 
 export async function listMessages(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
@@ -147,20 +157,26 @@ export async function sendMessage(
   const held = conversation.status === 'WAITING_AGENT' || conversation.status === 'WITH_AGENT';
   const reply = held ? null : await assistantReply(ctx, conversation, placeId, history, content);
 
-  const userMessage = await repo.insertMessage(db, { conversationId: id, role: 'user', content, placeId: givenPlace, now });
+  const userMessage = await repo.insertMessage(db, { conversation_id: id, role: 'user', content, place_id: givenPlace, created_at: now });
   if (!reply) {
-    await repo.updateConversation(db, id, { placeId, lastMessageAt: now, now });
-    return { status: 202, message: repo.toMessage(userMessage) };
+    await repo.updateConversation(db, id, { place_id: placeId, last_message_at: now, updated_at: now });
+    return { status: 202, message: toMessage(userMessage) };
   }
   placeId = reply.place?.id ?? placeId;
-  const assistantMessage = await repo.insertMessage(db, { conversationId: id, role: 'assistant', content: reply.content, placeId, now });
+  const assistantMessage = await repo.insertMessage(db, {
+    conversation_id: id,
+    role: 'assistant',
+    content: reply.content,
+    place_id: placeId,
+    created_at: now,
+  });
   await repo.updateConversation(db, id, {
-    placeId,
-    lastMessageAt: now,
-    now,
+    place_id: placeId,
+    last_message_at: now,
+    updated_at: now,
     ...(reply.handoff ? { status: 'WAITING_AGENT' as const } : {}),
   });
-  return { status: 201, message: repo.toMessage(assistantMessage) };
+  return { status: 201, message: toMessage(assistantMessage) };
 }
 
 /** The language model when configured and within its budgets (falling back on any failure), else the built-in assistant. */
