@@ -10,28 +10,23 @@ import type { CityKnowledge } from './knowledge.ts';
 export type ConversationRow = Selectable<ConversationTable>;
 export type MessageRow = Selectable<MessageTable>;
 
-/** A city with what the chat rules need: whether it is ACTIF, its group and whether the group has the assistant. */
-export interface ChatCity {
-  id: string;
-  active: boolean;
-  cityGroupId: string | null;
-  chatEnabled: boolean;
-}
-
-export async function findChatCity(db: Kysely<DB>, cityId: string): Promise<ChatCity | null> {
+/**
+ * An ACTIF city with what the chat rules need: its group, and whether that group has the assistant (null: no group).
+ * A NON_ACTIF city is as absent as an unknown one, for every chat rule.
+ */
+export async function findActiveChatCity(db: Kysely<DB>, cityId: string) {
   const row = await db
     .selectFrom('city')
     .leftJoin('city_group', 'city_group.id', 'city.city_group_id')
-    .select(['city.id', 'city.status', 'city.city_group_id', 'city_group.chat_enabled'])
+    .select(['city.id', 'city.city_group_id', 'city_group.chat_enabled'])
     .where('city.id', '=', cityId)
+    .where('city.status', '=', 'ACTIF')
     .executeTakeFirst();
-  if (!row) return null;
-  return { id: row.id, active: row.status === 'ACTIF', cityGroupId: row.city_group_id, chatEnabled: row.chat_enabled === true };
+  return row ?? null;
 }
 
-export async function findChatGroup(db: Kysely<DB>, cityGroupId: string): Promise<{ id: string; chatEnabled: boolean } | null> {
-  const row = await db.selectFrom('city_group').select(['id', 'chat_enabled']).where('id', '=', cityGroupId).executeTakeFirst();
-  return row ? { id: row.id, chatEnabled: row.chat_enabled } : null;
+export async function findChatGroup(db: Kysely<DB>, cityGroupId: string) {
+  return (await db.selectFrom('city_group').select(['id', 'chat_enabled']).where('id', '=', cityGroupId).executeTakeFirst()) ?? null;
 }
 
 export async function placeIdsOfCity(db: Kysely<DB>, cityId: string): Promise<string[]> {

@@ -25,17 +25,17 @@ import {
 
 export async function availability(db: Kysely<DB>, query: { cityId?: string; cityGroupId?: string }): Promise<Availability> {
   if (query.cityId !== undefined) {
-    const city = await repo.findChatCity(db, query.cityId);
-    if (!city || !city.active) return { enabled: false, cityGroupId: null, reason: 'city_not_found' };
-    if (!city.cityGroupId) return { enabled: false, cityGroupId: null, reason: 'no_city_group' };
-    return city.chatEnabled
-      ? { enabled: true, cityGroupId: city.cityGroupId, reason: 'enabled' }
-      : { enabled: false, cityGroupId: city.cityGroupId, reason: 'module_disabled' };
+    const city = await repo.findActiveChatCity(db, query.cityId);
+    if (!city) return { enabled: false, cityGroupId: null, reason: 'city_not_found' };
+    if (!city.city_group_id) return { enabled: false, cityGroupId: null, reason: 'no_city_group' };
+    return city.chat_enabled
+      ? { enabled: true, cityGroupId: city.city_group_id, reason: 'enabled' }
+      : { enabled: false, cityGroupId: city.city_group_id, reason: 'module_disabled' };
   }
   if (query.cityGroupId !== undefined) {
     const group = await repo.findChatGroup(db, query.cityGroupId);
     if (!group) return { enabled: false, cityGroupId: null, reason: 'city_group_not_found' };
-    return group.chatEnabled
+    return group.chat_enabled
       ? { enabled: true, cityGroupId: group.id, reason: 'enabled' }
       : { enabled: false, cityGroupId: group.id, reason: 'module_disabled' };
   }
@@ -47,17 +47,17 @@ export async function createConversation(
   body: { deviceId: string; cityId: string; cityGroupId?: string | null },
   now: Date,
 ): Promise<ConversationApi> {
-  const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active) throw errors.cityNotFound();
-  if (body.cityGroupId != null && body.cityGroupId !== city.cityGroupId) throw errors.chatGroupMismatch();
-  if (!city.cityGroupId) throw errors.chatNoCityGroup();
-  if (!city.chatEnabled) throw errors.chatModuleDisabled();
+  const city = await repo.findActiveChatCity(db, body.cityId);
+  if (!city) throw errors.cityNotFound();
+  if (body.cityGroupId != null && body.cityGroupId !== city.city_group_id) throw errors.chatGroupMismatch();
+  if (!city.city_group_id) throw errors.chatNoCityGroup();
+  if (!city.chat_enabled) throw errors.chatModuleDisabled();
   // A city with a single collection place needs no question: the assistant answers for that place.
   const places = await repo.placeIdsOfCity(db, city.id);
   const row = await repo.insertConversation(db, {
     device_id: body.deviceId,
     city_id: city.id,
-    city_group_id: city.cityGroupId,
+    city_group_id: city.city_group_id,
     place_id: places.length === 1 ? places[0] : null,
     status: 'OPEN',
     created_at: now,
@@ -85,8 +85,8 @@ export async function setLocation(
   now: Date,
 ): Promise<ConversationApi> {
   const conversation = await existingConversation(db, id);
-  const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active || city.cityGroupId !== conversation.city_group_id) throw errors.chatLocationCity();
+  const city = await repo.findActiveChatCity(db, body.cityId);
+  if (!city || city.city_group_id !== conversation.city_group_id) throw errors.chatLocationCity();
   if (!(await repo.isPlaceOfCity(db, body.placeId, city.id))) throw errors.chatLocationPlace();
   return toConversation(await repo.updateConversation(db, id, { city_id: city.id, place_id: body.placeId, updated_at: now }));
 }
