@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
+import { toBlogPost } from './mapper.ts';
 import { findPublishedBlogPost, findPublishedBlogPosts } from './repository.ts';
 import { BlogPostIdParams, BlogPostListQuery, BlogPostSchema } from './schemas.ts';
-
 
 export default async function blogRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -21,7 +21,7 @@ export default async function blogRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Array(BlogPostSchema), 400: ErrorSchema },
       },
     },
-    async (request) => findPublishedBlogPosts(app.db, { cityGroupId: request.query.cityGroupId }),
+    async (request) => (await findPublishedBlogPosts(app.db, { cityGroupId: request.query.cityGroupId })).map(toBlogPost),
   );
 
   app.get(
@@ -38,7 +38,7 @@ export default async function blogRoutes(fastify: FastifyInstance) {
     async (request) => {
       const post = await findPublishedBlogPost(app.db, request.params.id);
       if (!post) throw errors.blogPostNotFound();
-      return post;
+      return toBlogPost(post);
     },
   );
 }

@@ -1,64 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import { findCities } from '../kernel/city-model/read.ts';
-import type { ConversationStatus, ConversationTable, DB, MessageRole, MessageTable } from '../db/types.ts';
-import { iso } from '../kernel/french.ts';
-import type { PageRequest } from '../kernel/pagination.ts';
+import type { ConversationTable, DB, MessageTable } from '../db/types.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { CityKnowledge } from './knowledge.ts';
-import type { ConversationApi, MessageApi } from './schemas.ts';
 
-/** Chat storage: conversations, messages and language-model usage. Plain functions, no HTTP. */
+/** Chat storage: conversations, messages and language-model usage. Plain functions on rows, no HTTP (mapper.ts shapes them). */
 
 export type ConversationRow = Selectable<ConversationTable>;
-type MessageRow = Selectable<MessageTable>;
+export type MessageRow = Selectable<MessageTable>;
 
-export function toConversation(row: ConversationRow): ConversationApi {
-  return {
-    id: row.id,
-    deviceId: row.device_id,
-    cityId: row.city_id,
-    cityGroupId: row.city_group_id,
-    placeId: row.place_id,
-    status: row.status,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
-    lastMessageAt: iso(row.last_message_at),
-  };
-}
-
-export function toMessage(row: MessageRow): MessageApi {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    role: row.role,
-    content: row.content,
-    placeId: row.place_id,
-    createdAt: iso(row.created_at)!,
-  };
-}
-
-/** A city with what the chat rules need: whether it is ACTIF, its group and whether the group has the assistant. */
-export interface ChatCity {
-  id: string;
-  active: boolean;
-  cityGroupId: string | null;
-  chatEnabled: boolean;
-}
-
-export async function findChatCity(db: Kysely<DB>, cityId: string): Promise<ChatCity | null> {
+/**
+ * An ACTIF city with what the chat rules need: its group, and whether that group has the assistant (null: no group).
+ * A NON_ACTIF city is as absent as an unknown one, for every chat rule.
+ */
+export async function findActiveChatCity(db: Kysely<DB>, cityId: string) {
   const row = await db
     .selectFrom('city')
     .leftJoin('city_group', 'city_group.id', 'city.city_group_id')
-    .select(['city.id', 'city.status', 'city.city_group_id', 'city_group.chat_enabled'])
+    .select(['city.id', 'city.city_group_id', 'city_group.chat_enabled'])
     .where('city.id', '=', cityId)
+    .where('city.status', '=', 'ACTIF')
     .executeTakeFirst();
-  if (!row) return null;
-  return { id: row.id, active: row.status === 'ACTIF', cityGroupId: row.city_group_id, chatEnabled: row.chat_enabled === true };
+  return row ?? null;
 }
 
-export async function findChatGroup(db: Kysely<DB>, cityGroupId: string): Promise<{ id: string; chatEnabled: boolean } | null> {
-  const row = await db.selectFrom('city_group').select(['id', 'chat_enabled']).where('id', '=', cityGroupId).executeTakeFirst();
-  return row ? { id: row.id, chatEnabled: row.chat_enabled } : null;
+export async function findChatGroup(db: Kysely<DB>, cityGroupId: string) {
+  return (await db.selectFrom('city_group').select(['id', 'chat_enabled']).where('id', '=', cityGroupId).executeTakeFirst()) ?? null;
 }
 
 export async function placeIdsOfCity(db: Kysely<DB>, cityId: string): Promise<string[]> {
@@ -71,25 +39,8 @@ export async function isPlaceOfCity(db: Kysely<DB>, placeId: string, cityId: str
   return row !== undefined;
 }
 
-export async function insertConversation(
-  db: Kysely<DB>,
-  values: { deviceId: string; cityId: string; cityGroupId: string; placeId: string | null; now: Date },
-): Promise<ConversationRow> {
-  return db
-    .insertInto('conversation')
-    .values({
-      id: randomUUID(),
-      device_id: values.deviceId,
-      city_id: values.cityId,
-      city_group_id: values.cityGroupId,
-      place_id: values.placeId,
-      status: 'OPEN',
-      created_at: values.now,
-      updated_at: values.now,
-      last_message_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function insertConversation(db: Kysely<DB>, values: Omit<Insertable<ConversationTable>, 'id'>): Promise<ConversationRow> {
+  return db.insertInto('conversation').values({ id: randomUUID(), ...values }).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findConversation(db: Kysely<DB>, id: string): Promise<ConversationRow | null> {
@@ -99,46 +50,39 @@ export async function findConversation(db: Kysely<DB>, id: string): Promise<Conv
 export async function updateConversation(
   db: Kysely<DB>,
   id: string,
-  changes: { cityId?: string; placeId?: string | null; status?: ConversationStatus; lastMessageAt?: Date; now: Date },
+  changes: Updateable<ConversationTable> & { updated_at: Date },
 ): Promise<ConversationRow> {
-  return db
-    .updateTable('conversation')
-    .set({
-      ...(changes.cityId !== undefined ? { city_id: changes.cityId } : {}),
-      ...(changes.placeId !== undefined ? { place_id: changes.placeId } : {}),
-      ...(changes.status !== undefined ? { status: changes.status } : {}),
-      ...(changes.lastMessageAt !== undefined ? { last_message_at: changes.lastMessageAt } : {}),
-      updated_at: changes.now,
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.updateTable('conversation').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A query of conversations, before it selects or orders anything. */
+export type ConversationQuery = SelectQueryBuilder<DB, 'conversation', {}>;
+/** The order of a conversation listing: orderBy calls on the query that reads its rows. */
+export type ConversationOrder = (
+  query: SelectQueryBuilder<DB, 'conversation', ConversationRow>,
+) => SelectQueryBuilder<DB, 'conversation', ConversationRow>;
+
+/**
+ * One page of the conversations `query` finds, in the order `order` gives, and their total: one count, then one
+ * bounded read (none when the page lies past the end). The public device listing and the agents' inbox page alike.
+ */
+export async function conversationPage(
+  query: ConversationQuery,
+  order: ConversationOrder,
+  page: PageRequest,
+): Promise<{ rows: ConversationRow[]; total: number }> {
+  const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(count.n);
+  const window = pageWindow(page, total);
+  if (!window) return { rows: [], total };
+  const rows = await order(query.selectAll()).limit(window.limit).offset(window.offset).execute();
+  return { rows, total };
 }
 
 /** A device's conversations, newest first, one page of them and the total. */
-export async function conversationsOfDevice(
-  db: Kysely<DB>,
-  deviceId: string,
-  page: PageRequest,
-): Promise<{ rows: ConversationRow[]; total: number }> {
-  const count = await db
-    .selectFrom('conversation')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('device_id', '=', deviceId)
-    .executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const offset = (page.page - 1) * page.pageSize;
-  if (offset >= total) return { rows: [], total };
-  const rows = await db
-    .selectFrom('conversation')
-    .selectAll()
-    .where('device_id', '=', deviceId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.pageSize)
-    .offset(offset)
-    .execute();
-  return { rows, total };
+export async function conversationsOfDevice(db: Kysely<DB>, deviceId: string, page: PageRequest) {
+  const query = db.selectFrom('conversation').where('device_id', '=', deviceId);
+  return conversationPage(query, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
 }
 
 /**
@@ -182,23 +126,9 @@ export async function holdsMessages(db: Kysely<DB>, conversationId: string, coun
   return row !== undefined;
 }
 
-export async function insertMessage(
-  db: Kysely<DB>,
-  values: { conversationId: string; role: MessageRole; content: string; placeId: string | null; now: Date },
-): Promise<MessageRow> {
-  return db
-    .insertInto('message')
-    .values({
-      id: randomUUID(),
-      conversation_id: values.conversationId,
-      role: values.role,
-      content: values.content,
-      place_id: values.placeId,
-      author_id: null,
-      created_at: values.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Stores a message; `db` may be a transaction (an agent's reply is stored with its conversation's change). */
+export async function insertMessage(db: Kysely<DB>, values: Omit<Insertable<MessageTable>, 'id'>): Promise<MessageRow> {
+  return db.insertInto('message').values({ id: randomUUID(), ...values }).returningAll().executeTakeFirstOrThrow();
 }
 
 /**

@@ -5,7 +5,7 @@ import { setNextPageLink } from '../http/link-header.ts';
 import { createAssistantPool } from './assistant-pool.ts';
 import { modelCallBudgets } from './llm-budget.ts';
 import { cachedKnowledge } from './knowledge-cache.ts';
-import { findConversation, loadCityKnowledge } from './repository.ts';
+import { loadCityKnowledge } from './repository.ts';
 import {
   AvailabilityQuery,
   AvailabilitySchema,
@@ -24,7 +24,7 @@ import {
   SendMessageBody,
 } from './schemas.ts';
 import * as chat from './service.ts';
-import { isDeviceId, isUuid } from '../kernel/schemas.ts';
+import { isDeviceId } from '../kernel/schemas.ts';
 
 
 /** Chat answers are personal and change with every message: never stored by a cache. */
@@ -51,9 +51,8 @@ export default async function chatRoutes(fastify: FastifyInstance) {
     await app.chatRateLimit(request, reply, isDeviceId(deviceId) ? deviceId : null);
   };
   const limitByConversationDevice = async (request: FastifyRequest, reply: FastifyReply) => {
-    const id = (request.params as { id?: string }).id;
-    const conversation = id && isUuid(id) ? await findConversation(app.db, id) : null;
-    await app.chatRateLimit(request, reply, conversation?.device_id ?? null);
+    const deviceId = await chat.deviceOfConversation(app.db, (request.params as { id?: string }).id);
+    await app.chatRateLimit(request, reply, deviceId);
   };
 
   app.get(

@@ -4,11 +4,13 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { errors, messages } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { isUuid } from '../kernel/schemas.ts';
 import { ASSISTANT_HISTORY_MESSAGES, type AssistantReply, type ChatTurn } from './assistant.ts';
 import { answerInWorker, type AssistantPool } from './assistant-pool.ts';
 import type { KnowledgeLoader } from './knowledge-cache.ts';
 import type { ModelCallBudget } from './llm-budget.ts';
 import { llmAnswer, llmConfigured, ModelBudgetSpent } from './llm.ts';
+import { toConversation, toMessage } from './mapper.ts';
 import * as repo from './repository.ts';
 import {
   MAX_CONVERSATION_MESSAGES,
@@ -23,17 +25,17 @@ import {
 
 export async function availability(db: Kysely<DB>, query: { cityId?: string; cityGroupId?: string }): Promise<Availability> {
   if (query.cityId !== undefined) {
-    const city = await repo.findChatCity(db, query.cityId);
-    if (!city || !city.active) return { enabled: false, cityGroupId: null, reason: 'city_not_found' };
-    if (!city.cityGroupId) return { enabled: false, cityGroupId: null, reason: 'no_city_group' };
-    return city.chatEnabled
-      ? { enabled: true, cityGroupId: city.cityGroupId, reason: 'enabled' }
-      : { enabled: false, cityGroupId: city.cityGroupId, reason: 'module_disabled' };
+    const city = await repo.findActiveChatCity(db, query.cityId);
+    if (!city) return { enabled: false, cityGroupId: null, reason: 'city_not_found' };
+    if (!city.city_group_id) return { enabled: false, cityGroupId: null, reason: 'no_city_group' };
+    return city.chat_enabled
+      ? { enabled: true, cityGroupId: city.city_group_id, reason: 'enabled' }
+      : { enabled: false, cityGroupId: city.city_group_id, reason: 'module_disabled' };
   }
   if (query.cityGroupId !== undefined) {
     const group = await repo.findChatGroup(db, query.cityGroupId);
     if (!group) return { enabled: false, cityGroupId: null, reason: 'city_group_not_found' };
-    return group.chatEnabled
+    return group.chat_enabled
       ? { enabled: true, cityGroupId: group.id, reason: 'enabled' }
       : { enabled: false, cityGroupId: group.id, reason: 'module_disabled' };
   }
@@ -45,21 +47,29 @@ export async function createConversation(
   body: { deviceId: string; cityId: string; cityGroupId?: string | null },
   now: Date,
 ): Promise<ConversationApi> {
-  const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active) throw errors.cityNotFound();
-  if (body.cityGroupId != null && body.cityGroupId !== city.cityGroupId) throw errors.chatGroupMismatch();
-  if (!city.cityGroupId) throw errors.chatNoCityGroup();
-  if (!city.chatEnabled) throw errors.chatModuleDisabled();
+  const city = await repo.findActiveChatCity(db, body.cityId);
+  if (!city) throw errors.cityNotFound();
+  if (body.cityGroupId != null && body.cityGroupId !== city.city_group_id) throw errors.chatGroupMismatch();
+  if (!city.city_group_id) throw errors.chatNoCityGroup();
+  if (!city.chat_enabled) throw errors.chatModuleDisabled();
   // A city with a single collection place needs no question: the assistant answers for that place.
   const places = await repo.placeIdsOfCity(db, city.id);
   const row = await repo.insertConversation(db, {
-    deviceId: body.deviceId,
-    cityId: city.id,
-    cityGroupId: city.cityGroupId,
-    placeId: places.length === 1 ? places[0] : null,
-    now,
+    device_id: body.deviceId,
+    city_id: city.id,
+    city_group_id: city.city_group_id,
+    place_id: places.length === 1 ? places[0] : null,
+    status: 'OPEN',
+    created_at: now,
+    updated_at: now,
   });
-  return repo.toConversation(row);
+  return toConversation(row);
+}
+
+/** The device a conversation belongs to (the chat limit counts per device); null for a malformed or unknown id. */
+export async function deviceOfConversation(db: Kysely<DB>, id: string | undefined): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  return (await repo.findConversation(db, id))?.device_id ?? null;
 }
 
 async function existingConversation(db: Kysely<DB>, id: string): Promise<repo.ConversationRow> {
@@ -75,15 +85,15 @@ export async function setLocation(
   now: Date,
 ): Promise<ConversationApi> {
   const conversation = await existingConversation(db, id);
-  const city = await repo.findChatCity(db, body.cityId);
-  if (!city || !city.active || city.cityGroupId !== conversation.city_group_id) throw errors.chatLocationCity();
+  const city = await repo.findActiveChatCity(db, body.cityId);
+  if (!city || city.city_group_id !== conversation.city_group_id) throw errors.chatLocationCity();
   if (!(await repo.isPlaceOfCity(db, body.placeId, city.id))) throw errors.chatLocationPlace();
-  return repo.toConversation(await repo.updateConversation(db, id, { cityId: city.id, placeId: body.placeId, now }));
+  return toConversation(await repo.updateConversation(db, id, { city_id: city.id, place_id: body.placeId, updated_at: now }));
 }
 
 export async function listConversations(db: Kysely<DB>, deviceId: string, page: PageRequest) {
   const { rows, total } = await repo.conversationsOfDevice(db, deviceId, page);
-  return { data: rows.map(repo.toConversation), meta: pageMeta(page, total) };
+  return { data: rows.map(toConversation), meta: pageMeta(page, total) };
 }
 
 /** One page of a conversation's messages, oldest first, and the id to ask the page before it with (null: none). */
@@ -99,7 +109,7 @@ export interface MessagePage {
 export async function messagePage(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
   const page = await repo.messagePage(db, id, { limit: MESSAGE_PAGE_SIZE, before });
   if (!page) throw errors.messageCursor();
-  return { messages: page.rows.map(repo.toMessage), olderBefore: page.older ? page.rows[0].id : null };
+  return { messages: page.rows.map(toMessage), olderBefore: page.older ? page.rows[0].id : null };
 }
 
 export async function listMessages(db: Kysely<DB>, id: string, before?: string): Promise<MessagePage> {
@@ -147,20 +157,26 @@ export async function sendMessage(
   const held = conversation.status === 'WAITING_AGENT' || conversation.status === 'WITH_AGENT';
   const reply = held ? null : await assistantReply(ctx, conversation, placeId, history, content);
 
-  const userMessage = await repo.insertMessage(db, { conversationId: id, role: 'user', content, placeId: givenPlace, now });
+  const userMessage = await repo.insertMessage(db, { conversation_id: id, role: 'user', content, place_id: givenPlace, created_at: now });
   if (!reply) {
-    await repo.updateConversation(db, id, { placeId, lastMessageAt: now, now });
-    return { status: 202, message: repo.toMessage(userMessage) };
+    await repo.updateConversation(db, id, { place_id: placeId, last_message_at: now, updated_at: now });
+    return { status: 202, message: toMessage(userMessage) };
   }
   placeId = reply.place?.id ?? placeId;
-  const assistantMessage = await repo.insertMessage(db, { conversationId: id, role: 'assistant', content: reply.content, placeId, now });
+  const assistantMessage = await repo.insertMessage(db, {
+    conversation_id: id,
+    role: 'assistant',
+    content: reply.content,
+    place_id: placeId,
+    created_at: now,
+  });
   await repo.updateConversation(db, id, {
-    placeId,
-    lastMessageAt: now,
-    now,
+    place_id: placeId,
+    last_message_at: now,
+    updated_at: now,
     ...(reply.handoff ? { status: 'WAITING_AGENT' as const } : {}),
   });
-  return { status: 201, message: repo.toMessage(assistantMessage) };
+  return { status: 201, message: toMessage(assistantMessage) };
 }
 
 /** The language model when configured and within its budgets (falling back on any failure), else the built-in assistant. */

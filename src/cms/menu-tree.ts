@@ -1,7 +1,7 @@
 import type { Menu, MenuItem } from './schemas.ts';
 import type { MenuItemRow, MenuRow } from './repository.ts';
 import { compareFrench } from '../kernel/french.ts';
-
+import { toMenu, toMenuItem } from './mapper.ts';
 
 /**
  * An item is shown unless it leads to a page citizens may not see: a page item whose page is gone,
@@ -45,20 +45,8 @@ export function buildMenus(menus: MenuRow[], rows: MenuItemRow[]): Menu[] {
       .sort(bySiblingOrder)
       .map((row) => {
         placed.add(row.id);
-        return {
-          id: row.id,
-          label: row.label,
-          linkType: row.link_type,
-          pageId: row.page_id,
-          externalUrl: row.external_url,
-          children: toTree(childrenOf.get(row.id) ?? [], menuId),
-        };
+        return toMenuItem(row, toTree(childrenOf.get(row.id) ?? [], menuId));
       });
 
-  return menus.map((menu) => ({
-    id: menu.id,
-    name: menu.name,
-    location: menu.location,
-    items: toTree(rootsOf.get(menu.id) ?? [], menu.id),
-  }));
+  return menus.map((menu) => toMenu(menu, toTree(rootsOf.get(menu.id) ?? [], menu.id)));
 }

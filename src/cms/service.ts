@@ -1,21 +1,51 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
-import { buildMenus } from './menu-tree.ts';
+import { compareFrench, sortByText } from '../kernel/french.ts';
 import { pageMeta, pageWindow, type PageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { toPage, toPageSummary, toSite } from './mapper.ts';
+import { buildMenus } from './menu-tree.ts';
 import * as repo from './repository.ts';
 import type { App, Menu, Page, Site, SiteType } from './schemas.ts';
+
+/**
+ * The CMS rules between the routes and the storage.
+ *
+ * Orders by a text (sites and menus by name, pages of the same date by title) follow the one French rule of
+ * CONTRACT section 1, the kernel's `compareFrench`, applied here and not in SQL. The ICU collation both databases
+ * offer (`collate "und-x-icu"`) orders digits one by one, "Page 10" before "Page 2", where the rule orders numbers
+ * naturally, and its ICU version is the database's, not Node's: an SQL order would be a second rule that only
+ * approximates the first (test/cms/ordering.test.ts holds the inputs where they part). These lists are small (the
+ * sites of one deployment, the pages and menus of one site), so they are read whole (pages without their content),
+ * sorted by the rule, then paged.
+ */
 
 export interface Listing<T> {
   data: T[];
   meta: PageMeta;
 }
 
+/** The page `paging` asks for of a list already in its order, and the listing's meta. */
+function pageOf<T>(ordered: T[], paging: PageRequest): { items: T[]; meta: PageMeta } {
+  const window = pageWindow(paging, ordered.length);
+  return { items: window ? ordered.slice(window.offset, window.offset + window.limit) : [], meta: pageMeta(paging, ordered.length) };
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Newest publishedAt first; pages of the same date by title, then id, so that pages never overlap. */
+function byNewestThenTitle(a: repo.PageSummaryRow, b: repo.PageSummaryRow): number {
+  return b.published_at!.getTime() - a.published_at!.getTime() || compareFrench(a.title, b.title) || byId(a, b);
+}
+
+async function publishedPagesInOrder(db: Kysely<DB>, siteId: string, now: Date): Promise<repo.PageSummaryRow[]> {
+  return (await repo.findPublishedPageSummaries(db, siteId, now)).sort(byNewestThenTitle);
+}
+
+/** Sites by name, then id. */
 export async function listSites(db: Kysely<DB>, paging: PageRequest, type: SiteType | undefined): Promise<Listing<Site>> {
-  const total = await repo.countSites(db, type);
-  const window = pageWindow(paging, total);
-  const rows = window ? await repo.findSites(db, type, window) : [];
-  return { data: rows.map(repo.toSite), meta: pageMeta(paging, total) };
+  const { items, meta } = pageOf(sortByText(await repo.findSites(db, type), (site) => site.name), paging);
+  return { data: items.map(toSite), meta };
 }
 
 async function siteOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
@@ -28,7 +58,7 @@ async function siteOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
 export async function getSite(db: Kysely<DB>, slug: string, type: SiteType | undefined): Promise<Site> {
   const site = await repo.findSiteBySlug(db, slug);
   if (!site || (type !== undefined && site.type !== type)) throw errors.siteNotFound();
-  return repo.toSite(site);
+  return toSite(site);
 }
 
 async function appOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
@@ -38,63 +68,57 @@ async function appOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
 }
 
 async function menusWithItems(db: Kysely<DB>, menus: repo.MenuRow[], now: Date): Promise<Menu[]> {
-  const items = await repo.findMenuItems(
-    db,
-    menus.map((m) => m.id),
-    now,
-  );
+  const items = await repo.findMenuItems(db, menus.map((m) => m.id), now);
   return buildMenus(menus, items);
+}
+
+/** The menus of a site by name (then id), as trees. */
+async function menusOfSite(db: Kysely<DB>, siteId: string, now: Date): Promise<Menu[]> {
+  const menus = sortByText(await repo.findMenusOfSite(db, siteId), (menu) => menu.name);
+  return menusWithItems(db, menus, now);
+}
+
+/** One menu as a tree; no menu (unknown, or of another site) answers 404. */
+async function menuTree(db: Kysely<DB>, menu: repo.MenuRow | null, now: Date): Promise<Menu> {
+  if (!menu) throw errors.menuNotFound();
+  const [tree] = await menusWithItems(db, [menu], now);
+  return tree;
 }
 
 /** Everything a mobile app needs at start-up: its theme, its published pages, its menus and where the API is. */
 export async function getAppConfig(db: Kysely<DB>, slug: string, now: Date, apiUrl: string): Promise<App> {
   const app = await appOr404(db, slug);
-  const [pages, menuRows] = await Promise.all([
-    repo.findPublishedPageSummaries(db, app.id, now),
-    repo.findMenusOfSite(db, app.id),
-  ]);
-  return {
-    id: app.id,
-    name: app.name,
-    slug: app.slug,
-    theme: app.theme,
-    pages,
-    apiUrl,
-    menus: await menusWithItems(db, menuRows, now),
-  };
+  const [pages, menus] = await Promise.all([publishedPagesInOrder(db, app.id, now), menusOfSite(db, app.id, now)]);
+  return { id: app.id, name: app.name, slug: app.slug, theme: app.theme, pages: pages.map(toPageSummary), apiUrl, menus };
 }
 
 export async function getAppMenu(db: Kysely<DB>, slug: string, menuId: string, now: Date): Promise<Menu> {
   const app = await appOr404(db, slug);
-  const menu = await repo.findMenuById(db, app.id, menuId);
-  if (!menu) throw errors.menuNotFound();
-  const [tree] = await menusWithItems(db, [menu], now);
-  return tree;
+  return menuTree(db, await repo.findMenuById(db, app.id, menuId), now);
 }
 
+/** Published pages with their content, newest first: the order is taken on the summaries, the content read for one page. */
 export async function listSitePages(db: Kysely<DB>, slug: string, paging: PageRequest, now: Date): Promise<Listing<Page>> {
   const site = await siteOr404(db, slug);
-  const total = await repo.countPublishedPages(db, site.id, now);
-  const window = pageWindow(paging, total);
-  const data = window ? await repo.findPublishedPages(db, site.id, now, window) : [];
-  return { data, meta: pageMeta(paging, total) };
+  const { items, meta } = pageOf(await publishedPagesInOrder(db, site.id, now), paging);
+  const rows = new Map((await repo.findPublishedPagesById(db, items.map((p) => p.id), now)).map((row) => [row.id, row]));
+  // A page deleted between the two reads is left out rather than shown without its content.
+  const data = items.map((item) => rows.get(item.id)).filter((row) => row !== undefined);
+  return { data: data.map(toPage), meta };
 }
 
 export async function getPublishedPage(db: Kysely<DB>, id: string, now: Date): Promise<Page> {
   const page = await repo.findPublishedPage(db, id, now);
   if (!page) throw errors.pageNotFound();
-  return page;
+  return toPage(page);
 }
 
 export async function listSiteMenus(db: Kysely<DB>, slug: string, now: Date): Promise<Menu[]> {
   const site = await siteOr404(db, slug);
-  return menusWithItems(db, await repo.findMenusOfSite(db, site.id), now);
+  return menusOfSite(db, site.id, now);
 }
 
 export async function getSiteMenu(db: Kysely<DB>, slug: string, location: string, now: Date): Promise<Menu> {
   const site = await siteOr404(db, slug);
-  const menu = await repo.findMenuByLocation(db, site.id, location);
-  if (!menu) throw errors.menuNotFound();
-  const [tree] = await menusWithItems(db, [menu], now);
-  return tree;
+  return menuTree(db, await repo.findMenuByLocation(db, site.id, location), now);
 }

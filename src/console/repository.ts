@@ -1,35 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { ConversationStatus, DB, TicketTable } from '../db/types.ts';
 import type { PageRequest } from '../kernel/pagination.ts';
-import { iso } from '../kernel/french.ts';
-import { USAGE_TIME_ZONE, toConversation, type ConversationRow } from '../chat/repository.ts';
-import type { DevicePseudonyms } from './pseudonym.ts';
-import type { ConsoleConversation, Ticket, UsageRow } from './schemas.ts';
+import { conversationPage, insertMessage, USAGE_TIME_ZONE, type ConversationOrder, type ConversationRow } from '../chat/for-console.ts';
 
-/** Console storage: conversations as agents see them, agent replies, tickets, language-model usage. No HTTP here. */
+/** Console storage: conversations as agents see them, agent replies, tickets, language-model usage. Rows only, no HTTP. */
 
-type TicketRow = Selectable<TicketTable>;
+export type TicketRow = Selectable<TicketTable>;
 
 /** The day /chat/usage counts in, the same as the language model's daily budgets. */
 export { USAGE_TIME_ZONE };
-
-/** A conversation as agents see it: its device by pseudonym, never by id (a bearer secret). */
-export function toConsoleConversation(row: ConversationRow, pseudonymOf: DevicePseudonyms): ConsoleConversation {
-  const { deviceId, ...conversation } = toConversation(row);
-  return { ...conversation, devicePseudonym: pseudonymOf(deviceId), assignedTo: row.assigned_to };
-}
-
-export function toTicket(row: TicketRow): Ticket {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    subject: row.subject,
-    description: row.description,
-    status: row.status,
-    createdAt: iso(row.created_at)!,
-  };
-}
 
 export interface InboxFilters {
   status?: ConversationStatus;
@@ -44,22 +24,14 @@ export async function inbox(
   page: PageRequest,
 ): Promise<{ rows: ConversationRow[]; total: number }> {
   if (cityGroupIds.length === 0) return { rows: [], total: 0 };
-  let query = db.selectFrom('conversation').where('city_group_id', 'in', cityGroupIds);
-  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
-  if (filters.assignedTo !== undefined) query = query.where('assigned_to', '=', filters.assignedTo);
-  const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const offset = (page.page - 1) * page.pageSize;
-  if (offset >= total) return { rows: [], total };
-  const rows = await query
-    .selectAll()
-    .orderBy('last_message_at', (ob) => ob.desc().nullsLast())
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.pageSize)
-    .offset(offset)
-    .execute();
-  return { rows, total };
+  const query = db
+    .selectFrom('conversation')
+    .where('city_group_id', 'in', cityGroupIds)
+    .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!))
+    .$if(filters.assignedTo !== undefined, (q) => q.where('assigned_to', '=', filters.assignedTo!));
+  const byActivity: ConversationOrder = (q) =>
+    q.orderBy('last_message_at', (ob) => ob.desc().nullsLast()).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  return conversationPage(query, byActivity, page);
 }
 
 /** A conversation of one of the given groups, or null (unknown and out-of-reach conversations alike). */
@@ -137,52 +109,32 @@ export async function insertAgentReply(
       .returningAll()
       .executeTakeFirst();
     if (!conversation) return null;
-    const message = await trx
-      .insertInto('message')
-      .values({
-        id: randomUUID(),
-        conversation_id: values.conversationId,
-        role: 'agent',
-        content: values.content,
-        // An agent's reply is about no particular place: the citizen's place stays the conversation's.
-        place_id: null,
-        author_id: values.agentId,
-        created_at: values.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    // An agent's reply is about no particular place: the citizen's place stays the conversation's.
+    const message = await insertMessage(trx, {
+      conversation_id: values.conversationId,
+      role: 'agent',
+      content: values.content,
+      place_id: null,
+      author_id: values.agentId,
+      created_at: values.now,
+    });
     return { conversation, message };
   });
 }
 
-export async function insertTicket(
-  db: Kysely<DB>,
-  values: { conversationId: string; subject: string; description: string; createdBy: string; now: Date },
-): Promise<TicketRow> {
-  return db
-    .insertInto('ticket')
-    .values({
-      id: randomUUID(),
-      conversation_id: values.conversationId,
-      subject: values.subject,
-      description: values.description,
-      status: 'OPEN',
-      created_by: values.createdBy,
-      created_at: values.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function insertTicket(db: Kysely<DB>, values: Omit<Insertable<TicketTable>, 'id'>): Promise<TicketRow> {
+  return db.insertInto('ticket').values({ id: randomUUID(), ...values }).returningAll().executeTakeFirstOrThrow();
 }
 
 /**
  * Language-model usage of the given groups per day (in USAGE_TIME_ZONE) and group, for the days
  * `from` to `to` included (YYYY-MM-DD), by day then group. Days without usage have no row.
  */
-export async function usagePerDay(db: Kysely<DB>, cityGroupIds: string[], from: string, to: string): Promise<UsageRow[]> {
+export async function usagePerDay(db: Kysely<DB>, cityGroupIds: string[], from: string, to: string) {
   if (cityGroupIds.length === 0) return [];
   const zone = sql.lit(USAGE_TIME_ZONE);
   const day = sql<string>`to_char(created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD')`;
-  const rows = await db
+  return db
     .selectFrom('llm_usage')
     .select([
       day.as('day'),
@@ -198,11 +150,7 @@ export async function usagePerDay(db: Kysely<DB>, cityGroupIds: string[], from: 
     .orderBy(day)
     .orderBy('city_group_id')
     .execute();
-  return rows.map((r) => ({
-    day: r.day,
-    cityGroupId: r.city_group_id,
-    requests: Number(r.requests),
-    promptTokens: Number(r.prompt_tokens),
-    completionTokens: Number(r.completion_tokens),
-  }));
 }
+
+/** One day and group of language-model usage; the sums are text (bigint), as SQL gives them. */
+export type UsageDayRow = Awaited<ReturnType<typeof usagePerDay>>[number];

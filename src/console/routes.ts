@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { MESSAGE_PAGE_SIZE, MessagePageQuery, MessageSchema } from '../chat/schemas.ts';
+import { MESSAGE_PAGE_SIZE, MessagePageQuery, MessageSchema, USAGE_TIME_ZONE } from '../chat/for-console.ts';
 import { setNextPageLink } from '../http/link-header.ts';
 import { agentOf, requireConsoleAgent } from './auth.ts';
 import {
@@ -20,12 +21,22 @@ import {
 } from './schemas.ts';
 import { devicePseudonyms } from './pseudonym.ts';
 import * as consoleService from './service.ts';
-import { USAGE_TIME_ZONE } from './repository.ts';
 
 /** Every console route: the token's scheme in the OpenAPI document, and the answers of the guard. */
 const guarded = { tags: ['console'], security: [{ consoleToken: [] }] };
 const authErrors = { 401: ErrorSchema, 403: ErrorSchema };
 const conversationErrors = { ...authErrors, 400: ErrorSchema, 404: ErrorSchema };
+
+/** The schema of an action on one conversation: the conversation's id in the path, a body, its success answer and every error. */
+function conversationAction<Body extends TSchema, Ok extends { 200: TSchema } | { 201: TSchema }>(doc: {
+  summary: string;
+  description: string;
+  body: Body;
+  ok: Ok;
+}) {
+  const { summary, description, body, ok } = doc;
+  return { schema: { ...guarded, summary, description, params: ConversationIdParams, body, response: { ...ok, ...conversationErrors } } };
+}
 
 const transitionTable = Object.entries(consoleService.STATUS_TRANSITIONS)
   .map(([from, to]) => `\`${from}\` → ${to.map((s) => `\`${s}\``).join(', ')}`)
@@ -84,71 +95,55 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/conversations/:id/assign',
-    {
-      schema: {
-        ...guarded,
-        summary: 'Give the conversation to an agent (or release it with null)',
-        description:
-          'Sets `assignedTo` and nothing else: the status does not change (a `WAITING_AGENT` conversation stays so until an agent ' +
-          'replies or changes its status). Any status, CLOSED included.',
-        params: ConversationIdParams,
-        body: AssignBody,
-        response: { 200: ConsoleConversationSchema, ...conversationErrors },
-      },
-    },
+    conversationAction({
+      summary: 'Give the conversation to an agent (or release it with null)',
+      description:
+        'Sets `assignedTo` and nothing else: the status does not change (a `WAITING_AGENT` conversation stays so until an agent ' +
+        'replies or changes its status). Any status, CLOSED included.',
+      body: AssignBody,
+      ok: { 200: ConsoleConversationSchema },
+    }),
     async (request) => consoleService.assign(ctx, agentOf(request), request.params.id, request.body.agentId, app.clock()),
   );
 
   app.post(
     '/conversations/:id/reply',
-    {
-      schema: {
-        ...guarded,
-        summary: 'Answer the citizen as an agent',
-        description:
-          '`content`: 1 to 2000 characters after trimming (stored trimmed). 201 with the message (role `agent`); the conversation becomes ' +
-          '`WITH_AGENT` (the assistant stays silent), its `lastMessageAt` moves, and it is assigned to the replying agent when nobody held it. ' +
-          'The citizen reads the reply through `GET /public/chat/conversations/{id}/messages`. A CLOSED conversation: 400.',
-        params: ConversationIdParams,
-        body: ReplyBody,
-        response: { 201: MessageSchema, ...conversationErrors },
-      },
-    },
+    conversationAction({
+      summary: 'Answer the citizen as an agent',
+      description:
+        '`content`: 1 to 2000 characters after trimming (stored trimmed). 201 with the message (role `agent`); the conversation becomes ' +
+        '`WITH_AGENT` (the assistant stays silent), its `lastMessageAt` moves, and it is assigned to the replying agent when nobody held it. ' +
+        'The citizen reads the reply through `GET /public/chat/conversations/{id}/messages`. A CLOSED conversation: 400.',
+      body: ReplyBody,
+      ok: { 201: MessageSchema },
+    }),
     async (request, reply) =>
       reply.code(201).send(await consoleService.reply(ctx, agentOf(request), request.params.id, request.body.content, app.clock())),
   );
 
   app.patch(
     '/conversations/:id/status',
-    {
-      schema: {
-        ...guarded,
-        summary: 'Change the conversation’s status',
-        description:
-          `Allowed changes: ${transitionTable}. Any other (the same status included): 400. ` +
-          '`OPEN` gives the conversation back to the assistant; `assignedTo` is left as it is.',
-        params: ConversationIdParams,
-        body: StatusBody,
-        response: { 200: ConsoleConversationSchema, ...conversationErrors },
-      },
-    },
+    conversationAction({
+      summary: 'Change the conversation’s status',
+      description:
+        `Allowed changes: ${transitionTable}. Any other (the same status included): 400. ` +
+        '`OPEN` gives the conversation back to the assistant; `assignedTo` is left as it is.',
+      body: StatusBody,
+      ok: { 200: ConsoleConversationSchema },
+    }),
     async (request) => consoleService.changeStatus(ctx, agentOf(request), request.params.id, request.body.status, app.clock()),
   );
 
   app.post(
     '/conversations/:id/ticket',
-    {
-      schema: {
-        ...guarded,
-        summary: 'Open a follow-up ticket on the conversation',
-        description:
-          '`subject`: 1 to 200 characters, `description`: 1 to 5000, both after trimming (stored trimmed). The ticket starts `OPEN` and ' +
-          'is listed in the conversation’s `tickets`. Any conversation status, CLOSED included.',
-        params: ConversationIdParams,
-        body: TicketBody,
-        response: { 201: TicketSchema, ...conversationErrors },
-      },
-    },
+    conversationAction({
+      summary: 'Open a follow-up ticket on the conversation',
+      description:
+        '`subject`: 1 to 200 characters, `description`: 1 to 5000, both after trimming (stored trimmed). The ticket starts `OPEN` and ' +
+        'is listed in the conversation’s `tickets`. Any conversation status, CLOSED included.',
+      body: TicketBody,
+      ok: { 201: TicketSchema },
+    }),
     async (request, reply) =>
       reply.code(201).send(await consoleService.createTicket(ctx, agentOf(request), request.params.id, request.body, app.clock())),
   );

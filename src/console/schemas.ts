@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
-import { ConversationSchema, ConversationStatusSchema, MAX_MESSAGE_LENGTH, MESSAGE_PAGE_SIZE, MessageSchema } from '../chat/schemas.ts';
+import { ConversationSchema, ConversationStatusSchema, MAX_MESSAGE_LENGTH, MESSAGE_PAGE_SIZE, MessageSchema } from '../chat/for-console.ts';
 
 /** Longest agent id accepted in an assignment (ids are the `sub` of console tokens). */
 export const MAX_AGENT_ID_LENGTH = 200;

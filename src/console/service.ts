@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import type { ConversationStatus, DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
-import { toMessage, type ConversationRow } from '../chat/repository.ts';
-import { MAX_MESSAGE_LENGTH, type MessageApi } from '../chat/schemas.ts';
-import { messagePage } from '../chat/service.ts';
+import { MAX_MESSAGE_LENGTH, messagePage, toMessage, type ConversationRow, type MessageApi } from '../chat/for-console.ts';
+import { toConsoleConversation, toTicket, toUsageRow } from './mapper.ts';
 import type { DevicePseudonyms } from './pseudonym.ts';
 import type { ConsoleAgent } from './token.ts';
 import * as repo from './repository.ts';
@@ -47,7 +46,7 @@ async function reachableConversation(db: Kysely<DB>, agent: ConsoleAgent, id: st
 
 export async function inbox({ db, pseudonymOf }: ConsoleContext, agent: ConsoleAgent, filters: repo.InboxFilters, page: PageRequest) {
   const { rows, total } = await repo.inbox(db, agent.cityGroupIds, filters, page);
-  return { data: rows.map((row) => repo.toConsoleConversation(row, pseudonymOf)), meta: pageMeta(page, total) };
+  return { data: rows.map((row) => toConsoleConversation(row, pseudonymOf)), meta: pageMeta(page, total) };
 }
 
 /**
@@ -62,7 +61,7 @@ export async function conversationDetail(
 ): Promise<{ detail: ConversationDetail; olderBefore: string | null }> {
   const row = await reachableConversation(db, agent, id);
   const [page, tickets] = await Promise.all([messagePage(db, id, before), repo.ticketsOf(db, id)]);
-  const detail = { ...repo.toConsoleConversation(row, pseudonymOf), messages: page.messages, tickets: tickets.map(repo.toTicket) };
+  const detail = { ...toConsoleConversation(row, pseudonymOf), messages: page.messages, tickets: tickets.map(toTicket) };
   return { detail, olderBefore: page.olderBefore };
 }
 
@@ -75,7 +74,7 @@ export async function assign(
   now: Date,
 ): Promise<ConsoleConversation> {
   await reachableConversation(db, agent, id);
-  return repo.toConsoleConversation(await repo.setAssignee(db, id, agentId, now), pseudonymOf);
+  return toConsoleConversation(await repo.setAssignee(db, id, agentId, now), pseudonymOf);
 }
 
 /** The agent's answer to the citizen: the conversation goes WITH_AGENT, and to the agent when nobody held it. */
@@ -100,7 +99,7 @@ export async function changeStatus(
     const current = await reachableConversation(db, agent, id);
     if (!STATUS_TRANSITIONS[current.status].includes(to)) throw errors.statusTransition(current.status, to);
     const moved = await repo.moveStatus(db, id, current.status, to, now);
-    if (moved) return repo.toConsoleConversation(moved, pseudonymOf);
+    if (moved) return toConsoleConversation(moved, pseudonymOf);
     if (attempt >= 2) throw errors.statusTransition(current.status, to);
   }
 }
@@ -119,8 +118,8 @@ export async function createTicket(
     throw errors.ticketDescription(MAX_TICKET_DESCRIPTION_LENGTH);
   }
   await reachableConversation(db, agent, id);
-  const row = await repo.insertTicket(db, { conversationId: id, subject, description, createdBy: agent.id, now });
-  return repo.toTicket(row);
+  const row = await repo.insertTicket(db, { conversation_id: id, subject, description, status: 'OPEN', created_by: agent.id, created_at: now });
+  return toTicket(row);
 }
 
 
@@ -129,5 +128,5 @@ export async function usage({ db }: ConsoleContext, agent: ConsoleAgent, from: s
   const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY + 1;
   if (days < 1) throw errors.dateOrder();
   if (days > MAX_USAGE_DAYS) throw errors.usageSpan(MAX_USAGE_DAYS);
-  return repo.usagePerDay(db, agent.cityGroupIds, from, to);
+  return (await repo.usagePerDay(db, agent.cityGroupIds, from, to)).map(toUsageRow);
 }

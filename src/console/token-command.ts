@@ -1,21 +1,20 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
-import { signConsoleToken } from './token.ts';
+import { MAX_TOKEN_LIFETIME_DAYS, MAX_TOKEN_LIFETIME_SECONDS, signConsoleToken } from './token.ts';
 import { isUuid } from '../kernel/schemas.ts';
+import { MS_PER_DAY } from '../kernel/dates.ts';
 
 /** Default lifetime of a minted token: one working day. */
 const DEFAULT_TTL = '8h';
-/** Longest lifetime accepted: a leaked token should not outlive a month. */
-const MAX_TTL_SECONDS = 30 * 86_400;
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: MS_PER_DAY / 1000 };
 
 export const TOKEN_USAGE = `Usage: npm run collecte -- console-token --sub ID --name NAME --city-group ID [--city-group ID...] [--ttl 8h]
 
   --sub ID          the agent's id (recorded on its replies, assignments and tickets)
   --name NAME       the agent's display name
   --city-group ID   a city group (UUID) whose conversations the agent may see; repeat for several
-  --ttl DURATION    lifetime: a number followed by s, m, h or d (default ${DEFAULT_TTL}, at most 30d)
+  --ttl DURATION    lifetime: a number followed by s, m, h or d (default ${DEFAULT_TTL}, at most ${MAX_TOKEN_LIFETIME_DAYS}d)
 
 Prints an HS256 token signed with CONSOLE_JWT_SECRET, holding the CHAT_CONVERSATIONS permission.`;
 
@@ -60,8 +59,9 @@ export async function runConsoleTokenCommand(config: Config, args: string[], now
   const badGroup = groups.find((id) => !isUuid(id));
   if (badGroup !== undefined) return fail(`--city-group must be a UUID, got "${badGroup}"`);
   const ttlSeconds = parseTtl(values.ttl);
-  if (ttlSeconds === null || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {
-    return fail(`--ttl must be a duration such as 30m, 8h or 7d, at most 30d; got "${values.ttl}"`);
+  // The longest lifetime the console accepts: a longer token would be minted only to be refused.
+  if (ttlSeconds === null || ttlSeconds < 1 || ttlSeconds > MAX_TOKEN_LIFETIME_SECONDS) {
+    return fail(`--ttl must be a duration such as 30m, 8h or 7d, at most ${MAX_TOKEN_LIFETIME_DAYS}d; got "${values.ttl}"`);
   }
   const token = await signConsoleToken(
     config.consoleJwtSecret,

@@ -1,5 +1,6 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { isUuid } from '../kernel/schemas.ts';
+import { MS_PER_DAY } from '../kernel/dates.ts';
 
 /** The permission a console token must hold to use the chat console (seed, section 5.4). */
 export const CHAT_CONVERSATIONS = 'CHAT_CONVERSATIONS';
@@ -11,7 +12,8 @@ const ALGORITHM = 'HS256';
  * Longest lifetime a token may claim (exp - iat, or exp - now): a leaked token must not outlive a month. The same
  * bound as `collecte console-token --ttl`; a token minted elsewhere with a longer life is refused.
  */
-export const MAX_TOKEN_LIFETIME_SECONDS = 30 * 86_400;
+export const MAX_TOKEN_LIFETIME_DAYS = 30;
+export const MAX_TOKEN_LIFETIME_SECONDS = (MAX_TOKEN_LIFETIME_DAYS * MS_PER_DAY) / 1000;
 
 
 /** The agent a valid console token speaks for. */

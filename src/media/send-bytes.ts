@@ -1,23 +1,11 @@
-import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../kernel/errors.ts';
 import { etagMatches } from '../http/conditional.ts';
 import { ifRangeAllows, parseRange } from './range.ts';
+import type { ByteSource } from './service.ts';
 
 /** Media bytes change only when the import changes them, and then their ETag changes too. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=3600';
-
-export interface ByteSource {
-  size: number;
-  /** Strong entity tag, quoted. */
-  etag: string;
-  contentType: string;
-  filename: string;
-  /** The inclusive byte interval, as a stream or a buffer. Called at most once. */
-  read(start: number, end: number): Readable | Buffer;
-  /** Releases what `read` would have used, when the answer carries no body. */
-  discard(): void;
-}
 
 /** `inline; filename="…"` with an ASCII fallback and the exact UTF-8 name (RFC 6266). */
 function contentDisposition(filename: string): string {
