@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isApiPath, WEB_APP_CSP } from '../web/paths.ts';
+import { isApiPath, WEB_APP_CSP } from './url-space.ts';
 
 /**
  * The one test of "is this the public API": `/public`, `/public/…`, `/public?…`, never `/publicity`. CORS, the rate

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isApiPath, isClientRoute } from './paths.ts';
+import { isClientRoute } from './paths.ts';
+import { isApiPath } from '../http/url-space.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the app. */
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');

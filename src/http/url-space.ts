@@ -1,0 +1,31 @@
+/**
+ * Which URLs belong to the API and which to the web apps, and the web apps' Content-Security-Policy: shared by the
+ * security headers (public-headers.ts) and the web app's routes (src/web/routes.ts), so that the two never disagree.
+ */
+
+/** The API and its documentation: never answered by the web app, not even by its client-side fallback. */
+const API_PREFIXES = ['/public', '/chat', '/docs', '/openapi.json', '/health', '/ready'];
+
+export function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0];
+  return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/**
+ * The web app's Content-Security-Policy: its own scripts, styles, images and API only (everything is
+ * bundled and served from here; no CDN, no inline script). Images from the CMS are same-origin media.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
