@@ -1,6 +1,5 @@
 import { isUuid } from '../kernel/schemas.ts';
 
-
 /**
  * The web app's own client routes, as its router matches them (web/src/main.tsx, `Screen`); each `:param` names a
  * record by its id, a UUID. Only these paths get the app's page with 200; any other path is a 404
