@@ -31,6 +31,11 @@ export interface Config {
   readonly redisUrl: string | null;
   /** Prefix of every key this service writes in Redis, so that several deployments can share one Redis. */
   readonly redisKeyPrefix: string;
+  /**
+   * Longest a request waits for Redis to count it before it is counted in this process's memory (and Redis is taken
+   * for stalled until it answers a probe): a hung Redis costs a request this much once, never a timeout each time.
+   */
+  readonly redisWaitMs: number;
   /** Where media files live (copied there by the import). */
   readonly mediaDir: string;
   /** Public origin of the service (for absolute URLs such as an app's apiUrl); null = the request's own origin. */
@@ -226,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: str(env, 'METRICS_TOKEN'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX') ?? 'collecte:',
+    redisWaitMs: int(env, 'REDIS_WAIT_MS', 20, 1, 60_000),
     mediaDir: path.resolve(str(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 0, 1_000_000_000),

@@ -81,7 +81,7 @@ async function rateLimits(app: FastifyInstance) {
     app.metricSources.redisAvailable = () => client.available;
   }
   // While Redis is away or stalled, requests are served and counted in memory; in Redis again once it answers.
-  const windows = () => (client ? redisWindows(client, `${config.redisKeyPrefix}rate-limit:`) : memoryWindows());
+  const windows = () => (client ? redisWindows(client, `${config.redisKeyPrefix}rate-limit:`, config.redisWaitMs) : memoryWindows());
 
   const budgets = windows();
   const rateBudget = (name: string, max: number, windowMs: number): Budget => {

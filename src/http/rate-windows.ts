@@ -58,9 +58,9 @@ declare module 'ioredis' {
 }
 
 /**
- * Longest a request waits for Redis to count it. Redis answers in well under a millisecond on a healthy network; past
- * this the request is counted in memory instead and Redis is taken for stalled until it answers a probe, so that a
- * Redis that hangs costs a cached read this much once, not a command timeout on every request.
+ * Longest a request waits for Redis to count it, by default (REDIS_WAIT_MS). Redis answers in well under a millisecond
+ * on a healthy network; past this the request is counted in memory instead and Redis is taken for stalled until it
+ * answers a probe, so that a Redis that hangs costs a cached read this much once, not a command timeout on every request.
  */
 export const REDIS_WAIT_MS = 20;
 

@@ -128,7 +128,8 @@ describe('rate limits', () => {
     const url = process.env.REDIS_URL!;
     const prefix = `collecte-test:${randomUUID()}:`;
     t.after(() => deleteKeys(url, prefix));
-    const shared = { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, ...env };
+    // What is tested is the sharing: a loaded test machine must not turn a slow answer into a count in memory.
+    const shared = { REDIS_URL: url, REDIS_KEY_PREFIX: prefix, REDIS_WAIT_MS: '10000', ...env };
     const { app: one, database } = await appWith(t, shared);
     const { app: two } = await appWith(t, shared, database);
     return { one, two };
@@ -182,7 +183,8 @@ describe('rate limits', () => {
     await waitUp();
     const logs: { level: number; msg: string }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
-    const { app } = await appWith(t, { REDIS_URL: url, RATE_LIMIT_MAX: '100' }, undefined, logger);
+    // A wait long enough for a loaded test machine's Redis answers (a dead Redis refuses at once).
+    const { app } = await appWith(t, { REDIS_URL: url, RATE_LIMIT_MAX: '100', REDIS_WAIT_MS: '1000' }, undefined, logger);
     assert.equal((await get(app)).headers['x-ratelimit-remaining'], '99');
     assert.equal((await get(app)).headers['x-ratelimit-remaining'], '98');
 
@@ -219,7 +221,9 @@ describe('rate limits', () => {
     });
     const logs: { level: number; msg: string }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
-    const { app } = await appWith(t, { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: '100' }, undefined, logger);
+    // A wait long enough for a loaded test machine's Redis answers, short enough for the frozen one to be noticed.
+    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: '100', REDIS_WAIT_MS: '1000' };
+    const { app } = await appWith(t, env, undefined, logger);
     assert.equal((await get(app)).headers['x-ratelimit-remaining'], '99');
     // A cached read: the cache answers it in the first hook, after the count.
     assert.equal((await get(app)).headers['x-ratelimit-remaining'], '98');

@@ -52,8 +52,9 @@ describe('rate windows in Redis', { skip: !process.env.REDIS_URL && 'REDIS_URL i
     });
     const hit = (windows: RateWindows, key: string, ms: number) => Promise.resolve(windows.hit(key, ms)) as Promise<WindowCount>;
     await Promise.all([one.ping(), two.ping()]); // with the offline queue: waits for the connections
-    const a = redisWindows(link(one), prefix);
-    const b = redisWindows(link(two), prefix);
+    // A generous wait: a loaded test machine must not turn a slow answer into a count in memory.
+    const a = redisWindows(link(one), prefix, 10_000);
+    const b = redisWindows(link(two), prefix, 10_000);
     const first = await hit(a, 'ip:a', WINDOW_MS);
     assert.equal(first.current, 1);
     assert.ok(first.ttlMs > 59_000 && first.ttlMs <= 60_000);
@@ -91,7 +92,8 @@ describe('rate windows while Redis is away', () => {
     if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
     const prefix = `collecte-test:${randomUUID()}:`;
     const shared = link(redis);
-    const windows = redisWindows(shared, prefix, 20);
+    // Long enough for a loaded test machine's answers, short enough for the frozen one to be noticed.
+    const windows = redisWindows(shared, prefix, 1000);
     assert.equal((await windows.hit('ip:a', WINDOW_MS)).current, 1, 'counted in Redis');
 
     proxy.freeze();
