@@ -6,7 +6,8 @@ import type { Database } from '../db/database.ts';
 import { BundleValidationError } from './faults.ts';
 import { sha256Hex } from './media-file.ts';
 import { bundleRows, type BundleRows } from './rows.ts';
-import { validateBundle, type ValidatedMedia } from './validate.ts';
+import type { ValidatedMedia } from './rules/media.ts';
+import { validateBundle } from './validate.ts';
 import {
   deleteStaleChildren,
   deleteStaleLinks,
@@ -18,6 +19,7 @@ import {
   upsertRows,
 } from './write.ts';
 import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
 
 export { BundleValidationError, type BundleFault } from './faults.ts';
 
@@ -103,7 +105,7 @@ export async function importBundleFile(
   try {
     bundle = JSON.parse(text);
   } catch (err) {
-    throw new BundleValidationError([{ path: '', message: `le fichier n’est pas un JSON valide (${(err as Error).message})` }]);
+    throw new BundleValidationError([{ path: '', message: bundleMessages.notJson((err as Error).message) }]);
   }
   return importBundle(database, bundle, { ...options, baseDir: path.dirname(path.resolve(filePath)) });
 }

@@ -1,5 +1,5 @@
 import type { Bundle, BundleMenuItem } from './schema.ts';
-import type { ValidatedMedia } from './validate.ts';
+import type { ValidatedMedia } from './rules/media.ts';
 
 /**
  * Turns a validated bundle into table rows, one explicit mapping per table. Every row of a table

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
+import { BUNDLE_PATTERN_MESSAGES as explained } from '../kernel/validation-messages.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -15,13 +16,13 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 /** #RGB, #RRGGBB or #RRGGBBAA. */
 const HEX_COLOR_PATTERN = '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$';
 
-// `errorMessage` is read by the validator (src/bundle/validate.ts) to explain a failed pattern in French.
-const Id = Type.String({ pattern: UUID_PATTERN, errorMessage: 'doit être un UUID' });
+// `errorMessage` is read by the validator (src/bundle/schema-faults.ts) to explain a failed pattern in French.
+const Id = Type.String({ pattern: UUID_PATTERN, errorMessage: explained.uuid });
 const Text = Type.String({ minLength: 1 });
 const Timestamp = Type.String({ format: 'date-time' });
 const HexColor = Type.String({
   pattern: HEX_COLOR_PATTERN,
-  errorMessage: 'doit être une couleur hexadécimale (#RGB ou #RRGGBB)',
+  errorMessage: explained.hexColor,
 });
 
 /** An optional field: absent, null, or a value. */
@@ -48,9 +49,9 @@ export const BundleCityGroupSchema = Type.Object({
   /** Category of group, for example "Métropole" or "Communauté de communes". */
   type: Text,
   code: Text,
-  siren: Type.String({ pattern: '^[0-9]+$', errorMessage: 'doit contenir uniquement des chiffres' }),
+  siren: Type.String({ pattern: '^[0-9]+$', errorMessage: explained.digits }),
   /** 14 digits, the SIREN then the establishment's NIC: `COLL_SIRET` of the SCDL export (the SIREN when absent). */
-  siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: 'doit contenir exactement 14 chiffres' })),
+  siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: explained.siret })),
   /** The chat assistant module (CONTRACT section 7); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
   ...Dates,
@@ -289,7 +290,7 @@ export const BundleMediaSchema = Type.Object({
   /** Name shown to clients; the base name of `path` when absent. */
   filename: Opt(Text),
   /** Checked against the file; detected from the file when absent (images only). */
-  mimeType: Opt(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$', errorMessage: 'doit être un type MIME' })),
+  mimeType: Opt(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$', errorMessage: explained.mimeType })),
   /** Served to the public only when true; false when absent. */
   public: Opt(Type.Boolean()),
   alt: Opt(Type.String()),
