@@ -1,49 +1,33 @@
-import type { Bundle, BundleMenuItem } from './schema.ts';
+import type { Insertable } from 'kysely';
+import type { DB } from '../db/types.ts';
 import type { ValidatedMedia } from './rules/media.ts';
+import type { Bundle, BundleMenuItem } from './schema.ts';
+import type { BundleTable, DatedTable } from './tables.ts';
 
 /**
- * Turns a validated bundle into table rows, one explicit mapping per table. Every row of a table
- * carries the same columns (absent optional fields become null), so that rows go in multi-row inserts.
+ * Turns a validated bundle into table rows, one explicit mapping per table, typed by the table (src/db/types.ts).
+ * Every row of a table carries the same columns (absent optional fields become null), so that rows go in multi-row
+ * inserts.
  */
 
-export type Row = Record<string, unknown>;
+export type Row<T extends BundleTable> = Insertable<DB[T]>;
 
 /** A row of a table with created_at / updated_at, and whether the bundle gave them. */
-export interface DatedRow {
-  values: Row;
+export interface DatedRow<T extends DatedTable> {
+  values: Row<T>;
   createdGiven: boolean;
   updatedGiven: boolean;
 }
 
-export interface BundleRows {
-  city_group: DatedRow[];
-  city: DatedRow[];
-  waste_type: Row[];
-  waste_type_detail: Row[];
-  collection_place: Row[];
-  collection_day: Row[];
-  collection_exception: Row[];
-  attached_location: Row[];
-  recycling_point: Row[];
-  recycling_point_material: Row[];
-  quiz_question: Row[];
-  /** Sorted so that a required challenge comes before the challenges that require it. */
-  challenge: Row[];
-  badge: Row[];
-  serie: Row[];
-  serie_question: Row[];
-  blog_post: DatedRow[];
-  site: DatedRow[];
-  page: DatedRow[];
-  menu: Row[];
-  /** Sorted by depth, parents first. */
-  menu_item: Row[];
-  media: DatedRow[];
-}
+/**
+ * The rows of each table. Challenges are sorted so that a required challenge comes before the challenges that
+ * require it; menu items by depth, parents first.
+ */
+export type BundleRows = { [T in DatedTable]: DatedRow<T>[] } & { [T in Exclude<BundleTable, DatedTable>]: Row<T>[] };
 
 const n = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);
 
-function dated(values: Row, item: { createdAt?: string | null; updatedAt?: string | null }, now: string): DatedRow {
+function dated<T extends DatedTable>(values: Row<T>, item: { createdAt?: string | null; updatedAt?: string | null }, now: string): DatedRow<T> {
   return {
     values: { ...values, created_at: item.createdAt ?? now, updated_at: item.updatedAt ?? now },
     createdGiven: item.createdAt != null,
@@ -232,7 +216,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     challengeDepth.set(id, d);
     return d;
   };
-  rows.challenge.sort((a, b) => depth(a.id as string) - depth(b.id as string));
+  rows.challenge.sort((a, b) => depth(a.id) - depth(b.id));
 
   for (const post of bundle.blogPosts ?? []) {
     rows.blog_post.push(
@@ -251,7 +235,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     );
   }
 
-  const items: { row: Row; depth: number }[] = [];
+  const items: { row: Row<'menu_item'>; depth: number }[] = [];
   for (const site of bundle.sites ?? []) {
     rows.site.push(
       dated(

@@ -1,3 +1,5 @@
+import type { DB } from '../db/types.ts';
+
 /**
  * The tables a bundle fills and how they hang together: which rows belong to a parent row (validation checks that an
  * id keeps its parent, the import deletes the children a bundle no longer lists), which are links between two rows,
@@ -29,12 +31,18 @@ export type ChildTable = keyof typeof CHILD_TABLES;
  * implies (a material's city); a pair exists or not, there is nothing to update. The owner is the row the bundle
  * nests the list in.
  */
-export const LINK_TABLES = {
+export const LINK_TABLES: { [L in LinkTable]: LinkDescription<L> } = {
   recycling_point_material: { owner: 'recycling_point', key: ['recycling_point_id', 'waste_type_id'] },
   serie_question: { owner: 'serie', key: ['serie_id', 'quiz_question_id'] },
-} as const;
+};
 
-export type LinkTable = keyof typeof LINK_TABLES;
+export type LinkTable = 'recycling_point_material' | 'serie_question';
+
+interface LinkDescription<L extends LinkTable> {
+  owner: ChildTable;
+  /** The owner's column (the serie, the point), then the linked row's. */
+  key: readonly [owner: keyof DB[L] & string, linked: keyof DB[L] & string];
+}
 
 /** The tables whose rows carry created_at / updated_at, which a bundle may give or leave to the import. */
 export const DATED_TABLES = ['city_group', 'city', 'blog_post', 'site', 'page', 'media'] as const;

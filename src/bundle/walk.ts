@@ -28,9 +28,10 @@ import type { ChildTable } from './tables.ts';
 import type { DatabaseChecks } from './validate-database.ts';
 
 /**
- * The one pass over a bundle whose shape is right. It claims every id (an id names one row of its table), checks each record with its entity's rules (rules/) and the ids that record may reference, and sets aside
- * what only the database can confirm (validate-database.ts). Faults come in the order the bundle lists its records;
- * a blog post's, whose MDX compiles meanwhile, when the compiler is done.
+ * The one pass over a bundle whose shape is right. It claims every id (an id names one row of its table), checks
+ * each record with its entity's rules (rules/) and the ids that record may reference, and sets aside what only the
+ * database can confirm (validate-database.ts). Faults come in the order the bundle lists its records; a blog
+ * post's, whose MDX compiles meanwhile, when the compiler is done.
  */
 export class BundleWalk {
   readonly faults: BundleFault[] = [];
@@ -70,44 +71,36 @@ export class BundleWalk {
       wasteTypeIds: new Set((city.wasteTypes ?? []).map((w) => w.id)),
       quizQuestionIds: new Set((city.quizQuestions ?? []).map((q) => q.id)),
     };
-    each(city.wasteTypes, `${path}.wasteTypes`, (wasteType, p) => {
-      this.own('waste_type', wasteType.id, city.id, p);
-      each(wasteType.details, `${p}.details`, (detail, dp) => this.own('waste_type_detail', detail.id, wasteType.id, dp));
-    });
-    each(city.wasteCollectionPlaces, `${path}.wasteCollectionPlaces`, (place, p) => this.collectionPlace(place, p, city.id, ids));
-    each(city.recyclingPoints, `${path}.recyclingPoints`, (point, p) => {
-      this.own('recycling_point', point.id, city.id, p);
-      this.report(p, recyclingPointFaults(point, ids));
-    });
-    each(city.quizQuestions, `${path}.quizQuestions`, (question, p) => {
-      this.own('quiz_question', question.id, city.id, p);
-      this.report(p, quizQuestionFaults(question, ids));
-    });
-    each(city.challenges, `${path}.challenges`, (challenge, p) => this.challenge(challenge, p, city.id, ids));
+    this.children('waste_type', city.wasteTypes, `${path}.wasteTypes`, city.id, (wasteType, p) =>
+      this.children('waste_type_detail', wasteType.details, `${p}.details`, wasteType.id),
+    );
+    this.children('collection_place', city.wasteCollectionPlaces, `${path}.wasteCollectionPlaces`, city.id, (place, p) =>
+      this.collectionPlace(place, p, ids),
+    );
+    this.children('recycling_point', city.recyclingPoints, `${path}.recyclingPoints`, city.id, (point, p) =>
+      this.report(p, recyclingPointFaults(point, ids)),
+    );
+    this.children('quiz_question', city.quizQuestions, `${path}.quizQuestions`, city.id, (question, p) =>
+      this.report(p, quizQuestionFaults(question, ids)),
+    );
+    this.children('challenge', city.challenges, `${path}.challenges`, city.id, (challenge, p) => this.challenge(challenge, p, ids));
   }
 
-  private collectionPlace(place: BundleCollectionPlace, path: string, cityId: string, city: CityWasteTypes): void {
-    this.own('collection_place', place.id, cityId, path);
-    each(place.collectionDays, `${path}.collectionDays`, (day, p) => {
-      this.own('collection_day', day.id, place.id, p);
-      this.report(p, collectionDayFaults(day, city));
-    });
-    each(place.exceptions, `${path}.exceptions`, (exception, p) => {
-      this.own('collection_exception', exception.id, place.id, p);
-      this.report(p, collectionExceptionFaults(exception, city));
-    });
-    each(place.attachedLocations, `${path}.attachedLocations`, (location, p) => this.own('attached_location', location.id, place.id, p));
+  private collectionPlace(place: BundleCollectionPlace, path: string, city: CityWasteTypes): void {
+    this.children('collection_day', place.collectionDays, `${path}.collectionDays`, place.id, (day, p) =>
+      this.report(p, collectionDayFaults(day, city)),
+    );
+    this.children('collection_exception', place.exceptions, `${path}.exceptions`, place.id, (exception, p) =>
+      this.report(p, collectionExceptionFaults(exception, city)),
+    );
+    this.children('attached_location', place.attachedLocations, `${path}.attachedLocations`, place.id);
   }
 
-  private challenge(challenge: BundleChallenge, path: string, cityId: string, city: CityQuizQuestions): void {
-    this.own('challenge', challenge.id, cityId, path);
+  private challenge(challenge: BundleChallenge, path: string, city: CityQuizQuestions): void {
     if (challenge.requiredChallengeId != null) this.forDatabase.requirements.push({ record: challenge, path });
     this.report(path, challengeFaults(challenge));
     if (challenge.badge) this.own('badge', challenge.badge.id, challenge.id, `${path}.badge`);
-    each(challenge.series, `${path}.series`, (serie, p) => {
-      this.own('serie', serie.id, challenge.id, p);
-      this.report(p, serieFaults(serie, city));
-    });
+    this.children('serie', challenge.series, `${path}.series`, challenge.id, (serie, p) => this.report(p, serieFaults(serie, city)));
   }
 
   private blogPost(post: BundleBlogPost, path: string): void {
@@ -122,21 +115,18 @@ export class BundleWalk {
     if (site.cityGroupId != null) this.forDatabase.groupReferences.push({ record: site, path });
     const pages: SitePages = { pageIds: new Set((site.pages ?? []).map((p) => p.id)) };
     const pageSlugs = new FirstUses();
-    each(site.pages, `${path}.pages`, (page, p) => {
-      this.own('page', page.id, site.id, p);
-      this.unique(pageSlugs, page.slug, p, 'slug', bundleMessages.slugTaken);
-    });
+    this.children('page', site.pages, `${path}.pages`, site.id, (page, p) =>
+      this.unique(pageSlugs, page.slug, p, 'slug', bundleMessages.slugTaken),
+    );
     const locations = new FirstUses();
-    each(site.menus, `${path}.menus`, (menu, p) => {
-      this.own('menu', menu.id, site.id, p);
+    this.children('menu', site.menus, `${path}.menus`, site.id, (menu, p) => {
       this.unique(locations, menu.location, p, 'location', bundleMessages.menuLocationTaken);
       this.menuItems(menu.items, `${p}.items`, menu.id, pages);
     });
   }
 
   private menuItems(items: BundleMenuItem[] | null | undefined, path: string, menuId: string, site: SitePages): void {
-    each(items, path, (item, p) => {
-      this.own('menu_item', item.id, menuId, p);
+    this.children('menu_item', items, path, menuId, (item, p) => {
       this.report(p, menuItemFaults(item, site));
       this.menuItems(item.children, `${p}.children`, menuId, site);
     });
@@ -169,6 +159,20 @@ export class BundleWalk {
     let taken = this.ids.get(table);
     if (!taken) this.ids.set(table, (taken = new FirstUses()));
     this.unique(taken, id, path, 'id', bundleMessages.idTaken);
+  }
+
+  /** Each record of a list that belongs to `parentId`: its id owned, then `visit` (its rules, its own children). */
+  private children<R extends { id: string }>(
+    table: ChildTable,
+    list: R[] | null | undefined,
+    path: string,
+    parentId: string,
+    visit?: (record: R, path: string) => void,
+  ): void {
+    each(list, path, (record, p) => {
+      this.own(table, record.id, parentId, p);
+      visit?.(record, p);
+    });
   }
 
   /** Claims the id of a row that belongs to `parentId`; the database must not hold it under another parent. */
