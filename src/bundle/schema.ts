@@ -1,5 +1,6 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
+import { CityNoticeFields, Nullable, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../kernel/schemas.ts';
 import { BUNDLE_PATTERN_MESSAGES as explained } from '../kernel/validation-messages.ts';
 
 /**
@@ -27,7 +28,14 @@ const HexColor = Type.String({
 
 /** An optional field: absent, null, or a value. */
 function Opt<T extends TSchema>(schema: T) {
-  return Type.Optional(Type.Union([schema, Type.Null()]));
+  return Type.Optional(Nullable(schema));
+}
+
+/** Fields the API always returns, null when unset (kernel/schemas.ts), as the bundle takes them: each may be left out. */
+function OptionalFields<Fields extends TProperties>(fields: Fields): { [K in keyof Fields]: TOptional<Fields[K]> } {
+  return Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof Fields]: TOptional<Fields[K]>;
+  };
 }
 
 /** An optional list: absent, null or [] all mean "none". */
@@ -42,6 +50,13 @@ const Dates = {
 };
 
 export const WEEKDAY_NAMES = FRENCH_WEEKDAYS;
+
+/** How a challenge, its series and its badge start: an id, a name and an optional description. */
+const Described = {
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+};
 
 export const BundleCityGroupSchema = Type.Object({
   id: Id,
@@ -60,20 +75,13 @@ export const BundleCityGroupSchema = Type.Object({
 export const BundleWasteTypeDetailSchema = Type.Object({
   id: Id,
   material: Text,
-  description: Opt(Type.String()),
-  instructions: Opt(Type.String()),
-  imageUrl: Opt(Type.String()),
+  ...OptionalFields(WasteTypeDetailDisplayFields),
 });
 
 export const BundleWasteTypeSchema = Type.Object({
   id: Id,
   name: Text,
-  description: Opt(Type.String()),
-  instructions: Opt(Type.String()),
-  color: Opt(HexColor),
-  colorLight: Opt(HexColor),
-  icon: Opt(Type.String()),
-  imageUrl: Opt(Type.String()),
+  ...OptionalFields(WasteTypeDisplayFields(HexColor)),
   details: List(BundleWasteTypeDetailSchema),
 });
 
@@ -151,26 +159,20 @@ export const BundleQuizQuestionSchema = Type.Object({
 });
 
 export const BundleBadgeSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   icon: Opt(Type.String()),
   imageUrl: Opt(Type.String()),
 });
 
 export const BundleSerieSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   order: Opt(Type.Integer()),
   /** Quiz questions of the same city; a serie may have none. */
   quizQuestionIds: List(Id),
 });
 
 export const BundleChallengeSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   /** true when absent. */
   enabled: Opt(Type.Boolean()),
   startDate: Opt(Timestamp),
@@ -191,11 +193,7 @@ export const BundleCitySchema = Type.Object({
   status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
   /** IANA time zone the collection dates are computed in; Europe/Paris when absent. */
   timeZone: Opt(Type.String()),
-  outOfTheBins: Opt(Type.String()),
-  presentationOfBins: Opt(Type.String()),
-  returnOfBins: Opt(Type.String()),
-  respectOfCalendar: Opt(Type.String()),
-  holidays: Opt(Type.String()),
+  ...OptionalFields(CityNoticeFields),
   /** A group of the bundle or of the database. */
   cityGroupId: Opt(Id),
   ...Dates,
