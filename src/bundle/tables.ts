@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { DB } from '../db/types.ts';
 
 /**
@@ -79,3 +80,35 @@ export const WRITE_ORDER: readonly BundleTable[] = [
   'menu_item',
   'media',
 ];
+
+/** A row of a table as the import writes it, typed by the table (src/db/types.ts). */
+export type Row<T extends BundleTable> = Insertable<DB[T]>;
+
+/** A row of a table with created_at / updated_at, and whether the bundle gave them. */
+export interface DatedRow<T extends DatedTable> {
+  values: Row<T>;
+  createdGiven: boolean;
+  updatedGiven: boolean;
+}
+
+/**
+ * The rows of each table. Challenges are sorted so that a required challenge comes before the challenges that
+ * require it; menu items by depth, parents first.
+ */
+export type BundleRows = { [T in DatedTable]: DatedRow<T>[] } & { [T in Exclude<BundleTable, DatedTable>]: Row<T>[] };
+
+/** An optional field of the bundle as a column: null when absent. */
+export const orNull = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);
+
+/** A dated row: a date the bundle leaves out is the import time `now`. */
+export function datedRow<T extends DatedTable>(
+  values: Row<T>,
+  item: { createdAt?: string | null; updatedAt?: string | null },
+  now: string,
+): DatedRow<T> {
+  return {
+    values: { ...values, created_at: item.createdAt ?? now, updated_at: item.updatedAt ?? now },
+    createdGiven: item.createdAt != null,
+    updatedGiven: item.updatedAt != null,
+  };
+}

@@ -1,15 +1,17 @@
 import { sql, type Kysely, type OnConflictTables, type OnConflictUpdateDatabase, type UpdateObject } from 'kysely';
 import type { DB } from '../db/types.ts';
-import type { BundleRows, DatedRow, Row } from './rows.ts';
 import {
   CHILD_TABLES,
   DATED_TABLES,
   LINK_TABLES,
   WRITE_ORDER,
+  type BundleRows,
   type BundleTable,
   type ChildTable,
+  type DatedRow,
   type DatedTable,
   type LinkTable,
+  type Row,
 } from './tables.ts';
 
 /**
