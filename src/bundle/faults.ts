@@ -23,3 +23,8 @@ export function childPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   return parent ? `${parent}.${key}` : key;
 }
+
+/** The faults of one record, their paths relative to it (`startDate`, `materials[1]`), placed at the record's path. */
+export function under(recordPath: string, faults: BundleFault[]): BundleFault[] {
+  return faults.map((f) => ({ path: childPath(recordPath, f.path), message: f.message }));
+}

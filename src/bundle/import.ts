@@ -3,21 +3,16 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { DB } from '../db/types.ts';
 import { BundleValidationError } from './faults.ts';
 import { sha256Hex } from './media-file.ts';
-import { bundleRows, type BundleRows } from './rows.ts';
-import { validateBundle, type ValidatedMedia } from './validate.ts';
-import {
-  deleteStaleChildren,
-  deleteStaleLinks,
-  insertLinks,
-  POINT_MATERIALS,
-  SERIE_QUESTIONS,
-  retireStaleChallenges,
-  upsertDatedRows,
-  upsertRows,
-} from './write.ts';
+import { bundleRows } from './rows.ts';
+import type { ValidatedMedia } from './rules/media.ts';
+import { validateBundle } from './validate.ts';
+import type { BundleRows, BundleTable } from './tables.ts';
+import { writeBundleRows } from './write.ts';
 import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
 
 export { BundleValidationError, type BundleFault } from './faults.ts';
 
@@ -30,31 +25,34 @@ export interface ImportOptions {
   now: Date;
 }
 
+/** The entries of each kind that the summary counts, by the table that holds them, in the order it lists them. */
+const COUNTED = {
+  cityGroups: 'city_group',
+  cities: 'city',
+  wasteTypes: 'waste_type',
+  wasteTypeDetails: 'waste_type_detail',
+  collectionPlaces: 'collection_place',
+  collectionDays: 'collection_day',
+  collectionExceptions: 'collection_exception',
+  attachedLocations: 'attached_location',
+  recyclingPoints: 'recycling_point',
+  /** Waste types taken by recycling points, one per point and waste type. */
+  recyclingPointMaterials: 'recycling_point_material',
+  quizQuestions: 'quiz_question',
+  challenges: 'challenge',
+  badges: 'badge',
+  series: 'serie',
+  blogPosts: 'blog_post',
+  sites: 'site',
+  pages: 'page',
+  menus: 'menu',
+  menuItems: 'menu_item',
+  media: 'media',
+} as const satisfies Record<string, BundleTable>;
+
 /** How many entries of each kind the bundle holds, and what the import changed. */
 export interface ImportSummary {
-  counts: {
-    cityGroups: number;
-    cities: number;
-    wasteTypes: number;
-    wasteTypeDetails: number;
-    collectionPlaces: number;
-    collectionDays: number;
-    collectionExceptions: number;
-    attachedLocations: number;
-    recyclingPoints: number;
-    /** Waste types taken by recycling points, one per point and waste type. */
-    recyclingPointMaterials: number;
-    quizQuestions: number;
-    challenges: number;
-    badges: number;
-    series: number;
-    blogPosts: number;
-    sites: number;
-    pages: number;
-    menus: number;
-    menuItems: number;
-    media: number;
-  };
+  counts: Record<keyof typeof COUNTED, number>;
   /** Rows inserted or updated (an identical row is neither). */
   changedRows: number;
   /** Children of imported cities, sites and menus that the bundle no longer lists. */
@@ -103,96 +101,22 @@ export async function importBundleFile(
   try {
     bundle = JSON.parse(text);
   } catch (err) {
-    throw new BundleValidationError([{ path: '', message: `le fichier n’est pas un JSON valide (${(err as Error).message})` }]);
+    throw new BundleValidationError([{ path: '', message: bundleMessages.notJson((err as Error).message) }]);
   }
   return importBundle(database, bundle, { ...options, baseDir: path.dirname(path.resolve(filePath)) });
 }
 
-async function writeRows(trx: Kysely<any>, rows: BundleRows, now: Date): Promise<ImportSummary> {
-  const ids = (list: { id?: unknown }[]) => list.map((r) => r.id as string);
-  const datedIds = (list: { values: { id?: unknown } }[]) => list.map((r) => r.values.id as string);
-  const cityIds = datedIds(rows.city);
-  const siteIds = datedIds(rows.site);
-  const wasteTypeIds = ids(rows.waste_type);
-  const placeIds = ids(rows.collection_place);
-  const challengeIds = ids(rows.challenge);
-  const serieIds = ids(rows.serie);
-  const menuIds = ids(rows.menu);
-
-  // Stale children go first, so that a new row never collides with one it replaces (a page slug, a badge's challenge).
-  let deleted = 0;
-  deleted += await deleteStaleChildren(trx, 'menu_item', 'menu_id', menuIds, ids(rows.menu_item));
-  deleted += await deleteStaleChildren(trx, 'menu', 'site_id', siteIds, menuIds);
-  deleted += await deleteStaleChildren(trx, 'page', 'site_id', siteIds, datedIds(rows.page));
-  deleted += await deleteStaleLinks(trx, SERIE_QUESTIONS, serieIds, rows.serie_question);
-  deleted += await deleteStaleChildren(trx, 'serie', 'challenge_id', challengeIds, serieIds);
-  deleted += await deleteStaleChildren(trx, 'badge', 'challenge_id', challengeIds, ids(rows.badge));
-  const retired = await retireStaleChallenges(trx, cityIds, challengeIds);
-  deleted += retired.deleted;
-  deleted += await deleteStaleChildren(trx, 'quiz_question', 'city_id', cityIds, ids(rows.quiz_question));
-  deleted += await deleteStaleLinks(trx, POINT_MATERIALS, ids(rows.recycling_point), rows.recycling_point_material);
-  deleted += await deleteStaleChildren(trx, 'recycling_point', 'city_id', cityIds, ids(rows.recycling_point));
-  deleted += await deleteStaleChildren(trx, 'attached_location', 'place_id', placeIds, ids(rows.attached_location));
-  deleted += await deleteStaleChildren(trx, 'collection_exception', 'place_id', placeIds, ids(rows.collection_exception));
-  deleted += await deleteStaleChildren(trx, 'collection_day', 'place_id', placeIds, ids(rows.collection_day));
-  deleted += await deleteStaleChildren(trx, 'collection_place', 'city_id', cityIds, placeIds);
-  deleted += await deleteStaleChildren(trx, 'waste_type_detail', 'waste_type_id', wasteTypeIds, ids(rows.waste_type_detail));
-  deleted += await deleteStaleChildren(trx, 'waste_type', 'city_id', cityIds, wasteTypeIds);
-
-  // Parents before children.
-  let changed = 0;
-  changed += await upsertDatedRows(trx, 'city_group', rows.city_group);
-  changed += await upsertDatedRows(trx, 'city', rows.city);
-  changed += await upsertRows(trx, 'waste_type', rows.waste_type);
-  changed += await upsertRows(trx, 'waste_type_detail', rows.waste_type_detail);
-  changed += await upsertRows(trx, 'collection_place', rows.collection_place);
-  changed += await upsertRows(trx, 'collection_day', rows.collection_day);
-  changed += await upsertRows(trx, 'collection_exception', rows.collection_exception);
-  changed += await upsertRows(trx, 'attached_location', rows.attached_location);
-  changed += await upsertRows(trx, 'recycling_point', rows.recycling_point);
-  changed += await insertLinks(trx, POINT_MATERIALS, rows.recycling_point_material);
-  changed += await upsertRows(trx, 'quiz_question', rows.quiz_question);
-  changed += await upsertRows(trx, 'challenge', rows.challenge);
-  changed += await upsertRows(trx, 'badge', rows.badge);
-  changed += await upsertRows(trx, 'serie', rows.serie);
-  changed += await insertLinks(trx, SERIE_QUESTIONS, rows.serie_question);
-  changed += await upsertDatedRows(trx, 'blog_post', rows.blog_post);
-  changed += await upsertDatedRows(trx, 'site', rows.site);
-  changed += await upsertDatedRows(trx, 'page', rows.page);
-  changed += await upsertRows(trx, 'menu', rows.menu);
-  changed += await upsertRows(trx, 'menu_item', rows.menu_item);
-  changed += await upsertDatedRows(trx, 'media', rows.media);
-
+async function writeRows(trx: Kysely<DB>, rows: BundleRows, now: Date): Promise<ImportSummary> {
+  const { changed, deleted, disabled } = await writeBundleRows(trx, rows);
   // Other areas cache response bodies per data_version: move it when, and only when, public data changed.
-  const touched = changed + deleted + retired.disabled;
+  const touched = changed + deleted + disabled;
   const version = touched > 0 ? await bumpDataVersion(trx, now) : await readDataVersion(trx);
-
+  const counts = Object.fromEntries(Object.entries(COUNTED).map(([kind, table]) => [kind, rows[table].length]));
   return {
-    counts: {
-      cityGroups: rows.city_group.length,
-      cities: rows.city.length,
-      wasteTypes: rows.waste_type.length,
-      wasteTypeDetails: rows.waste_type_detail.length,
-      collectionPlaces: rows.collection_place.length,
-      collectionDays: rows.collection_day.length,
-      collectionExceptions: rows.collection_exception.length,
-      attachedLocations: rows.attached_location.length,
-      recyclingPoints: rows.recycling_point.length,
-      recyclingPointMaterials: rows.recycling_point_material.length,
-      quizQuestions: rows.quiz_question.length,
-      challenges: rows.challenge.length,
-      badges: rows.badge.length,
-      series: rows.serie.length,
-      blogPosts: rows.blog_post.length,
-      sites: rows.site.length,
-      pages: rows.page.length,
-      menus: rows.menu.length,
-      menuItems: rows.menu_item.length,
-      media: rows.media.length,
-    },
+    counts: counts as ImportSummary['counts'],
     changedRows: changed,
     deletedRows: deleted,
-    disabledChallenges: retired.disabled,
+    disabledChallenges: disabled,
     dataVersion: version,
   };
 }

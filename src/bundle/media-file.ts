@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { bundleMessages } from '../kernel/validation-messages.ts';
 
 /** What the import learns from a media file itself: the bundle's claims about it are not trusted. */
 export interface MediaFileFacts {
@@ -35,21 +36,21 @@ export function sha256Hex(bytes: Buffer): string {
  * Answers the facts, or a French sentence saying what is wrong.
  */
 export async function inspectMediaFile(baseDir: string, relativePath: string): Promise<MediaFileFacts | string> {
-  if (path.isAbsolute(relativePath)) return 'doit être un chemin relatif au fichier du lot';
+  if (path.isAbsolute(relativePath)) return bundleMessages.mediaPathNotRelative;
   const base = path.resolve(baseDir);
   const resolved = path.resolve(base, relativePath);
-  if (!isInside(base, resolved)) return 'ne doit pas sortir du dossier du lot';
+  if (!isInside(base, resolved)) return bundleMessages.mediaPathOutsideBundle;
   let real: string;
   try {
     real = await fs.realpath(resolved);
-    if (!isInside(await fs.realpath(base), real)) return 'ne doit pas sortir du dossier du lot';
+    if (!isInside(await fs.realpath(base), real)) return bundleMessages.mediaPathOutsideBundle;
   } catch (err) {
     return fileErrorMessage(err);
   }
   let bytes: Buffer;
   try {
     const stat = await fs.stat(real);
-    if (!stat.isFile()) return 'ne désigne pas un fichier';
+    if (!stat.isFile()) return bundleMessages.mediaPathNotAFile;
     bytes = await fs.readFile(real);
   } catch (err) {
     return fileErrorMessage(err);
@@ -78,7 +79,7 @@ function isInside(base: string, target: string): boolean {
 
 function fileErrorMessage(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'le fichier est introuvable';
-  if (code === 'EACCES' || code === 'EPERM') return 'le fichier n’est pas lisible';
-  return `le fichier ne peut pas être lu (${code ?? 'erreur inconnue'})`;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return bundleMessages.mediaFileNotFound;
+  if (code === 'EACCES' || code === 'EPERM') return bundleMessages.mediaFileNotReadable;
+  return bundleMessages.mediaFileUnreadable(code);
 }

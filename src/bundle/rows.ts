@@ -1,85 +1,21 @@
+import { addCityRows, sortByRequirement } from './city-rows.ts';
+import type { ValidatedMedia } from './rules/media.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';
-import type { ValidatedMedia } from './validate.ts';
+import { datedRow, orNull as n, WRITE_ORDER, type BundleRows, type Row } from './tables.ts';
 
 /**
- * Turns a validated bundle into table rows, one explicit mapping per table. Every row of a table
- * carries the same columns (absent optional fields become null), so that rows go in multi-row inserts.
+ * Turns a validated bundle into table rows, one explicit mapping per table, typed by the table (src/db/types.ts);
+ * a city's are in city-rows.ts. Every row of a table carries the same columns (absent optional fields become null),
+ * so that rows go in multi-row inserts.
  */
-
-export type Row = Record<string, unknown>;
-
-/** A row of a table with created_at / updated_at, and whether the bundle gave them. */
-export interface DatedRow {
-  values: Row;
-  createdGiven: boolean;
-  updatedGiven: boolean;
-}
-
-export interface BundleRows {
-  city_group: DatedRow[];
-  city: DatedRow[];
-  waste_type: Row[];
-  waste_type_detail: Row[];
-  collection_place: Row[];
-  collection_day: Row[];
-  collection_exception: Row[];
-  attached_location: Row[];
-  recycling_point: Row[];
-  recycling_point_material: Row[];
-  quiz_question: Row[];
-  /** Sorted so that a required challenge comes before the challenges that require it. */
-  challenge: Row[];
-  badge: Row[];
-  serie: Row[];
-  serie_question: Row[];
-  blog_post: DatedRow[];
-  site: DatedRow[];
-  page: DatedRow[];
-  menu: Row[];
-  /** Sorted by depth, parents first. */
-  menu_item: Row[];
-  media: DatedRow[];
-}
-
-const n = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);
-
-function dated(values: Row, item: { createdAt?: string | null; updatedAt?: string | null }, now: string): DatedRow {
-  return {
-    values: { ...values, created_at: item.createdAt ?? now, updated_at: item.updatedAt ?? now },
-    createdGiven: item.createdAt != null,
-    updatedGiven: item.updatedAt != null,
-  };
-}
 
 export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Date): BundleRows {
   const now = nowDate.toISOString();
-  const rows: BundleRows = {
-    city_group: [],
-    city: [],
-    waste_type: [],
-    waste_type_detail: [],
-    collection_place: [],
-    collection_day: [],
-    collection_exception: [],
-    attached_location: [],
-    recycling_point: [],
-    recycling_point_material: [],
-    quiz_question: [],
-    challenge: [],
-    badge: [],
-    serie: [],
-    serie_question: [],
-    blog_post: [],
-    site: [],
-    page: [],
-    menu: [],
-    menu_item: [],
-    media: [],
-  };
+  const rows = Object.fromEntries(WRITE_ORDER.map((table) => [table, []])) as unknown as BundleRows;
 
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
-      dated(
+      datedRow(
         { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, siret: n(g.siret), chat_enabled: g.chatEnabled ?? false },
         g,
         now,
@@ -87,156 +23,12 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     );
   }
 
-  const challengeDepth = new Map<string, number>();
-  const requiredOf = new Map<string, string | null>();
-  for (const city of bundle.cities ?? []) {
-    rows.city.push(
-      dated(
-        {
-          id: city.id,
-          name: city.name,
-          country: city.country,
-          population: n(city.population),
-          status: city.status,
-          time_zone: city.timeZone ?? 'Europe/Paris',
-          out_of_the_bins: n(city.outOfTheBins),
-          presentation_of_bins: n(city.presentationOfBins),
-          return_of_bins: n(city.returnOfBins),
-          respect_of_calendar: n(city.respectOfCalendar),
-          holidays: n(city.holidays),
-          city_group_id: n(city.cityGroupId),
-        },
-        city,
-        now,
-      ),
-    );
-    for (const w of city.wasteTypes ?? []) {
-      rows.waste_type.push({
-        id: w.id,
-        city_id: city.id,
-        name: w.name,
-        description: n(w.description),
-        instructions: n(w.instructions),
-        color: n(w.color),
-        color_light: n(w.colorLight),
-        icon: n(w.icon),
-        image_url: n(w.imageUrl),
-      });
-      for (const d of w.details ?? []) {
-        rows.waste_type_detail.push({
-          id: d.id,
-          waste_type_id: w.id,
-          material: d.material,
-          description: n(d.description),
-          instructions: n(d.instructions),
-          image_url: n(d.imageUrl),
-        });
-      }
-    }
-    for (const place of city.wasteCollectionPlaces ?? []) {
-      rows.collection_place.push({ id: place.id, city_id: city.id, name: place.name });
-      for (const day of place.collectionDays ?? []) {
-        rows.collection_day.push({
-          id: day.id,
-          place_id: place.id,
-          name: day.name,
-          waste_type_id: day.wasteTypeId,
-          description: n(day.description),
-          biweekly: n(day.biweekly),
-          start_date: n(day.startDate),
-        });
-      }
-      for (const e of place.exceptions ?? []) {
-        rows.collection_exception.push({
-          id: e.id,
-          place_id: place.id,
-          date_from: e.dateFrom,
-          date_to: n(e.dateTo),
-          waste_type_id: e.wasteTypeId,
-          name: n(e.name),
-          description: n(e.description),
-        });
-      }
-      for (const l of place.attachedLocations ?? []) {
-        rows.attached_location.push({
-          id: l.id,
-          place_id: place.id,
-          name: l.name,
-          reference: l.reference,
-          latitude: l.latitude,
-          longitude: l.longitude,
-        });
-      }
-    }
-    for (const p of city.recyclingPoints ?? []) {
-      rows.recycling_point.push({
-        id: p.id,
-        city_id: city.id,
-        name: p.name,
-        address: n(p.address),
-        latitude: n(p.latitude),
-        longitude: n(p.longitude),
-        opening_hours: n(p.openingHours),
-        opening_hours_spec: n(p.openingHoursSpec),
-        kind: n(p.kind),
-      });
-      for (const wasteTypeId of p.materials ?? []) {
-        rows.recycling_point_material.push({ recycling_point_id: p.id, waste_type_id: wasteTypeId, city_id: city.id });
-      }
-    }
-    for (const q of city.quizQuestions ?? []) {
-      rows.quiz_question.push({
-        id: q.id,
-        city_id: city.id,
-        material: q.material,
-        question: q.question,
-        correct_waste_type_id: q.correctWasteTypeId,
-        order: q.order ?? 0,
-      });
-    }
-    for (const c of city.challenges ?? []) {
-      requiredOf.set(c.id, c.requiredChallengeId ?? null);
-      rows.challenge.push({
-        id: c.id,
-        city_id: city.id,
-        name: c.name,
-        description: n(c.description),
-        enabled: c.enabled ?? true,
-        start_date: n(c.startDate),
-        end_date: n(c.endDate),
-        order: c.order ?? 0,
-        required_challenge_id: n(c.requiredChallengeId),
-      });
-      if (c.badge) {
-        rows.badge.push({
-          id: c.badge.id,
-          challenge_id: c.id,
-          name: c.badge.name,
-          description: n(c.badge.description),
-          icon: n(c.badge.icon),
-          image_url: n(c.badge.imageUrl),
-        });
-      }
-      for (const s of c.series ?? []) {
-        rows.serie.push({ id: s.id, challenge_id: c.id, name: s.name, description: n(s.description), order: s.order ?? 0 });
-        for (const qid of s.quizQuestionIds ?? []) rows.serie_question.push({ serie_id: s.id, quiz_question_id: qid });
-      }
-    }
-  }
-  // Requirements point backwards: a challenge goes in no earlier than the one it requires (validation ruled out cycles).
-  const depth = (id: string): number => {
-    const known = challengeDepth.get(id);
-    if (known !== undefined) return known;
-    const required = requiredOf.get(id);
-    const d = required != null && requiredOf.has(required) ? depth(required) + 1 : 0;
-    challengeDepth.set(id, d);
-    return d;
-  };
-  rows.challenge.sort((a, b) => depth(a.id as string) - depth(b.id as string));
+  for (const city of bundle.cities ?? []) addCityRows(rows, city, now);
+  sortByRequirement(rows.challenge);
 
   for (const post of bundle.blogPosts ?? []) {
     rows.blog_post.push(
-      dated(
+      datedRow(
         {
           id: post.id,
           title: post.title,
@@ -251,10 +43,10 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     );
   }
 
-  const items: { row: Row; depth: number }[] = [];
+  const items: { row: Row<'menu_item'>; depth: number }[] = [];
   for (const site of bundle.sites ?? []) {
     rows.site.push(
-      dated(
+      datedRow(
         {
           id: site.id,
           name: site.name,
@@ -271,7 +63,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
     );
     for (const page of site.pages ?? []) {
       rows.page.push(
-        dated(
+        datedRow(
           {
             id: page.id,
             site_id: site.id,
@@ -316,7 +108,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
   for (const file of media) {
     const entry = entries.get(file.id)!;
     rows.media.push(
-      dated(
+      datedRow(
         {
           id: file.id,
           filename: file.filename,

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { BundleSchema } from './schema.ts';
 import { childPath, type BundleFault } from './faults.ts';
-import { TYPE_NAMES } from '../kernel/validation-messages.ts';
+import { bundleShapeMessage } from '../kernel/validation-messages.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -60,43 +60,11 @@ export function schemaFaults(bundle: unknown): BundleFault[] {
   for (const error of kept) {
     let path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path = childPath(path, String(error.params.missingProperty));
-    const message = describe(error, nullable.has(error.instancePath), allowed.get(error.instancePath));
+    const message = bundleShapeMessage(error, nullable.has(error.instancePath), allowed.get(error.instancePath));
     const key = `${path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     faults.push({ path, message });
   }
   return faults;
-}
-
-function describe(error: ErrorObject, orNull: boolean, allowedValues: unknown[] | undefined): string {
-  const p = error.params as Record<string, any>;
-  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
-  switch (error.keyword) {
-    case 'required':
-      return 'est obligatoire';
-    case 'type': {
-      const types = (Array.isArray(p.type) ? p.type : [p.type]).map((t: string) => TYPE_NAMES[t] ?? t);
-      if (orNull) types.push('null');
-      return `doit être ${types.join(' ou ')}`;
-    }
-    case 'format':
-      if (p.format === 'date-time') return 'doit être un horodatage ISO 8601 (par exemple 2026-11-21T09:30:00.000Z)';
-      return custom ?? `doit être au format ${p.format}`;
-    case 'pattern':
-      return custom ?? 'n’a pas le format attendu';
-    case 'minLength':
-      return p.limit === 1 ? 'ne doit pas être vide' : `doit contenir au moins ${p.limit} caractères`;
-    case 'minimum':
-      return `doit être supérieur ou égal à ${p.limit}`;
-    case 'maximum':
-      return `doit être inférieur ou égal à ${p.limit}`;
-    case 'const':
-    case 'enum': {
-      const values = allowedValues ?? p.allowedValues ?? [p.allowedValue];
-      return `doit valoir ${values.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
-    }
-    default:
-      return custom ?? `n’est pas valide (${error.message ?? error.keyword})`;
-  }
 }

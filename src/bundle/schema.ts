@@ -1,5 +1,7 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
+import { CityNoticeFields, Nullable, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../kernel/schemas.ts';
+import { BUNDLE_PATTERN_MESSAGES as explained } from '../kernel/validation-messages.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -15,18 +17,25 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 /** #RGB, #RRGGBB or #RRGGBBAA. */
 const HEX_COLOR_PATTERN = '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$';
 
-// `errorMessage` is read by the validator (src/bundle/validate.ts) to explain a failed pattern in French.
-const Id = Type.String({ pattern: UUID_PATTERN, errorMessage: 'doit être un UUID' });
+// `errorMessage` is read by the validator (src/bundle/schema-faults.ts) to explain a failed pattern in French.
+const Id = Type.String({ pattern: UUID_PATTERN, errorMessage: explained.uuid });
 const Text = Type.String({ minLength: 1 });
 const Timestamp = Type.String({ format: 'date-time' });
 const HexColor = Type.String({
   pattern: HEX_COLOR_PATTERN,
-  errorMessage: 'doit être une couleur hexadécimale (#RGB ou #RRGGBB)',
+  errorMessage: explained.hexColor,
 });
 
 /** An optional field: absent, null, or a value. */
 function Opt<T extends TSchema>(schema: T) {
-  return Type.Optional(Type.Union([schema, Type.Null()]));
+  return Type.Optional(Nullable(schema));
+}
+
+/** Fields the API always returns, null when unset (kernel/schemas.ts), as the bundle takes them: each may be left out. */
+function OptionalFields<Fields extends TProperties>(fields: Fields): { [K in keyof Fields]: TOptional<Fields[K]> } {
+  return Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof Fields]: TOptional<Fields[K]>;
+  };
 }
 
 /** An optional list: absent, null or [] all mean "none". */
@@ -42,15 +51,22 @@ const Dates = {
 
 export const WEEKDAY_NAMES = FRENCH_WEEKDAYS;
 
+/** How a challenge, its series and its badge start: an id, a name and an optional description. */
+const Described = {
+  id: Id,
+  name: Text,
+  description: Opt(Type.String()),
+};
+
 export const BundleCityGroupSchema = Type.Object({
   id: Id,
   name: Text,
   /** Category of group, for example "Métropole" or "Communauté de communes". */
   type: Text,
   code: Text,
-  siren: Type.String({ pattern: '^[0-9]+$', errorMessage: 'doit contenir uniquement des chiffres' }),
+  siren: Type.String({ pattern: '^[0-9]+$', errorMessage: explained.digits }),
   /** 14 digits, the SIREN then the establishment's NIC: `COLL_SIRET` of the SCDL export (the SIREN when absent). */
-  siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: 'doit contenir exactement 14 chiffres' })),
+  siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: explained.siret })),
   /** The chat assistant module (CONTRACT section 7); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
   ...Dates,
@@ -59,20 +75,13 @@ export const BundleCityGroupSchema = Type.Object({
 export const BundleWasteTypeDetailSchema = Type.Object({
   id: Id,
   material: Text,
-  description: Opt(Type.String()),
-  instructions: Opt(Type.String()),
-  imageUrl: Opt(Type.String()),
+  ...OptionalFields(WasteTypeDetailDisplayFields),
 });
 
 export const BundleWasteTypeSchema = Type.Object({
   id: Id,
   name: Text,
-  description: Opt(Type.String()),
-  instructions: Opt(Type.String()),
-  color: Opt(HexColor),
-  colorLight: Opt(HexColor),
-  icon: Opt(Type.String()),
-  imageUrl: Opt(Type.String()),
+  ...OptionalFields(WasteTypeDisplayFields(HexColor)),
   details: List(BundleWasteTypeDetailSchema),
 });
 
@@ -150,26 +159,20 @@ export const BundleQuizQuestionSchema = Type.Object({
 });
 
 export const BundleBadgeSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   icon: Opt(Type.String()),
   imageUrl: Opt(Type.String()),
 });
 
 export const BundleSerieSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   order: Opt(Type.Integer()),
   /** Quiz questions of the same city; a serie may have none. */
   quizQuestionIds: List(Id),
 });
 
 export const BundleChallengeSchema = Type.Object({
-  id: Id,
-  name: Text,
-  description: Opt(Type.String()),
+  ...Described,
   /** true when absent. */
   enabled: Opt(Type.Boolean()),
   startDate: Opt(Timestamp),
@@ -190,11 +193,7 @@ export const BundleCitySchema = Type.Object({
   status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
   /** IANA time zone the collection dates are computed in; Europe/Paris when absent. */
   timeZone: Opt(Type.String()),
-  outOfTheBins: Opt(Type.String()),
-  presentationOfBins: Opt(Type.String()),
-  returnOfBins: Opt(Type.String()),
-  respectOfCalendar: Opt(Type.String()),
-  holidays: Opt(Type.String()),
+  ...OptionalFields(CityNoticeFields),
   /** A group of the bundle or of the database. */
   cityGroupId: Opt(Id),
   ...Dates,
@@ -289,7 +288,7 @@ export const BundleMediaSchema = Type.Object({
   /** Name shown to clients; the base name of `path` when absent. */
   filename: Opt(Text),
   /** Checked against the file; detected from the file when absent (images only). */
-  mimeType: Opt(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$', errorMessage: 'doit être un type MIME' })),
+  mimeType: Opt(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$', errorMessage: explained.mimeType })),
   /** Served to the public only when true; false when absent. */
   public: Opt(Type.Boolean()),
   alt: Opt(Type.String()),

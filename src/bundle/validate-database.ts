@@ -1,43 +1,28 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { childPath } from './faults.ts';
-import type { Bundle } from './schema.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
+import { childPath, under, type BundleFault } from './faults.ts';
+import { cityGroupReferenceFaults } from './rules/cities.ts';
+import { requirementFaults } from './rules/challenges.ts';
+import type { Bundle, BundleChallenge } from './schema.ts';
+import { CHILD_TABLES, type ChildTable } from './tables.ts';
 
-/** The checks of a bundle that need the database: references to stored rows, and ids that keep their parent. */
+/**
+ * The checks of a bundle that need the database: references to stored rows, and ids that keep their parent.
+ * They run once the walk over the bundle (walk.ts) is done, and add their faults after its own.
+ */
 
-/** The tables whose rows belong to a parent; an id cannot move from one parent to another. */
-export type ChildTable =
-  | 'waste_type'
-  | 'waste_type_detail'
-  | 'collection_place'
-  | 'collection_day'
-  | 'collection_exception'
-  | 'attached_location'
-  | 'recycling_point'
-  | 'quiz_question'
-  | 'challenge'
-  | 'badge'
-  | 'serie'
-  | 'page'
-  | 'menu'
-  | 'menu_item';
-
-const PARENT: Record<ChildTable, { column: string; label: string }> = {
-  waste_type: { column: 'city_id', label: 'la ville' },
-  waste_type_detail: { column: 'waste_type_id', label: 'le type de déchet' },
-  collection_place: { column: 'city_id', label: 'la ville' },
-  collection_day: { column: 'place_id', label: 'le lieu de collecte' },
-  collection_exception: { column: 'place_id', label: 'le lieu de collecte' },
-  attached_location: { column: 'place_id', label: 'le lieu de collecte' },
-  recycling_point: { column: 'city_id', label: 'la ville' },
-  quiz_question: { column: 'city_id', label: 'la ville' },
-  challenge: { column: 'city_id', label: 'la ville' },
-  badge: { column: 'challenge_id', label: 'le défi' },
-  serie: { column: 'challenge_id', label: 'le défi' },
-  page: { column: 'site_id', label: 'le site' },
-  menu: { column: 'site_id', label: 'le site' },
-  menu_item: { column: 'menu_id', label: 'le menu' },
-};
+/** What the walk set aside for the database to confirm, each with the JSON path of its record. */
+export interface DatabaseChecks {
+  /** Records that name a city group: cities, blog posts, sites. */
+  groupReferences: { record: { cityGroupId?: string | null }; path: string }[];
+  /** Challenges that require another. */
+  requirements: { record: Pick<BundleChallenge, 'id' | 'requiredChallengeId'>; path: string }[];
+  /** Rows that belong to a parent, by table in the order the bundle first lists one. */
+  owned: Map<ChildTable, Owned[]>;
+  /** The site slugs of the bundle. */
+  slugs: string[];
+}
 
 export interface Owned {
   id: string;
@@ -45,64 +30,61 @@ export interface Owned {
   path: string;
 }
 
-export interface Reference {
-  id: string;
-  path: string;
+export async function checkAgainstDatabase(db: Kysely<DB>, bundle: Bundle, found: DatabaseChecks, faults: BundleFault[]): Promise<void> {
+  await checkGroupReferences(db, bundle, found.groupReferences, faults);
+  await checkParents(db, found.owned, faults);
+  await checkSiteSlugs(db, bundle, found.slugs, faults);
+  await checkRequirements(db, bundle, found.requirements, faults);
 }
 
-export async function checkAgainstDatabase(
+/** City groups: of the bundle, or already in the database. */
+async function checkGroupReferences(
   db: Kysely<DB>,
   bundle: Bundle,
-  found: {
-    groupRefs: Reference[];
-    requirements: { challengeId: string; required: string; path: string }[];
-    owned: Map<ChildTable, Owned[]>;
-    slugs: string[];
-  },
-  fault: (path: string, message: string) => void,
+  references: DatabaseChecks['groupReferences'],
+  faults: BundleFault[],
 ): Promise<void> {
-  // City groups: of the bundle, or already in the database.
-  const bundleGroups = new Set((bundle.cityGroups ?? []).map((g) => g.id));
-  const wanted = [...new Set(found.groupRefs.map((r) => r.id).filter((id) => !bundleGroups.has(id)))];
-  const known = new Set(
-    wanted.length === 0
-      ? []
-      : (await sql<{ id: string }>`SELECT id FROM city_group WHERE id = ANY(${wanted}::uuid[])`.execute(db)).rows.map((r) => r.id),
-  );
-  for (const ref of found.groupRefs) {
-    if (!bundleGroups.has(ref.id) && !known.has(ref.id)) fault(ref.path, `ne désigne aucun groupe de villes du lot ni de la base (${ref.id})`);
+  const cityGroupIds = new Set((bundle.cityGroups ?? []).map((g) => g.id));
+  const named = references.map((r) => r.record.cityGroupId);
+  const wanted = [...new Set(named.filter((id): id is string => id != null && !cityGroupIds.has(id)))];
+  if (wanted.length > 0) {
+    const stored = await sql<{ id: string }>`SELECT id FROM city_group WHERE id = ANY(${wanted}::uuid[])`.execute(db);
+    for (const row of stored.rows) cityGroupIds.add(row.id);
   }
+  for (const { record, path } of references) faults.push(...under(path, cityGroupReferenceFaults(record, { cityGroupIds })));
+}
 
-  // An id keeps its parent: moving a row to another city, site or menu would break the rows that point at it.
-  for (const [table, entries] of found.owned) {
+/** An id keeps its parent: moving a row to another city, site or menu would break the rows that point at it. */
+async function checkParents(db: Kysely<DB>, owned: DatabaseChecks['owned'], faults: BundleFault[]): Promise<void> {
+  for (const [table, entries] of owned) {
+    const { parentColumn, parent } = CHILD_TABLES[table];
     const ids = entries.map((e) => e.id);
-    const { column, label } = PARENT[table];
     const rows = (
       await sql<{ id: string; parent: string }>`
-        SELECT id, ${sql.ref(column)} AS parent FROM ${sql.table(table)} WHERE id = ANY(${ids}::uuid[])
+        SELECT id, ${sql.ref(parentColumn)} AS parent FROM ${sql.table(table)} WHERE id = ANY(${ids}::uuid[])
       `.execute(db)
     ).rows;
     const parentOf = new Map(rows.map((r) => [r.id, r.parent]));
     for (const entry of entries) {
-      const parent = parentOf.get(entry.id);
-      if (parent !== undefined && parent !== entry.parentId) {
-        fault(childPath(entry.path, 'id'), `l’identifiant ${entry.id} appartient déjà à ${label} ${parent} dans la base ; un élément ne change pas de parent`);
+      const stored = parentOf.get(entry.id);
+      if (stored !== undefined && stored !== entry.parentId) {
+        faults.push({ path: childPath(entry.path, 'id'), message: bundleMessages.parentChanged(entry.id, parent, stored) });
       }
     }
   }
+}
 
-  // Site slugs are unique across the whole database.
-  if (found.slugs.length > 0) {
-    const bundleSites = new Map((bundle.sites ?? []).map((s, i) => [s.id, i]));
-    const rows = (await sql<{ id: string; slug: string }>`SELECT id, slug FROM site WHERE slug = ANY(${found.slugs}::text[])`.execute(db)).rows;
-    for (const row of rows) {
-      if (bundleSites.has(row.id)) continue;
-      const i = (bundle.sites ?? []).findIndex((s) => s.slug === row.slug);
-      fault(`sites[${i}].slug`, `le slug « ${row.slug} » est déjà celui du site ${row.id} dans la base`);
-    }
+/** Site slugs are unique across the whole database. */
+async function checkSiteSlugs(db: Kysely<DB>, bundle: Bundle, slugs: string[], faults: BundleFault[]): Promise<void> {
+  if (slugs.length === 0) return;
+  const sites = bundle.sites ?? [];
+  const bundleSites = new Set(sites.map((s) => s.id));
+  const rows = (await sql<{ id: string; slug: string }>`SELECT id, slug FROM site WHERE slug = ANY(${slugs}::text[])`.execute(db)).rows;
+  for (const row of rows) {
+    if (bundleSites.has(row.id)) continue;
+    const i = sites.findIndex((s) => s.slug === row.slug);
+    faults.push({ path: `sites[${i}].slug`, message: bundleMessages.slugTakenInDatabase(row.slug, row.id) });
   }
-
-  await checkRequirements(db, bundle, found.requirements, fault);
 }
 
 /**
@@ -113,37 +95,19 @@ export async function checkAgainstDatabase(
 async function checkRequirements(
   db: Kysely<DB>,
   bundle: Bundle,
-  requirements: { challengeId: string; required: string; path: string }[],
-  fault: (path: string, message: string) => void,
+  requirements: DatabaseChecks['requirements'],
+  faults: BundleFault[],
 ): Promise<void> {
   if (requirements.length === 0) return;
-  const next = new Map<string, string | null>();
+  const requiredOf = new Map<string, string | null>();
   for (const city of bundle.cities ?? []) {
-    for (const c of city.challenges ?? []) next.set(c.id, c.requiredChallengeId ?? null);
+    for (const c of city.challenges ?? []) requiredOf.set(c.id, c.requiredChallengeId ?? null);
   }
   const importedCities = new Set((bundle.cities ?? []).map((c) => c.id));
   const stored = await db.selectFrom('challenge').select(['id', 'city_id', 'required_challenge_id']).execute();
   for (const row of stored) {
-    if (next.has(row.id) || importedCities.has(row.city_id)) continue;
-    next.set(row.id, row.required_challenge_id);
+    if (requiredOf.has(row.id) || importedCities.has(row.city_id)) continue;
+    requiredOf.set(row.id, row.required_challenge_id);
   }
-  for (const r of requirements) {
-    if (r.required === r.challengeId) {
-      fault(r.path, 'un défi ne peut pas se requérir lui-même');
-      continue;
-    }
-    if (!next.has(r.required)) {
-      fault(r.path, `ne désigne aucun défi du lot ni de la base (${r.required})`);
-      continue;
-    }
-    const chain = [r.challengeId];
-    const visited = new Set(chain);
-    let current: string | null | undefined = r.required;
-    while (current != null && !visited.has(current)) {
-      visited.add(current);
-      chain.push(current);
-      current = next.get(current);
-    }
-    if (current === r.challengeId) fault(r.path, `forme un cycle de défis requis (${[...chain, current].join(' → ')})`);
-  }
+  for (const { record, path } of requirements) faults.push(...under(path, requirementFaults(record, { requiredOf })));
 }

@@ -1,10 +1,69 @@
-import { sql, type Kysely } from 'kysely';
-import type { DatedRow, Row } from './rows.ts';
+import { sql, type Kysely, type OnConflictTables, type OnConflictUpdateDatabase, type UpdateObject } from 'kysely';
+import type { DB } from '../db/types.ts';
+import {
+  CHILD_TABLES,
+  DATED_TABLES,
+  LINK_TABLES,
+  WRITE_ORDER,
+  type BundleRows,
+  type BundleTable,
+  type ChildTable,
+  type DatedRow,
+  type DatedTable,
+  type LinkTable,
+  type Row,
+} from './tables.ts';
 
 /**
  * Set-based writes for the import: one statement per table per batch, never one per row,
  * so that a bundle of thousands of cities goes in quickly.
  */
+
+/** The tables whose rows have an id, which an upsert matches on. */
+type UpsertTable = ChildTable | DatedTable;
+
+/**
+ * Makes the database hold the bundle's rows. The children of each imported city, site, menu… that the bundle no
+ * longer lists go first, children before parents; then every table is upserted, parents before children.
+ * Answers the rows inserted or changed, deleted, and the challenges disabled rather than deleted.
+ */
+export async function writeBundleRows(db: Kysely<DB>, rows: BundleRows): Promise<{ changed: number; deleted: number; disabled: number }> {
+  let deleted = 0;
+  let disabled = 0;
+  for (const table of [...WRITE_ORDER].reverse()) {
+    const stale = await removeStale(db, rows, table);
+    deleted += stale.deleted;
+    disabled += stale.disabled;
+  }
+  let changed = 0;
+  for (const table of WRITE_ORDER) changed += await writeTable(db, rows, table);
+  return { changed, deleted, disabled };
+}
+
+async function writeTable(db: Kysely<DB>, rows: BundleRows, table: BundleTable): Promise<number> {
+  if (isLinkTable(table)) return insertLinks(db, table, rows[table]);
+  if (isDatedTable(table)) return upsertDatedRows(db, table, rows[table]);
+  return upsertRows(db, table, rows[table]);
+}
+
+/** The rows of the table's parents, the rows the bundle keeps: what is neither goes (see deleteStaleChildren). */
+async function removeStale(db: Kysely<DB>, rows: BundleRows, table: BundleTable): Promise<{ deleted: number; disabled: number }> {
+  if (isLinkTable(table)) {
+    return { deleted: await deleteStaleLinks(db, table, idsOf(rows, LINK_TABLES[table].owner), rows[table]), disabled: 0 };
+  }
+  if (table === 'challenge') return retireStaleChallenges(db, idsOf(rows, 'city'), idsOf(rows, 'challenge'));
+  if (!isChildTable(table)) return { deleted: 0, disabled: 0 };
+  return { deleted: await deleteStaleChildren(db, table, idsOf(rows, CHILD_TABLES[table].parent), idsOf(rows, table)), disabled: 0 };
+}
+
+function idsOf(rows: BundleRows, table: UpsertTable): string[] {
+  if (isDatedTable(table)) return rows[table].map((r) => r.values.id);
+  return rows[table].map((r) => r.id);
+}
+
+const isLinkTable = (table: BundleTable): table is LinkTable => table in LINK_TABLES;
+const isChildTable = (table: BundleTable): table is ChildTable => table in CHILD_TABLES;
+const isDatedTable = (table: BundleTable): table is DatedTable => (DATED_TABLES as readonly string[]).includes(table);
 
 /** PostgreSQL accepts at most 65535 parameters per statement; stay well below. */
 const MAX_PARAMETERS_PER_STATEMENT = 30_000;
@@ -21,7 +80,7 @@ function batches<T>(rows: T[], columns: number): T[][] {
  * (`WHERE (cols) IS DISTINCT FROM (excluded cols)`): re-importing the same content touches nothing.
  * Answers how many rows were inserted or changed.
  */
-export async function upsertRows(db: Kysely<any>, table: string, rows: Row[]): Promise<number> {
+export async function upsertRows<T extends UpsertTable>(db: Kysely<DB>, table: T, rows: Row<T>[]): Promise<number> {
   return upsertBatchGroup(db, table, rows, { dated: false, createdGiven: false, updatedGiven: false });
 }
 
@@ -30,7 +89,7 @@ export async function upsertRows(db: Kysely<any>, table: string, rows: Row[]): P
  * a date it leaves out is the import time on insert, and on update: created_at stays, and updated_at
  * moves only when the content changed.
  */
-export async function upsertDatedRows(db: Kysely<any>, table: string, rows: DatedRow[]): Promise<number> {
+export async function upsertDatedRows<T extends DatedTable>(db: Kysely<DB>, table: T, rows: DatedRow<T>[]): Promise<number> {
   let changed = 0;
   for (const createdGiven of [false, true]) {
     for (const updatedGiven of [false, true]) {
@@ -41,29 +100,29 @@ export async function upsertDatedRows(db: Kysely<any>, table: string, rows: Date
   return changed;
 }
 
-async function upsertBatchGroup(
-  db: Kysely<any>,
-  table: string,
-  rows: Row[],
+async function upsertBatchGroup<T extends UpsertTable>(
+  db: Kysely<DB>,
+  table: T,
+  rows: Row<T>[],
   mode: { dated: boolean; createdGiven: boolean; updatedGiven: boolean },
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const columns = Object.keys(rows[0]);
   const content = columns.filter((c) => c !== 'id' && c !== 'created_at' && c !== 'updated_at');
   const compared = [...content];
-  const set: Record<string, unknown> = {};
-  for (const c of content) set[c] = sql.ref(`excluded.${c}`);
+  const updated = [...content];
   if (mode.dated) {
     if (mode.createdGiven) {
       compared.push('created_at');
-      set.created_at = sql.ref('excluded.created_at');
+      updated.push('created_at');
     }
     if (mode.updatedGiven) compared.push('updated_at');
-    set.updated_at = sql.ref('excluded.updated_at');
+    updated.push('updated_at');
   }
   const differs = sql<boolean>`(${sql.join(compared.map((c) => sql.ref(`${table}.${c}`)))}) IS DISTINCT FROM (${sql.join(
     compared.map((c) => sql.ref(`excluded.${c}`)),
   )})`;
+  const set = fromExcluded<T>(updated);
   let changed = 0;
   for (const batch of batches(rows, columns.length)) {
     const result = await db
@@ -77,25 +136,27 @@ async function upsertBatchGroup(
 }
 
 /**
- * Link tables (a serie's quiz questions, a recycling point's materials): a row is its key pair, plus what the pair
- * implies (a material's city); a pair exists or not, there is nothing to update.
+ * `SET c = excluded.c` for each of `columns`. They are the columns of the rows, known only at run time, so Kysely
+ * cannot check them against the table: this is the one place where the writer says their type itself.
  */
-export interface LinkTable {
-  table: 'serie_question' | 'recycling_point_material';
-  /** The owner's column (the serie, the point), then the linked row's. */
-  key: [owner: string, linked: string];
+function fromExcluded<T extends UpsertTable>(
+  columns: string[],
+): UpdateObject<OnConflictUpdateDatabase<DB, T>, OnConflictTables<T>, OnConflictTables<T>> {
+  return Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)])) as UpdateObject<
+    OnConflictUpdateDatabase<DB, T>,
+    OnConflictTables<T>,
+    OnConflictTables<T>
+  >;
 }
 
-export const SERIE_QUESTIONS: LinkTable = { table: 'serie_question', key: ['serie_id', 'quiz_question_id'] };
-export const POINT_MATERIALS: LinkTable = { table: 'recycling_point_material', key: ['recycling_point_id', 'waste_type_id'] };
-
-export async function insertLinks(db: Kysely<any>, links: LinkTable, rows: Row[]): Promise<number> {
+/** Inserts the pairs of a link table that are not there yet. */
+export async function insertLinks<L extends LinkTable>(db: Kysely<DB>, table: L, rows: Row<L>[]): Promise<number> {
   let changed = 0;
   for (const batch of batches(rows, Object.keys(rows[0] ?? {}).length)) {
     const result = await db
-      .insertInto(links.table)
+      .insertInto(table)
       .values(batch)
-      .onConflict((oc) => oc.columns(links.key).doNothing())
+      .onConflict((oc) => oc.columns(LINK_TABLES[table].key).doNothing())
       .executeTakeFirst();
     changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }
@@ -103,30 +164,26 @@ export async function insertLinks(db: Kysely<any>, links: LinkTable, rows: Row[]
 }
 
 /** Deletes the children of the given parents whose ids the bundle no longer lists. */
-export async function deleteStaleChildren(
-  db: Kysely<any>,
-  table: string,
-  parentColumn: string,
-  parentIds: string[],
-  keptIds: string[],
-): Promise<number> {
+export async function deleteStaleChildren(db: Kysely<DB>, table: ChildTable, parentIds: string[], keptIds: string[]): Promise<number> {
   if (parentIds.length === 0) return 0;
   const result = await sql`
     DELETE FROM ${sql.table(table)}
-    WHERE ${sql.ref(parentColumn)} = ANY(${parentIds}::uuid[])
+    WHERE ${sql.ref(CHILD_TABLES[table].parentColumn)} = ANY(${parentIds}::uuid[])
       AND id NOT IN (SELECT unnest(${keptIds}::uuid[]))
   `.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 
 /** The links of the given owners that `rows` (the bundle's links) no longer hold. */
-export async function deleteStaleLinks(db: Kysely<any>, links: LinkTable, ownerIds: string[], rows: Row[]): Promise<number> {
+export async function deleteStaleLinks<L extends LinkTable>(db: Kysely<DB>, table: L, ownerIds: string[], rows: Row<L>[]): Promise<number> {
   if (ownerIds.length === 0) return 0;
-  const [owner, linked] = links.key;
-  const owners = rows.map((r) => r[owner] as string);
-  const targets = rows.map((r) => r[linked] as string);
+  const [owner, linked] = LINK_TABLES[table].key;
+  // Every column of a link row is an id; Kysely's row type cannot be indexed by a column the table is generic over.
+  const pairs = rows as Record<string, string>[];
+  const owners = pairs.map((r) => r[owner]);
+  const targets = pairs.map((r) => r[linked]);
   const result = await sql`
-    DELETE FROM ${sql.table(links.table)} l
+    DELETE FROM ${sql.table(table)} l
     WHERE l.${sql.ref(owner)} = ANY(${ownerIds}::uuid[])
       AND NOT EXISTS (
         SELECT 1 FROM unnest(${owners}::uuid[], ${targets}::uuid[]) AS kept(owner_id, linked_id)
@@ -141,7 +198,7 @@ export async function deleteStaleLinks(db: Kysely<any>, links: LinkTable, ownerI
  * have completed, which are disabled instead so that their progress (and badges) survive.
  */
 export async function retireStaleChallenges(
-  db: Kysely<any>,
+  db: Kysely<DB>,
   cityIds: string[],
   keptIds: string[],
 ): Promise<{ deleted: number; disabled: number }> {

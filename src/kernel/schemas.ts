@@ -2,8 +2,8 @@ import { Type, type TSchema } from 'typebox';
 
 /**
  * The building blocks every area's schemas are made of (contract section 1): ids, nullable fields, timestamps, the
- * error body, the device id, and the short reference to a city group. One definition each, so that every route
- * validates and documents them alike.
+ * error body, the device id, the short reference to a city group, and the field groups the API and the import bundle
+ * share. One definition each, so that every route validates and documents them alike.
  */
 
 /** A UUID, case-insensitive: what every id of the API is. */
@@ -42,3 +42,32 @@ export const CityGroupRefSchema = Type.Object({
   name: Type.String(),
   type: Type.String({ examples: ['METROPOLE'] }),
 });
+
+// Field groups that the API returns and the import bundle accepts alike (CONTRACT sections 3 and 10), written in the
+// API's form: always present, null when unset. The bundle makes each field optional (src/bundle/schema.ts).
+
+/** How a waste type is shown to citizens. The API and the bundle check a colour their own way: each passes its own. */
+export const WasteTypeDisplayFields = <Color extends TSchema>(color: Color) => ({
+  description: Nullable(Type.String()),
+  instructions: Nullable(Type.String()),
+  color: Nullable(color),
+  colorLight: Nullable(color),
+  icon: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+});
+
+/** How a material of a waste type (one of its `details`) is shown. */
+export const WasteTypeDetailDisplayFields = {
+  description: Nullable(Type.String()),
+  instructions: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+};
+
+/** What a city tells its citizens about their bins: free texts. */
+export const CityNoticeFields = {
+  outOfTheBins: Nullable(Type.String()),
+  presentationOfBins: Nullable(Type.String()),
+  returnOfBins: Nullable(Type.String()),
+  respectOfCalendar: Nullable(Type.String()),
+  holidays: Nullable(Type.String()),
+};

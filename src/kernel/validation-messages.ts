@@ -1,9 +1,12 @@
 import type { FastifySchemaValidationError } from 'fastify';
 
 /**
- * Turns the first Ajv error of a failed schema validation into one French sentence that names
- * the faulty field by its JSON name.
+ * How schema validation failures read, in French: a request's (the first Ajv error, one sentence naming the faulty
+ * field by its JSON name) and an import bundle's (every Ajv error, the rest of a sentence after the field's JSON
+ * path). The bundle's other faults, those of its rules, are in bundle-messages.ts, re-exported here.
  */
+
+export * from './bundle-messages.ts';
 
 type Part = 'body' | 'querystring' | 'params' | 'headers' | string;
 
@@ -112,3 +115,59 @@ export function validationMessage(errors: FastifySchemaValidationError[], part: 
 export function nulCharacterMessage(part: Part, field: string | null): string {
   return `${subject(part, field)} ne doit pas contenir de caractère nul.`;
 }
+
+// The import bundle (src/bundle/schema-faults.ts): one message per Ajv error, the field's path written before it.
+
+/** An Ajv error, as much of it as the wording needs. */
+export interface BundleShapeError {
+  keyword: string;
+  params: Record<string, any>;
+  message?: string;
+  /** The schema holding the failed keyword; its `errorMessage` explains a pattern (see BUNDLE_PATTERN_MESSAGES). */
+  parentSchema?: unknown;
+}
+
+/**
+ * How a fault of the bundle's JSON schema reads. `orNull`: the field also accepts null (an optional field);
+ * `allowedValues`: every constant a union accepts, when Ajv reported them one by one.
+ */
+export function bundleShapeMessage(error: BundleShapeError, orNull: boolean, allowedValues: unknown[] | undefined): string {
+  const p = error.params;
+  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+  switch (error.keyword) {
+    case 'required':
+      return 'est obligatoire';
+    case 'type': {
+      const types = (Array.isArray(p.type) ? p.type : [p.type]).map((t: string) => TYPE_NAMES[t] ?? t);
+      if (orNull) types.push('null');
+      return `doit être ${types.join(' ou ')}`;
+    }
+    case 'format':
+      if (p.format === 'date-time') return 'doit être un horodatage ISO 8601 (par exemple 2026-11-21T09:30:00.000Z)';
+      return custom ?? `doit être au format ${p.format}`;
+    case 'pattern':
+      return custom ?? 'n’a pas le format attendu';
+    case 'minLength':
+      return p.limit === 1 ? 'ne doit pas être vide' : `doit contenir au moins ${p.limit} caractères`;
+    case 'minimum':
+      return `doit être supérieur ou égal à ${p.limit}`;
+    case 'maximum':
+      return `doit être inférieur ou égal à ${p.limit}`;
+    case 'const':
+    case 'enum': {
+      const values = allowedValues ?? p.allowedValues ?? [p.allowedValue];
+      return `doit valoir ${values.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+    }
+    default:
+      return custom ?? `n’est pas valide (${error.message ?? error.keyword})`;
+  }
+}
+
+/** The patterns of the bundle's schema, explained: each is the `errorMessage` of its field's schema. */
+export const BUNDLE_PATTERN_MESSAGES = {
+  uuid: 'doit être un UUID',
+  hexColor: 'doit être une couleur hexadécimale (#RGB ou #RRGGBB)',
+  digits: 'doit contenir uniquement des chiffres',
+  siret: 'doit contenir exactement 14 chiffres',
+  mimeType: 'doit être un type MIME',
+} as const;

@@ -218,6 +218,12 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(summary.counts.media, 1);
       await fs.writeFile(written.file, '{ not json');
       await assert.rejects(importBundleFile(database, written.file, { mediaDir: written.mediaDir, now: FIRST }), BundleValidationError);
+      await assert.rejects(importBundleFile(database, written.file, { mediaDir: written.mediaDir, now: FIRST }), (err: BundleValidationError) => {
+        assert.equal(err.faults.length, 1);
+        assert.equal(err.faults[0].path, '');
+        assert.match(err.faults[0].message, /^le fichier n’est pas un JSON valide \(.+\)$/);
+        return true;
+      });
     });
   });
 }

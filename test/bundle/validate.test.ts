@@ -39,7 +39,8 @@ interface FaultCase {
   name: string;
   change: (bundle: Bundle, dir: string) => unknown;
   path: string;
-  message?: RegExp;
+  /** A pattern, or the message verbatim. */
+  message?: RegExp | string;
 }
 
 const cases: FaultCase[] = [
@@ -66,43 +67,69 @@ const cases: FaultCase[] = [
     name: 'a weekday that is not a lowercase French name',
     change: (b) => ((place(b).collectionDays![0] as any).name = 'Mardi'),
     path: 'cities[0].wasteCollectionPlaces[0].collectionDays[0].name',
+    message: 'doit valoir "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"',
   },
   {
     name: 'a biweekly day without startDate',
     change: (b) => (place(b).collectionDays![1].startDate = null),
     path: 'cities[0].wasteCollectionPlaces[0].collectionDays[1].startDate',
+    message: 'est obligatoire pour une collecte une semaine sur deux (biweekly)',
   },
   {
     name: 'an exception ending before it starts',
     change: (b) => (place(b).exceptions![0].dateTo = '2026-12-24T00:00:00.000Z'),
     path: 'cities[0].wasteCollectionPlaces[0].exceptions[0].dateTo',
+    message: 'doit être égale ou postérieure à dateFrom',
   },
   { name: 'a colour that is not hex', change: (b) => (city(b).wasteTypes![0].color = 'gris'), path: 'cities[0].wasteTypes[0].color', message: /hexadécimale/ },
-  { name: 'an unknown time zone', change: (b) => (city(b).timeZone = 'Mars/Olympus'), path: 'cities[0].timeZone' },
+  { name: 'an unknown time zone', change: (b) => (city(b).timeZone = 'Mars/Olympus'), path: 'cities[0].timeZone', message: 'n’est pas un fuseau horaire IANA connu (par exemple Europe/Paris)' },
   {
     name: 'a collection day naming a waste type of another city',
     change: (b) => (place(b).collectionDays![0].wasteTypeId = OTHER_WASTE_TYPE),
     path: 'cities[0].wasteCollectionPlaces[0].collectionDays[0].wasteTypeId',
+    message: `ne désigne aucun type de déchet de cette ville (${OTHER_WASTE_TYPE})`,
   },
   {
     name: 'an exception naming an unknown waste type',
     change: (b) => (place(b).exceptions![0].wasteTypeId = UNKNOWN),
     path: 'cities[0].wasteCollectionPlaces[0].exceptions[0].wasteTypeId',
+    message: `ne désigne aucun type de déchet de cette ville (${UNKNOWN})`,
   },
   {
     name: 'a quiz answer of another city',
     change: (b) => (city(b).quizQuestions![1].correctWasteTypeId = OTHER_WASTE_TYPE),
     path: 'cities[0].quizQuestions[1].correctWasteTypeId',
+    message: `ne désigne aucun type de déchet de cette ville (${OTHER_WASTE_TYPE})`,
   },
   {
     name: 'a serie holding a quiz question of another city',
     change: (b) => city(b).challenges![0].series![0].quizQuestionIds!.push(OTHER_QUESTION),
     path: 'cities[0].challenges[0].series[0].quizQuestionIds[2]',
+    message: `ne désigne aucune question de quiz de cette ville (${OTHER_QUESTION})`,
+  },
+  {
+    name: 'a serie holding a quiz question twice',
+    change: (b) => city(b).challenges![0].series![0].quizQuestionIds!.push(ids.quizBottle),
+    path: 'cities[0].challenges[0].series[0].quizQuestionIds[2]',
+    message: `la question ${ids.quizBottle} figure déjà dans cette série`,
+  },
+  {
+    name: 'a challenge ending before it starts',
+    change: (b) => (city(b).challenges![1].endDate = '2025-12-31T00:00:00.000Z'),
+    path: 'cities[0].challenges[1].endDate',
+    message: 'doit être égale ou postérieure à startDate',
+  },
+  {
+    name: 'a challenge requiring itself',
+    change: (b) => (city(b).challenges![1].requiredChallengeId = ids.challengeExpert),
+    path: 'cities[0].challenges[1].requiredChallengeId',
+    message: 'un défi ne peut pas se requérir lui-même',
   },
   {
     name: 'an unknown required challenge',
     change: (b) => (city(b).challenges![1].requiredChallengeId = UNKNOWN),
     path: 'cities[0].challenges[1].requiredChallengeId',
+    message: `ne désigne aucun défi du lot ni de la base (${UNKNOWN})`,
   },
   {
     name: 'a cycle of required challenges',
@@ -114,30 +141,91 @@ const cases: FaultCase[] = [
     name: 'a menu item linking to a page of another site',
     change: (b) => (headerItems(b)[0].pageId = ids.pageAppHome),
     path: 'sites[0].menus[0].items[0].pageId',
+    message: `ne désigne aucune page de ce site (${ids.pageAppHome})`,
   },
   {
     name: 'a nested menu item linking to an unknown page',
     change: (b) => (headerItems(b)[1].children![1].pageId = UNKNOWN),
     path: 'sites[0].menus[0].items[1].children[1].pageId',
+    message: `ne désigne aucune page de ce site (${UNKNOWN})`,
   },
   {
     name: 'a PAGE menu item without pageId',
     change: (b) => (headerItems(b)[0].pageId = null),
     path: 'sites[0].menus[0].items[0].pageId',
+    message: 'est obligatoire quand linkType vaut PAGE',
   },
   {
     name: 'an EXTERNAL menu item without externalUrl',
     change: (b) => delete headerItems(b)[1].children![0].externalUrl,
     path: 'sites[0].menus[0].items[1].children[0].externalUrl',
+    message: 'est obligatoire quand linkType vaut EXTERNAL',
   },
-  { name: 'an unknown city group', change: (b) => (city(b).cityGroupId = UNKNOWN), path: 'cities[0].cityGroupId' },
-  { name: 'a blog post of an unknown city group', change: (b) => (b.blogPosts![0].cityGroupId = UNKNOWN), path: 'blogPosts[0].cityGroupId' },
-  { name: 'two sites with one slug', change: (b) => (b.sites![1].slug = b.sites![0].slug), path: 'sites[1].slug' },
+  {
+    name: 'an unknown city group',
+    change: (b) => (city(b).cityGroupId = UNKNOWN),
+    path: 'cities[0].cityGroupId',
+    message: `ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN})`,
+  },
+  {
+    name: 'a blog post of an unknown city group',
+    change: (b) => (b.blogPosts![0].cityGroupId = UNKNOWN),
+    path: 'blogPosts[0].cityGroupId',
+    message: `ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN})`,
+  },
+  {
+    name: 'a site of an unknown city group',
+    change: (b) => (b.sites![1].cityGroupId = UNKNOWN),
+    path: 'sites[1].cityGroupId',
+    message: `ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN})`,
+  },
+  {
+    name: 'two sites with one slug',
+    change: (b) => (b.sites![1].slug = b.sites![0].slug),
+    path: 'sites[1].slug',
+    message: 'le slug « collecte-demo » est déjà celui de sites[0]',
+  },
+  {
+    name: 'two pages of a site with one slug',
+    change: (b) => (b.sites![0].pages![1].slug = 'accueil'),
+    path: 'sites[0].pages[1].slug',
+    message: 'le slug « accueil » est déjà celui de sites[0].pages[0]',
+  },
+  {
+    name: 'two menus of a site at one location',
+    change: (b) => b.sites![0].menus!.push({ id: '92000000-0000-4000-8000-0000000000ff', name: 'Pied de page', location: 'header' }),
+    path: 'sites[0].menus[1].location',
+    message: 'l’emplacement « header » est déjà celui de sites[0].menus[0]',
+  },
+  {
+    name: 'a NONE menu item with a pageId',
+    change: (b) => (headerItems(b)[1].pageId = ids.pageHome),
+    path: 'sites[0].menus[0].items[1].pageId',
+    message: 'doit être null quand linkType ne vaut pas PAGE',
+  },
+  {
+    name: 'a PAGE menu item with an externalUrl',
+    change: (b) => (headerItems(b)[0].externalUrl = 'https://www.ademe.fr'),
+    path: 'sites[0].menus[0].items[0].externalUrl',
+    message: 'doit être null quand linkType ne vaut pas EXTERNAL',
+  },
+  {
+    name: 'an EXTERNAL menu item whose URL is not absolute',
+    change: (b) => (headerItems(b)[1].children![0].externalUrl = 'www.ademe.fr'),
+    path: 'sites[0].menus[0].items[1].children[0].externalUrl',
+    message: 'doit être une URL absolue (https://…)',
+  },
   {
     name: 'blog content that does not compile as MDX',
     change: (b) => (b.blogPosts![0].content = '# Titre\n\n<Callout>non fermé\n'),
     path: 'blogPosts[0].content',
     message: /MDX/,
+  },
+  {
+    name: 'blog content whose MDX fault has a position',
+    change: (b) => (b.blogPosts![0].content = '# Titre\n\n<Callout>non fermé\n'),
+    path: 'blogPosts[0].content',
+    message: /^le contenu MDX ne compile pas \(ligne 3, colonne 1\) : Expected a closing tag for `<Callout>`/,
   },
   { name: 'a missing media file', change: (b) => (b.media![0].path = 'media/absent.png'), path: 'media[0].path', message: /introuvable/ },
   {
@@ -159,7 +247,41 @@ const cases: FaultCase[] = [
     path: 'media[0].path',
     message: /sortir du dossier/,
   },
-  { name: 'a media type that does not match the file', change: (b) => (b.media![0].mimeType = 'image/jpeg'), path: 'media[0].mimeType' },
+  {
+    name: 'a media type that does not match the file',
+    change: (b) => (b.media![0].mimeType = 'image/jpeg'),
+    path: 'media[0].mimeType',
+    message: 'ne correspond pas au fichier, qui est de type image/png',
+  },
+  { name: 'an absolute media path', change: (b) => (b.media![0].path = '/etc/hostname'), path: 'media[0].path', message: 'doit être un chemin relatif au fichier du lot' },
+  { name: 'a media path naming a folder', change: (b) => (b.media![0].path = 'media'), path: 'media[0].path', message: 'ne désigne pas un fichier' },
+  {
+    name: 'a file that is not an image, without its type',
+    change: async (b, dir) => {
+      await fs.writeFile(path.join(dir, 'media/notice.txt'), 'Bonjour');
+      b.media![0] = { ...b.media![0], path: 'media/notice.txt', mimeType: null };
+    },
+    path: 'media[0].mimeType',
+    message: 'est obligatoire pour un fichier qui n’est pas une image',
+  },
+  {
+    name: 'a file that is not an image, said to be one',
+    change: async (b, dir) => {
+      await fs.writeFile(path.join(dir, 'media/notice.txt'), 'Bonjour');
+      b.media![0].path = 'media/notice.txt';
+    },
+    path: 'media[0].path',
+    message: 'le fichier n’est pas une image lisible de type image/png',
+  },
+  { name: 'a media type that is not one', change: (b) => (b.media![0].mimeType = 'PNG'), path: 'media[0].mimeType', message: 'doit être un type MIME' },
+  {
+    name: 'a timestamp that is not ISO 8601',
+    change: (b) => (b.blogPosts![0].publishedAt = 'hier'),
+    path: 'blogPosts[0].publishedAt',
+    message: 'doit être un horodatage ISO 8601 (par exemple 2026-11-21T09:30:00.000Z)',
+  },
+  { name: 'an empty required text', change: (b) => (b.sites![0].name = ''), path: 'sites[0].name', message: 'ne doit pas être vide' },
+  { name: 'a negative population', change: (b) => (city(b).population = -1), path: 'cities[0].population', message: 'doit être supérieur ou égal à 0' },
   {
     name: 'an opening-hours spec that does not parse',
     change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Du lundi au samedi, 9 h – 18 h'),
@@ -170,6 +292,7 @@ const cases: FaultCase[] = [
     name: 'an opening-hours spec with an hour past midnight',
     change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Mo-Fr 09:00-12:00; Sa 25:00-26:00'),
     path: 'cities[0].recyclingPoints[0].openingHoursSpec',
+    message: /opening_hours/,
   },
   {
     name: 'a recycling point taking a waste type of another city',
@@ -181,6 +304,7 @@ const cases: FaultCase[] = [
     name: 'a recycling point taking an unknown waste type',
     change: (b) => (city(b).recyclingPoints![0].materials = [UNKNOWN]),
     path: 'cities[0].recyclingPoints[0].materials[0]',
+    message: `ne désigne aucun type de déchet de cette ville (${UNKNOWN})`,
   },
   {
     name: 'a recycling point taking a waste type twice',
@@ -189,9 +313,16 @@ const cases: FaultCase[] = [
     message: /déjà/,
   },
   {
+    name: 'an empty opening-hours spec',
+    change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = ' '),
+    path: 'cities[0].recyclingPoints[0].openingHoursSpec',
+    message: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
+  },
+  {
     name: 'a recycling point kind outside the list',
     change: (b) => ((city(b).recyclingPoints![0] as any).kind = 'DECHETERIE'),
     path: 'cities[0].recyclingPoints[0].kind',
+    message: 'doit valoir "CENTRE", "CONTAINER", "SHOP"',
   },
   { name: 'a SIRET that is not 14 digits', change: (b) => (b.cityGroups![0].siret = '2000000010001'), path: 'cityGroups[0].siret', message: /14 chiffres/ },
   {
@@ -247,7 +378,8 @@ for (const kind of testDatabaseKinds()) {
         const faults = await rejectAndWriteNothing(changedBundle(), c.change);
         const fault = faults.find((f) => f.path === c.path);
         assert.ok(fault, `expected a fault at ${c.path}, got ${JSON.stringify(faults)}`);
-        if (c.message) assert.match(fault.message, c.message);
+        if (typeof c.message === 'string') assert.equal(fault.message, c.message);
+        else if (c.message) assert.match(fault.message, c.message);
       });
     }
 
@@ -267,6 +399,42 @@ for (const kind of testDatabaseKinds()) {
           'media[0].path',
           'sites[0].menus[0].items[0].pageId',
         ],
+      );
+    });
+
+    it('reports faults in the order of the bundle, the checks against the database last', async () => {
+      const bundle = changedBundle();
+      bundle.cityGroups![0].siret = '99999999900011';
+      city(bundle).timeZone = 'Mars/Olympus';
+      city(bundle).cityGroupId = UNKNOWN;
+      place(bundle).collectionDays![0].wasteTypeId = UNKNOWN;
+      city(bundle).recyclingPoints![0].materials!.push(UNKNOWN, UNKNOWN);
+      city(bundle).challenges![1].requiredChallengeId = UNKNOWN;
+      city(bundle).challenges![1].endDate = '2025-12-31T00:00:00.000Z';
+      bundle.cities![1].wasteTypes![0].id = ids.wasteTypeHousehold;
+      bundle.sites![0].pages![1].slug = 'accueil';
+      headerItems(bundle)[0].pageId = UNKNOWN;
+      bundle.sites![1].cityGroupId = UNKNOWN;
+      const faults = await rejectAndWriteNothing(bundle);
+      assert.deepEqual(
+        faults.map((f) => f.path),
+        [
+          'cityGroups[0].siret',
+          'cities[0].timeZone',
+          'cities[0].wasteCollectionPlaces[0].collectionDays[0].wasteTypeId',
+          'cities[0].recyclingPoints[0].materials[1]',
+          'cities[0].recyclingPoints[0].materials[2]',
+          'cities[0].challenges[1].endDate',
+          'cities[1].wasteTypes[0].id',
+          'cities[1].quizQuestions[0].correctWasteTypeId',
+          'sites[0].pages[1].slug',
+          'sites[0].menus[0].items[0].pageId',
+          'cities[0].cityGroupId',
+          'sites[1].cityGroupId',
+          'cities[1].wasteTypes[0].id',
+          'cities[0].challenges[1].requiredChallengeId',
+        ],
+        JSON.stringify(faults),
       );
     });
 
@@ -298,6 +466,10 @@ for (const kind of testDatabaseKinds()) {
       try {
         const faults = await rejectAndWriteNothing(changedBundle(), (b) => (b.sites![1].slug = 'deja-pris'));
         assert.ok(faults.some((f) => f.path === 'sites[1].slug'), JSON.stringify(faults));
+        assert.deepEqual(
+          faults.find((f) => f.path === 'sites[1].slug'),
+          { path: 'sites[1].slug', message: 'le slug « deja-pris » est déjà celui du site 90000000-0000-4000-8000-0000000000ee dans la base' },
+        );
       } finally {
         await database.db.deleteFrom('site').where('slug', '=', 'deja-pris').execute();
       }
@@ -310,6 +482,10 @@ for (const kind of testDatabaseKinds()) {
         b.cities![0].recyclingPoints = [];
       });
       assert.ok(faults.some((f) => f.path === 'cities[1].recyclingPoints[0].id' && /appartient déjà/.test(f.message)), JSON.stringify(faults));
+      assert.deepEqual(faults.find((f) => f.path === 'cities[1].recyclingPoints[0].id'), {
+        path: 'cities[1].recyclingPoints[0].id',
+        message: `l’identifiant ${ids.recyclingPoint} appartient déjà à la ville ${ids.city} dans la base ; un élément ne change pas de parent`,
+      });
     });
 
     it('accepts a requirement on a challenge already in the database, and rejects a cycle through it', async () => {
@@ -332,6 +508,10 @@ for (const kind of testDatabaseKinds()) {
       city(cyclic).challenges![0].requiredChallengeId = '70000000-0000-4000-8000-0000000000ff';
       const faults = await rejectAndWriteNothing(cyclic);
       assert.ok(faults.some((f) => f.path === 'cities[0].challenges[0].requiredChallengeId' && /cycle/.test(f.message)), JSON.stringify(faults));
+      assert.equal(
+        faults.find((f) => f.path === 'cities[0].challenges[0].requiredChallengeId')?.message,
+        `forme un cycle de défis requis (${ids.challengeBeginner} → 70000000-0000-4000-8000-0000000000ff → ${ids.challengeExpert} → ${ids.challengeBeginner})`,
+      );
     });
   });
 }

@@ -1,0 +1,62 @@
+import { bundleMessages } from '../../kernel/validation-messages.ts';
+import type { BundleFault } from '../faults.ts';
+import type { BundleChallenge, BundleSerie } from '../schema.ts';
+
+/**
+ * The rules of challenges and their series, once their shape is right; each checks one record with the ids it may
+ * reference, its faults' paths relative to the record (see cities.ts).
+ */
+
+/** What a serie may reference: the quiz questions of its challenge's city. */
+export interface CityQuizQuestions {
+  quizQuestionIds: ReadonlySet<string>;
+}
+
+/**
+ * What a requirement may name: every challenge that will exist after the write, each with the one it requires
+ * (null for none). The rule needs the database, so it runs after the others.
+ */
+export interface ChallengeRequirements {
+  requiredOf: ReadonlyMap<string, string | null>;
+}
+
+export function challengeFaults(challenge: Pick<BundleChallenge, 'startDate' | 'endDate'>): BundleFault[] {
+  if (challenge.startDate != null && challenge.endDate != null && Date.parse(challenge.endDate) < Date.parse(challenge.startDate)) {
+    return [{ path: 'endDate', message: bundleMessages.endsBefore('startDate') }];
+  }
+  return [];
+}
+
+/** requiredChallengeId names another challenge, and following the requirements from there never comes back. */
+export function requirementFaults(
+  challenge: Pick<BundleChallenge, 'id' | 'requiredChallengeId'>,
+  challenges: ChallengeRequirements,
+): BundleFault[] {
+  const required = challenge.requiredChallengeId;
+  if (required == null) return [];
+  const fault = (message: string): BundleFault[] => [{ path: 'requiredChallengeId', message }];
+  if (required === challenge.id) return fault(bundleMessages.challengeRequiresItself);
+  if (!challenges.requiredOf.has(required)) return fault(bundleMessages.unknownChallenge(required));
+  const chain = [challenge.id];
+  const visited = new Set(chain);
+  let current: string | null | undefined = required;
+  while (current != null && !visited.has(current)) {
+    visited.add(current);
+    chain.push(current);
+    current = challenges.requiredOf.get(current);
+  }
+  return current === challenge.id ? fault(bundleMessages.requirementCycle([...chain, current])) : [];
+}
+
+/** Its questions are quiz questions of the city, each once. */
+export function serieFaults(serie: Pick<BundleSerie, 'quizQuestionIds'>, city: CityQuizQuestions): BundleFault[] {
+  const faults: BundleFault[] = [];
+  const inSerie = new Set<string>();
+  (serie.quizQuestionIds ?? []).forEach((questionId, i) => {
+    const path = `quizQuestionIds[${i}]`;
+    if (!city.quizQuestionIds.has(questionId)) faults.push({ path, message: bundleMessages.notAQuizQuestionOfTheCity(questionId) });
+    else if (inSerie.has(questionId)) faults.push({ path, message: bundleMessages.questionTwiceInSerie(questionId) });
+    inSerie.add(questionId);
+  });
+  return faults;
+}

@@ -1,0 +1,208 @@
+import { bundleMessages } from '../kernel/validation-messages.ts';
+import { childPath, under, type BundleFault } from './faults.ts';
+import { blogPostFaults } from './rules/blog.ts';
+import { challengeFaults, serieFaults, type CityQuizQuestions } from './rules/challenges.ts';
+import {
+  cityFaults,
+  cityGroupFaults,
+  collectionDayFaults,
+  collectionExceptionFaults,
+  quizQuestionFaults,
+  recyclingPointFaults,
+  type CityWasteTypes,
+} from './rules/cities.ts';
+import { readMedia, type ValidatedMedia } from './rules/media.ts';
+import { menuItemFaults, type SitePages } from './rules/sites.ts';
+import type {
+  Bundle,
+  BundleBlogPost,
+  BundleChallenge,
+  BundleCity,
+  BundleCityGroup,
+  BundleCollectionPlace,
+  BundleMedia,
+  BundleMenuItem,
+  BundleSite,
+} from './schema.ts';
+import type { ChildTable } from './tables.ts';
+import type { DatabaseChecks } from './validate-database.ts';
+
+/**
+ * The one pass over a bundle whose shape is right. It claims every id (an id names one row of its table), checks
+ * each record with its entity's rules (rules/) and the ids that record may reference, and sets aside what only the
+ * database can confirm (validate-database.ts). Faults come in the order the bundle lists its records; a blog
+ * post's, whose MDX compiles meanwhile, when the compiler is done.
+ */
+export class BundleWalk {
+  readonly faults: BundleFault[] = [];
+  readonly forDatabase: DatabaseChecks = { groupReferences: [], requirements: [], owned: new Map(), slugs: [] };
+  private readonly ids = new Map<IdTable, FirstUses>();
+  private readonly siteSlugs = new FirstUses();
+  private readonly compiling: Promise<void>[] = [];
+  /** The folder media paths are relative to. */
+  private readonly baseDir: string;
+
+  constructor(baseDir: string) {
+    this.baseDir = baseDir;
+  }
+
+  /** Walks the whole bundle; answers its media, each file read and checked. */
+  async walk(bundle: Bundle): Promise<ValidatedMedia[]> {
+    each(bundle.cityGroups, 'cityGroups', (group, path) => this.cityGroup(group, path));
+    each(bundle.cities, 'cities', (city, path) => this.city(city, path));
+    each(bundle.blogPosts, 'blogPosts', (post, path) => this.blogPost(post, path));
+    each(bundle.sites, 'sites', (site, path) => this.site(site, path));
+    const media = await this.media(bundle.media ?? []);
+    await Promise.all(this.compiling);
+    this.forDatabase.slugs = this.siteSlugs.values();
+    return media;
+  }
+
+  private cityGroup(group: BundleCityGroup, path: string): void {
+    this.claim('city_group', group.id, path);
+    this.report(path, cityGroupFaults(group));
+  }
+
+  private city(city: BundleCity, path: string): void {
+    this.claim('city', city.id, path);
+    this.report(path, cityFaults(city));
+    if (city.cityGroupId != null) this.forDatabase.groupReferences.push({ record: city, path });
+    const ids: CityWasteTypes & CityQuizQuestions = {
+      wasteTypeIds: new Set((city.wasteTypes ?? []).map((w) => w.id)),
+      quizQuestionIds: new Set((city.quizQuestions ?? []).map((q) => q.id)),
+    };
+    this.children('waste_type', city.wasteTypes, `${path}.wasteTypes`, city.id, (wasteType, p) =>
+      this.children('waste_type_detail', wasteType.details, `${p}.details`, wasteType.id),
+    );
+    this.children('collection_place', city.wasteCollectionPlaces, `${path}.wasteCollectionPlaces`, city.id, (place, p) =>
+      this.collectionPlace(place, p, ids),
+    );
+    this.children('recycling_point', city.recyclingPoints, `${path}.recyclingPoints`, city.id, (point, p) =>
+      this.report(p, recyclingPointFaults(point, ids)),
+    );
+    this.children('quiz_question', city.quizQuestions, `${path}.quizQuestions`, city.id, (question, p) =>
+      this.report(p, quizQuestionFaults(question, ids)),
+    );
+    this.children('challenge', city.challenges, `${path}.challenges`, city.id, (challenge, p) => this.challenge(challenge, p, ids));
+  }
+
+  private collectionPlace(place: BundleCollectionPlace, path: string, city: CityWasteTypes): void {
+    this.children('collection_day', place.collectionDays, `${path}.collectionDays`, place.id, (day, p) =>
+      this.report(p, collectionDayFaults(day, city)),
+    );
+    this.children('collection_exception', place.exceptions, `${path}.exceptions`, place.id, (exception, p) =>
+      this.report(p, collectionExceptionFaults(exception, city)),
+    );
+    this.children('attached_location', place.attachedLocations, `${path}.attachedLocations`, place.id);
+  }
+
+  private challenge(challenge: BundleChallenge, path: string, city: CityQuizQuestions): void {
+    if (challenge.requiredChallengeId != null) this.forDatabase.requirements.push({ record: challenge, path });
+    this.report(path, challengeFaults(challenge));
+    if (challenge.badge) this.own('badge', challenge.badge.id, challenge.id, `${path}.badge`);
+    this.children('serie', challenge.series, `${path}.series`, challenge.id, (serie, p) => this.report(p, serieFaults(serie, city)));
+  }
+
+  private blogPost(post: BundleBlogPost, path: string): void {
+    this.claim('blog_post', post.id, path);
+    this.forDatabase.groupReferences.push({ record: post, path });
+    this.compiling.push(blogPostFaults(post).then((faults) => this.report(path, faults)));
+  }
+
+  private site(site: BundleSite, path: string): void {
+    this.claim('site', site.id, path);
+    this.unique(this.siteSlugs, site.slug, path, 'slug', bundleMessages.slugTaken);
+    if (site.cityGroupId != null) this.forDatabase.groupReferences.push({ record: site, path });
+    const pages: SitePages = { pageIds: new Set((site.pages ?? []).map((p) => p.id)) };
+    const pageSlugs = new FirstUses();
+    this.children('page', site.pages, `${path}.pages`, site.id, (page, p) =>
+      this.unique(pageSlugs, page.slug, p, 'slug', bundleMessages.slugTaken),
+    );
+    const locations = new FirstUses();
+    this.children('menu', site.menus, `${path}.menus`, site.id, (menu, p) => {
+      this.unique(locations, menu.location, p, 'location', bundleMessages.menuLocationTaken);
+      this.menuItems(menu.items, `${p}.items`, menu.id, pages);
+    });
+  }
+
+  private menuItems(items: BundleMenuItem[] | null | undefined, path: string, menuId: string, site: SitePages): void {
+    this.children('menu_item', items, path, menuId, (item, p) => {
+      this.report(p, menuItemFaults(item, site));
+      this.menuItems(item.children, `${p}.children`, menuId, site);
+    });
+  }
+
+  /** One file at a time: a bundle may list thousands. */
+  private async media(entries: BundleMedia[]): Promise<ValidatedMedia[]> {
+    const media: ValidatedMedia[] = [];
+    for (const [i, entry] of entries.entries()) {
+      const path = `media[${i}]`;
+      this.claim('media', entry.id, path);
+      const read = await readMedia(entry, this.baseDir);
+      if ('fault' in read) this.report(path, [read.fault]);
+      else media.push(read.media);
+    }
+    return media;
+  }
+
+  private report(recordPath: string, faults: BundleFault[]): void {
+    this.faults.push(...under(recordPath, faults));
+  }
+
+  /** `value` is unique among `taken`: a second record holding it is a fault at its `field`, naming the first. */
+  private unique(taken: FirstUses, value: string, path: string, field: string, message: (value: string, first: string) => string): void {
+    const first = taken.take(value, path);
+    if (first !== undefined) this.faults.push({ path: childPath(path, field), message: message(value, first) });
+  }
+
+  private claim(table: IdTable, id: string, path: string): void {
+    let taken = this.ids.get(table);
+    if (!taken) this.ids.set(table, (taken = new FirstUses()));
+    this.unique(taken, id, path, 'id', bundleMessages.idTaken);
+  }
+
+  /** Each record of a list that belongs to `parentId`: its id owned, then `visit` (its rules, its own children). */
+  private children<R extends { id: string }>(
+    table: ChildTable,
+    list: R[] | null | undefined,
+    path: string,
+    parentId: string,
+    visit?: (record: R, path: string) => void,
+  ): void {
+    each(list, path, (record, p) => {
+      this.own(table, record.id, parentId, p);
+      visit?.(record, p);
+    });
+  }
+
+  /** Claims the id of a row that belongs to `parentId`; the database must not hold it under another parent. */
+  private own(table: ChildTable, id: string, parentId: string, path: string): void {
+    this.claim(table, id, path);
+    let owned = this.forDatabase.owned.get(table);
+    if (!owned) this.forDatabase.owned.set(table, (owned = []));
+    owned.push({ id, parentId, path });
+  }
+}
+
+/** Each item of an optional list with its JSON path, `list[i]`. */
+function each<T>(list: T[] | null | undefined, path: string, visit: (item: T, itemPath: string) => void): void {
+  (list ?? []).forEach((item, i) => visit(item, `${path}[${i}]`));
+}
+
+type IdTable = ChildTable | 'city_group' | 'city' | 'blog_post' | 'site' | 'media';
+
+/** The JSON path of the first record holding each value (an id, a slug, a menu location). */
+class FirstUses {
+  private readonly firstPaths = new Map<string, string>();
+
+  /** The path that holds `value` already, or undefined after recording `path` as its holder. */
+  take(value: string, path: string): string | undefined {
+    const first = this.firstPaths.get(value);
+    if (first === undefined) this.firstPaths.set(value, path);
+    return first;
+  }
+
+  values(): string[] {
+    return [...this.firstPaths.keys()];
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What is wrong with an import bundle (CONTRACT section 10), in French for the operator who runs `collecte import`.
+ * Each message follows the JSON path of the faulty field (`cities[0].timeZone: n’est pas un fuseau horaire IANA
+ * connu…`): it is the rest of a sentence whose subject is that field, lowercase, without a final period. The admin
+ * API will check the records it writes with the same rules, and so say the same words.
+ *
+ * Tests and operators' scripts read these verbatim: change one only on purpose. (They keep plain spaces inside « ».)
+ * How the faults of the bundle's JSON schema read is in validation-messages.ts, which re-exports this file.
+ */
+
+/** The parents a row of the bundle can have, by table, as a fault about a move names them. */
+const PARENT_NAMES = {
+  city: 'la ville',
+  waste_type: 'le type de déchet',
+  collection_place: 'le lieu de collecte',
+  challenge: 'le défi',
+  site: 'le site',
+  menu: 'le menu',
+} as const;
+
+export type BundleParentTable = keyof typeof PARENT_NAMES;
+
+/** The faults of the bundle's rules, after its schema: one function per rule, its parameters the values it names. */
+export const bundleMessages = {
+  // The file itself.
+  notJson: (reason: string) => `le fichier n’est pas un JSON valide (${reason})`,
+
+  // What must be unique within the bundle; `first` is the JSON path of the entry that holds it.
+  idTaken: (id: string, first: string) => `l’identifiant ${id} est déjà utilisé par ${first}`,
+  slugTaken: (slug: string, first: string) => `le slug « ${slug} » est déjà celui de ${first}`,
+  menuLocationTaken: (location: string, first: string) => `l’emplacement « ${location} » est déjà celui de ${first}`,
+
+  // References inside a city or a site, and lists that name a thing twice.
+  notAWasteTypeOfTheCity: (id: string) => `ne désigne aucun type de déchet de cette ville (${id})`,
+  notAQuizQuestionOfTheCity: (id: string) => `ne désigne aucune question de quiz de cette ville (${id})`,
+  notAPageOfTheSite: (id: string) => `ne désigne aucune page de ce site (${id})`,
+  wasteTypeTwice: (id: string) => `le type de déchet ${id} figure déjà dans cette liste`,
+  questionTwiceInSerie: (id: string) => `la question ${id} figure déjà dans cette série`,
+
+  // Rules of one record.
+  siretOfAnotherSiren: (siren: string) => `doit commencer par le SIREN du groupe (${siren})`,
+  unknownTimeZone: 'n’est pas un fuseau horaire IANA connu (par exemple Europe/Paris)',
+  startDateOfBiweekly: 'est obligatoire pour une collecte une semaine sur deux (biweekly)',
+  /** An end date before the start date the message names (`dateFrom`, `startDate`). */
+  endsBefore: (startField: string) => `doit être égale ou postérieure à ${startField}`,
+  /** A menu item's field that its link type needs (`pageId` for PAGE, `externalUrl` for EXTERNAL)… */
+  requiredForLinkType: (linkType: string) => `est obligatoire quand linkType vaut ${linkType}`,
+  /** …and that any other link type leaves null. */
+  nullUnlessLinkType: (linkType: string) => `doit être null quand linkType ne vaut pas ${linkType}`,
+  notAnAbsoluteUrl: 'doit être une URL absolue (https://…)',
+  /** MDX that does not compile, where (when the compiler says) and why, in the compiler's words. */
+  mdxDoesNotCompile: (reason: string, line?: number, column?: number) =>
+    `le contenu MDX ne compile pas${line != null ? ` (ligne ${line}${column != null ? `, colonne ${column}` : ''})` : ''} : ${reason}`,
+
+  // Media files, read from the bundle's folder.
+  mediaPathNotRelative: 'doit être un chemin relatif au fichier du lot',
+  mediaPathOutsideBundle: 'ne doit pas sortir du dossier du lot',
+  mediaPathNotAFile: 'ne désigne pas un fichier',
+  mediaFileNotFound: 'le fichier est introuvable',
+  mediaFileNotReadable: 'le fichier n’est pas lisible',
+  mediaFileUnreadable: (code: string | undefined) => `le fichier ne peut pas être lu (${code ?? 'erreur inconnue'})`,
+  mediaTypeMismatch: (detected: string) => `ne correspond pas au fichier, qui est de type ${detected}`,
+  mediaTypeRequired: 'est obligatoire pour un fichier qui n’est pas une image',
+  mediaNotAnImage: (claimed: string) => `le fichier n’est pas une image lisible de type ${claimed}`,
+
+  // Checked against the database.
+  unknownCityGroup: (id: string) => `ne désigne aucun groupe de villes du lot ni de la base (${id})`,
+  /** An id the database holds under another parent (another city, site, menu…): rows pointing at it would break. */
+  parentChanged: (id: string, parent: BundleParentTable, parentId: string) =>
+    `l’identifiant ${id} appartient déjà à ${PARENT_NAMES[parent]} ${parentId} dans la base ; un élément ne change pas de parent`,
+  slugTakenInDatabase: (slug: string, siteId: string) => `le slug « ${slug} » est déjà celui du site ${siteId} dans la base`,
+  challengeRequiresItself: 'un défi ne peut pas se requérir lui-même',
+  unknownChallenge: (id: string) => `ne désigne aucun défi du lot ni de la base (${id})`,
+  /** `chain`: the challenge, what it requires, and so on back to itself. */
+  requirementCycle: (chain: string[]) => `forme un cycle de défis requis (${chain.join(' → ')})`,
+};
