@@ -48,6 +48,9 @@ export const bundleMessages = {
   /** …and that any other link type leaves null. */
   nullUnlessLinkType: (linkType: string) => `doit être null quand linkType ne vaut pas ${linkType}`,
   notAnAbsoluteUrl: 'doit être une URL absolue (https://…)',
+  openingHoursEmpty: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
+  /** A spec the `opening_hours` library refuses, with its reason (in French: the library is asked for it). */
+  openingHoursInvalid: (reason: string) => `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`,
   /** MDX that does not compile, where (when the compiler says) and why, in the compiler's words. */
   mdxDoesNotCompile: (reason: string, line?: number, column?: number) =>
     `le contenu MDX ne compile pas${line != null ? ` (ligne ${line}${column != null ? `, colonne ${column}` : ''})` : ''} : ${reason}`,

@@ -1,5 +1,6 @@
 import OpeningHours from 'opening_hours';
 import { wallClockParts } from './dates.ts';
+import { bundleMessages } from './bundle-messages.ts';
 
 /**
  * OpenStreetMap `opening_hours` specs (`Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off`), read by the OSM
@@ -38,13 +39,13 @@ function parse(spec: string): OpeningHours {
 
 /** What is wrong with a spec, in French, or null when the library reads it. */
 export function openingHoursSpecProblem(spec: string): string | null {
-  if (spec.trim() === '') return 'ne doit pas être vide (null quand les horaires ne sont pas connus)';
+  if (spec.trim() === '') return bundleMessages.openingHoursEmpty;
   try {
     parse(spec);
     return null;
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
-    return `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`;
+    return bundleMessages.openingHoursInvalid(reason);
   }
 }
 

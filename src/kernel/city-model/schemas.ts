@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../schemas.ts';
+import { CityGroupRefSchema, CityNoticeFields, Nullable, Timestamp, Uuid, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../schemas.ts';
 import { ChallengeSchema } from '../challenges.ts';
 
 /**
@@ -13,20 +13,13 @@ const HexColor = Type.String({ examples: ['#F2C500'] });
 export const WasteTypeDetailSchema = Type.Object({
   id: Uuid(),
   material: Type.String(),
-  description: Nullable(Type.String()),
-  instructions: Nullable(Type.String()),
-  imageUrl: Nullable(Type.String()),
+  ...WasteTypeDetailDisplayFields,
 });
 
 export const WasteTypeSchema = Type.Object({
   id: Uuid(),
   name: Type.String(),
-  description: Nullable(Type.String()),
-  instructions: Nullable(Type.String()),
-  color: Nullable(HexColor),
-  colorLight: Nullable(HexColor),
-  icon: Nullable(Type.String()),
-  imageUrl: Nullable(Type.String()),
+  ...WasteTypeDisplayFields(HexColor),
   details: Type.Array(WasteTypeDetailSchema, { description: 'Ordered by material' }),
 });
 
@@ -88,11 +81,7 @@ export const CitySchema = Type.Object(
     country: Type.String(),
     population: Nullable(Type.Number()),
     status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
-    outOfTheBins: Nullable(Type.String()),
-    presentationOfBins: Nullable(Type.String()),
-    returnOfBins: Nullable(Type.String()),
-    respectOfCalendar: Nullable(Type.String()),
-    holidays: Nullable(Type.String()),
+    ...CityNoticeFields,
     cityGroup: Nullable(CityGroupRefSchema),
     wasteTypes: Type.Array(WasteTypeSchema),
     wasteCollectionPlaces: Type.Array(WasteCollectionPlaceSchema),
