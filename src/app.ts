@@ -22,6 +22,8 @@ import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
 import consoleRoutes from './console/routes.ts';
+import authRoutes from './auth/routes.ts';
+import authAdminRoutes from './auth/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -124,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { prefix: '/public' });
   await app.register(chatRoutes, { prefix: '/public' });
   await app.register(consoleRoutes, { prefix: '/chat' });
+  await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(authAdminRoutes, { prefix: '/admin' });
   await app.register(webRoutes);
 
   return app;

@@ -13,6 +13,8 @@ Commands:
   import FILE           load an import bundle (all or nothing) into the configured database
   console-token --sub ID --name NAME --city-group ID [--city-group ID...] [--ttl 8h]
                         print a token for the agents' console (needs CONSOLE_JWT_SECRET)
+  user create --email E --name N [--super-admin] [--permission P...] [--city-group ID...]
+                        create an agent's account; the password is read from standard input
 
 The database is PostgreSQL when DATABASE_URL is set, else the embedded PGlite in DATA_DIR.`;
 
@@ -45,6 +47,10 @@ async function main(argv: string[]): Promise<number> {
     case 'console-token': {
       const { runConsoleTokenCommand } = await import('./console/token-command.ts');
       return runConsoleTokenCommand(config, rest);
+    }
+    case 'user': {
+      const { runUserCommand } = await import('./auth/user-command.ts');
+      return runUserCommand(config, rest);
     }
     case undefined:
     case 'help':

@@ -87,6 +87,11 @@ export interface Config {
   readonly llmDailyCallsPerGroup: number;
   /** Key of the console's device pseudonyms (HMAC); null = derived from CONSOLE_JWT_SECRET. */
   readonly devicePseudonymKey: string | null;
+  /**
+   * Lifetime of an agent's login (its refresh session), counted from the login and never extended by a refresh:
+   * past it the agent logs in again, so that a stolen refresh cookie dies on its own.
+   */
+  readonly authSessionHours: number;
 }
 
 /**
@@ -255,5 +260,6 @@ export function loadConfig(env: Env = process.env): Config {
     llmIpCallsPerHour: int(env, 'LLM_IP_CALLS_PER_HOUR', 200, 0, 1_000_000),
     llmDailyCallsPerGroup: int(env, 'LLM_DAILY_CALLS_PER_GROUP', 5000, 0, 100_000_000),
     devicePseudonymKey: str(env, 'DEVICE_PSEUDONYM_KEY'),
+    authSessionHours: int(env, 'AUTH_SESSION_HOURS', 12, 1, 720),
   });
 }

@@ -77,6 +77,8 @@ export interface ConsoleTokenClaims {
   name: string;
   cityGroupIds: string[];
   permissions?: string[];
+  /** An account's super-admin rank (src/auth); the console ignores it. Left out of the token when false. */
+  superAdmin?: boolean;
 }
 
 /** Signs a console token valid from `now` for `ttlSeconds`. */
@@ -90,6 +92,7 @@ export async function signConsoleToken(
     name: claims.name,
     permissions: claims.permissions ?? [CHAT_CONVERSATIONS],
     cityGroupIds: claims.cityGroupIds,
+    ...(claims.superAdmin ? { superAdmin: true } : {}),
   })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.sub)

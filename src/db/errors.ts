@@ -26,3 +26,8 @@ export function isUnavailability(err: unknown, serverError: boolean): boolean {
   if (!serverError) return true;
   return typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code));
 }
+
+/** Whether a statement was refused for breaking a unique index (SQLSTATE 23505), on PGlite and PostgreSQL alike. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23505';
+}

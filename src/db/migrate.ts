@@ -5,6 +5,7 @@ import * as completeChallenge from './migrations/0002-complete-challenge.ts';
 import * as completeChallenges from './migrations/0003-complete-challenges.ts';
 import * as recyclingPoints from './migrations/0004-recycling-points.ts';
 import * as challengeAvailability from './migrations/0005-challenge-availability.ts';
+import * as accounts from './migrations/0006-accounts.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-complete-challenges': completeChallenges,
   '0004-recycling-points': recyclingPoints,
   '0005-challenge-availability': challengeAvailability,
+  '0006-accounts': accounts,
 };
 
 const provider: MigrationProvider = {

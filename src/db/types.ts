@@ -292,6 +292,63 @@ export interface DataVersionTable {
   changed_at: Timestamp;
 }
 
+export interface AccountTable {
+  id: string;
+  /** Lower-cased on write: unique whatever the case it was typed in. */
+  email: string;
+  name: string;
+  /** argon2id, PHC string format. Never leaves src/auth. */
+  password_hash: string;
+  permissions: string[];
+  super_admin: boolean;
+  active: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_login_at: Timestamp | null;
+}
+
+export interface AccountCityGroupTable {
+  account_id: string;
+  city_group_id: string;
+}
+
+/** A login's session family: the hash of its current refresh token only. */
+export interface RefreshSessionTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  refreshed_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** A failed (or not yet judged) login, counted per e-mail and per client IP. */
+export interface LoginAttemptTable {
+  id: string;
+  email: string;
+  ip: string;
+  at: Timestamp;
+}
+
+export type AuditAction = 'create' | 'update' | 'delete';
+type NullableJson = ColumnType<Record<string, unknown> | null, string | null, string | null>;
+
+export interface AuditEntryTable {
+  id: string;
+  at: Timestamp;
+  /** The account that wrote; null for the operator's command line. */
+  user_id: string | null;
+  user_name: string;
+  action: AuditAction;
+  entity: string;
+  entity_id: string;
+  /** The city groups of the record written (before and after): who may read the entry. */
+  city_group_ids: string[];
+  before: NullableJson;
+  after: NullableJson;
+}
+
 export interface DB {
   city_group: CityGroupTable;
   city: CityTable;
@@ -320,4 +377,9 @@ export interface DB {
   ticket: TicketTable;
   llm_usage: LlmUsageTable;
   data_version: DataVersionTable;
+  account: AccountTable;
+  account_city_group: AccountCityGroupTable;
+  refresh_session: RefreshSessionTable;
+  login_attempt: LoginAttemptTable;
+  audit_entry: AuditEntryTable;
 }

@@ -71,10 +71,29 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             '(`Authorization: Bearer <JWT>`, HS256, minted by `npm run collecte -- console-token`) holding CHAT_CONVERSATIONS; ' +
             'an agent sees only the conversations of its token\'s `cityGroupIds` (others answer 404).',
         },
+        {
+          name: 'auth',
+          description:
+            'Agents\' login under /auth (no CORS, never cached: `Cache-Control: no-store`). `POST /auth/login` answers an access token, the ' +
+            'console JWT of the console tag (HS256 with CONSOLE_JWT_SECRET, 15 minutes), whose claims are `sub` (the account id), `name`, ' +
+            '`permissions`, `cityGroupIds` and, for a super admin only, `superAdmin: true`; /chat accepts it as it is and ignores `superAdmin` ' +
+            '(a super admin uses /chat with CHAT_CONVERSATIONS and the groups of its account). The refresh token lives in an HttpOnly cookie ' +
+            'limited to /auth and rotates on every refresh; a reused one revokes the whole session.',
+        },
+        {
+          name: 'admin',
+          description:
+            'The back office under /admin: every route needs an access token (`Authorization: Bearer`, from POST /auth/login; 401 without ' +
+            'or expired) holding the route\'s permission (403 without; a super admin holds them all). A record outside the agent\'s city ' +
+            'groups answers 404, as if missing. A read of one record carries an `ETag`; a PATCH or DELETE whose `If-Match` no longer matches ' +
+            'answers 412. Every write is recorded in the audit log. Answers carry `Cache-Control: no-store`.',
+        },
       ],
       components: {
         securitySchemes: {
           consoleToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Console token of a city agent' },
+          accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of an agent\'s account (POST /auth/login)' },
+          refreshCookie: { type: 'apiKey', in: 'cookie', name: 'collecte_refresh', description: 'Refresh token set by POST /auth/login' },
         },
       },
     },

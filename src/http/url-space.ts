@@ -4,7 +4,7 @@
  */
 
 /** The API and its documentation: never answered by the web app, not even by its client-side fallback. */
-const API_PREFIXES = ['/public', '/chat', '/docs', '/openapi.json', '/health', '/ready'];
+const API_PREFIXES = ['/public', '/chat', '/auth', '/admin', '/docs', '/openapi.json', '/health', '/ready'];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0];

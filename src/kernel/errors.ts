@@ -18,6 +18,7 @@ export const STATUS_NAMES: Record<number, string> = {
   406: 'Not Acceptable',
   408: 'Request Timeout',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
@@ -151,6 +152,62 @@ export const errors = {
   ticketSubject: (max: number) => make('ticketSubject', 400)(textLength('subject', max)),
   ticketDescription: (max: number) => make('ticketDescription', 400)(textLength('description', max)),
   usageSpan: (maxDays: number) => make('usageSpan', 400)(`La période de « from » à « to » ne peut pas dépasser ${maxDays} jours.`),
+
+  // Agents' accounts and login (src/auth)
+  authNotConfigured: () =>
+    errors.unauthorized('La connexion des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).'),
+  /** The same answer for an unknown e-mail and a wrong password: nothing tells which. */
+  loginFailed: () => errors.unauthorized('Adresse e-mail ou mot de passe incorrect.'),
+  accountInactive: () => errors.unauthorized('Ce compte est désactivé\u00a0: adressez-vous à un administrateur.'),
+  loginThrottled: (retryAfterS: number) => {
+    const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+    return make('loginThrottled', 429, { 'retry-after': String(retryAfterS) })(
+      `Trop de tentatives de connexion échouées\u00a0: réessayez dans ${minutes}\u00a0minute${minutes > 1 ? 's' : ''}.`,
+    );
+  },
+  sessionInvalid: () => errors.unauthorized('Votre session a expiré ou a été fermée\u00a0: reconnectez-vous.'),
+  adminMissingToken: () =>
+    errors.unauthorized(
+      'Authentification requise\u00a0: connectez-vous (POST /auth/login) et envoyez le jeton d’accès dans l’en-tête «\u00a0Authorization: Bearer\u00a0».',
+    ),
+  adminInvalidToken: () =>
+    errors.unauthorized('Le jeton d’accès est invalide ou expiré\u00a0: renouvelez-le (POST /auth/refresh) ou reconnectez-vous.'),
+  adminPermission: (permissions: readonly string[]) =>
+    make('adminPermission', 403)(
+      permissions.length === 1
+        ? `Votre compte n’a pas la permission ${permissions[0]}.`
+        : `Votre compte n’a aucune des permissions ${permissions.slice(0, -1).join(', ')} ou ${permissions.at(-1)}.`,
+    ),
+  /** An If-Match that no longer matches: someone changed the record since it was read. */
+  preconditionFailed: () =>
+    make('preconditionFailed', 412)(
+      'Cet élément a été modifié depuis que vous l’avez lu (en-tête «\u00a0If-Match\u00a0»)\u00a0: relisez-le avant de le modifier.',
+    ),
+  userNotFound: () => make('userNotFound', 404)('Compte introuvable'),
+  emailTaken: () => make('emailTaken', 409)('Le champ «\u00a0email\u00a0» désigne déjà un compte\u00a0: une adresse e-mail n’a qu’un compte.'),
+  passwordTooShort: (min: number) =>
+    make('passwordTooShort', 400)(`Le champ «\u00a0password\u00a0» doit contenir au moins ${min}\u00a0caractères.`),
+  cityGroupsRequired: () =>
+    make('cityGroupsRequired', 400)(
+      'Le champ «\u00a0cityGroupIds\u00a0» doit contenir au moins un groupement (seul un super administrateur peut n’en avoir aucun).',
+    ),
+  unknownCityGroup: () => make('unknownCityGroup', 400)('Le champ «\u00a0cityGroupIds\u00a0» désigne un groupement introuvable.'),
+  grantCityGroup: () =>
+    make('grantCityGroup', 403)(
+      'Le champ «\u00a0cityGroupIds\u00a0» ne peut désigner que vos propres groupements\u00a0: vous ne pouvez pas donner accès aux autres.',
+    ),
+  grantPermission: (permission: string) =>
+    make('grantPermission', 403)(
+      `Le champ «\u00a0permissions\u00a0» ne peut pas contenir ${permission}\u00a0: vous ne pouvez donner que les permissions de votre propre compte.`,
+    ),
+  grantSuperAdmin: () =>
+    make('grantSuperAdmin', 403)('Le champ «\u00a0superAdmin\u00a0» ne peut être modifié que par un super administrateur.'),
+  accountAboveYours: () =>
+    make('accountAboveYours', 403)(
+      'Ce compte a des permissions que le vôtre n’a pas\u00a0: seul un agent qui les a toutes, ou un super administrateur, peut le modifier.',
+    ),
+  ownAccountLockout: () =>
+    make('ownAccountLockout', 400)('Vous ne pouvez ni désactiver ni supprimer votre propre compte.'),
 } as const;
 
 export type ErrorCode = keyof typeof errors;

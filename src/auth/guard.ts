@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
+import { errors, type DomainError } from '../kernel/errors.ts';
+import { isUuid } from '../kernel/schemas.ts';
+import { InvalidConsoleToken, verifyConsoleToken } from '../console/token.ts';
+import type { Permission } from './permissions.ts';
+
+/** The agent an admin request speaks for, from its access token. */
+export interface AdminAgent {
+  /** The account's id (the token's `sub`). */
+  id: string;
+  name: string;
+  permissions: readonly string[];
+  cityGroupIds: readonly string[];
+  /** Holds every permission on every group. */
+  superAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The agent of an /admin request, set by requireAdminAgent's hook; null elsewhere. */
+    adminAgent: AdminAgent | null;
+  }
+}
+
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+
+/** The agent of a valid access token, or the 401 to answer. */
+async function agentOfToken(token: string, secret: string, now: Date): Promise<AdminAgent> {
+  try {
+    const agent = await verifyConsoleToken(token, secret, now);
+    // Only an account's token names an account: a service token of `console-token` (any `sub`) is not one.
+    if (!isUuid(agent.id)) throw errors.adminInvalidToken();
+    // Verified above: the claim can be read as it is.
+    const superAdmin = decodeJwt(token).superAdmin === true;
+    return { ...agent, id: agent.id.toLowerCase(), superAdmin };
+  } catch (err) {
+    if (err instanceof InvalidConsoleToken) throw errors.adminInvalidToken();
+    throw err;
+  }
+}
+
+/** Whether the agent holds one of `permissions` (a super admin holds them all). */
+export const holdsPermission = (agent: AdminAgent, permissions: readonly Permission[]): boolean =>
+  agent.superAdmin || permissions.some((p) => agent.permissions.includes(p));
+
+/**
+ * Guards every route of the calling (encapsulated) admin plugin, like the console's guard: a valid access token
+ * (`Authorization: Bearer`, 401 otherwise) holding one of `permissions` (403 otherwise; a super admin passes), before
+ * anything else runs, validation included. The agent is then `adminAgentOf(request)`. Admin answers are never stored
+ * by a cache. Call it inside the area's admin plugin, not through fastify-plugin, so that its hook stays there.
+ */
+export function requireAdminAgent(app: FastifyInstance, permissions: Permission | readonly Permission[]): void {
+  const needed: readonly Permission[] = typeof permissions === 'string' ? [permissions] : permissions;
+  app.decorateRequest('adminAgent', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const secret = app.config.consoleJwtSecret;
+    if (!secret) throw errors.authNotConfigured();
+    const header = request.headers.authorization;
+    if (!header) throw errors.adminMissingToken();
+    const match = BEARER.exec(header);
+    if (!match) throw errors.adminInvalidToken();
+    const agent = await agentOfToken(match[1], secret, app.clock());
+    if (!holdsPermission(agent, needed)) throw errors.adminPermission(needed);
+    request.adminAgent = agent;
+  });
+}
+
+/** The agent of a request that went through requireAdminAgent. */
+export function adminAgentOf(request: FastifyRequest): AdminAgent {
+  if (!request.adminAgent) throw errors.adminMissingToken();
+  return request.adminAgent;
+}
+
+/**
+ * The groups a listing is limited to: null for a super admin (every group), the agent's own groups otherwise.
+ * Repositories filter with it; a record outside is never listed.
+ */
+export const groupScope = (agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>): readonly string[] | null =>
+  agent.superAdmin ? null : agent.cityGroupIds;
+
+/**
+ * Whether the agent may see a record belonging to `groupIds` (a record of several groups, an account, lists them all;
+ * null stands for "no group"): a super admin every record, another agent a record whose groups are all its own.
+ */
+export function reaches(agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>, groupIds: readonly (string | null)[]): boolean {
+  if (agent.superAdmin) return true;
+  return groupIds.length > 0 && groupIds.every((id) => id !== null && agent.cityGroupIds.includes(id));
+}
+
+/** Throws `notFound()` when the agent may not see the record: outside its groups, a record answers as if missing. */
+export function assertReaches(
+  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
+  groupIds: readonly (string | null)[],
+  notFound: () => DomainError,
+): void {
+  if (!reaches(agent, groupIds)) throw notFound();
+}
