@@ -12,8 +12,8 @@ export const MAX_EMAIL_LENGTH = 254;
 
 const Email = Type.String({ format: 'email', maxLength: MAX_EMAIL_LENGTH, examples: ['awa.diallo@brest-metropole.fr'] });
 const PermissionSchema = Type.Enum([...PERMISSIONS]);
-const Permissions = Type.Array(PermissionSchema, { uniqueItems: true, maxItems: PERMISSIONS.length });
-const CityGroupIds = Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'The city groups the account works for' });
+const Permissions = Type.Array(PermissionSchema, { maxItems: 20, description: 'Each once (a repeated one counts once)' });
+const CityGroupIds = Type.Array(Uuid(), { maxItems: 1000, description: 'The city groups the account works for (a repeated one counts once)' });
 
 export const UserSchema = Type.Object(
   {
