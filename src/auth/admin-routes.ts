@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../kernel/schemas.ts';
@@ -22,6 +22,12 @@ import * as users from './users.ts';
 export const adminRoute = { tags: ['admin'], security: [{ accessToken: [] }] };
 export const guardErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
 const oneUserErrors = { ...guardErrors, 404: ErrorSchema };
+
+/** An account answered with its ETag, which a later If-Match names. */
+function withEtag(reply: FastifyReply, { user, etag }: users.VersionedUser) {
+  reply.header('etag', etag);
+  return user;
+}
 
 /** `/admin/users` (CONTRACT section 13): the accounts, for agents holding USERS. */
 async function userRoutes(fastify: FastifyInstance) {
@@ -54,11 +60,7 @@ async function userRoutes(fastify: FastifyInstance) {
         response: { 200: UserSchema, ...oneUserErrors },
       },
     },
-    async (request, reply) => {
-      const { user, etag } = await users.getUser(db, adminAgentOf(request), request.params.id);
-      reply.header('etag', etag);
-      return user;
-    },
+    async (request, reply) => withEtag(reply, await users.getUser(db, adminAgentOf(request), request.params.id)),
   );
 
   app.post(
@@ -74,10 +76,7 @@ async function userRoutes(fastify: FastifyInstance) {
         response: { 201: UserSchema, ...guardErrors, 409: ErrorSchema },
       },
     },
-    async (request, reply) => {
-      const { user, etag } = await users.createUser(db, adminAgentOf(request), request.body, app.clock());
-      return reply.code(201).header('etag', etag).send(user);
-    },
+    async (request, reply) => withEtag(reply.code(201), await users.createUser(db, adminAgentOf(request), request.body, app.clock())),
   );
 
   app.patch(
@@ -96,10 +95,8 @@ async function userRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const agent = adminAgentOf(request);
-      const { user, etag } = await users.updateUser(db, agent, request.params.id, request.body, request.headers['if-match'], app.clock());
-      reply.header('etag', etag);
-      return user;
+      const { params, body, headers } = request;
+      return withEtag(reply, await users.updateUser(db, adminAgentOf(request), params.id, body, headers['if-match'], app.clock()));
     },
   );
 

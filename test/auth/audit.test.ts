@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, fixedClock } from '../helpers/app.ts';
+import { fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
-import { PASSWORD, authEnv, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
+import { PASSWORD, authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { recordAudit } from '../../src/auth/audit.ts';
 
 const NOW = '2026-11-20T10:00:00.000Z';
@@ -12,8 +12,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`audit log (${kind})`, () => {
     it('records every account write with who, when, before and after (never a password hash), newest first', async (t) => {
       const clock = fixedClock(NOW);
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       const root = await createAccount(database.db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: [] });
       const asRoot = await loginHeaders(app, 'root@collecte.fr');
 
@@ -58,8 +57,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('shows an agent the entries of its groups only, and needs an admin permission', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       const mine = await createAccount(database.db, { email: 'mine@brest.fr', name: 'Mine' });
       await createAccount(database.db, { email: 'aber@aber.fr', name: 'Aber', cityGroupIds: [ids.emptyGroup] });
       await createAccount(database.db, { email: 'both@aber.fr', name: 'Both', cityGroupIds: [ids.group, ids.emptyGroup] });

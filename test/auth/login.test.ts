@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
-import { CONSOLE_SECRET, PASSWORD, authEnv, bearer, createAccount, postLogin, refreshCookieOf } from '../helpers/auth-fixtures.ts';
+import { CONSOLE_SECRET, PASSWORD, authApp, bearer, createAccount, postLogin, refreshCookieOf } from '../helpers/auth-fixtures.ts';
 import { insertConversation } from '../helpers/console-fixtures.ts';
 
 const NOW = '2026-11-20T10:00:00.000Z';
@@ -15,8 +15,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`POST /auth/login (${kind})`, () => {
     it('answers the access token, the account and the refresh cookie, and records the login', async (t) => {
       const clock = fixedClock(NOW);
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       const created = await createAccount(database.db, { permissions: ['CHAT_CONVERSATIONS', 'CITIES'] });
       assert.equal(created.lastLoginAt, null);
 
@@ -55,8 +54,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('gives an access token that GET /chat/inbox accepts unchanged, with the superAdmin claim only for a super admin', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
       await createAccount(database.db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: [] });
       const id = await insertConversation(database.db, { status: 'WAITING_AGENT' });
@@ -75,8 +73,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('answers the same 401 for an unknown e-mail and a wrong password, spending comparable time on both', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
       const timings = { unknown: [] as number[], wrong: [] as number[] };
       for (let i = 0; i < 3; i++) {
@@ -102,8 +99,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('refuses an inactive account with 401, even with the right password', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db, { active: false });
       const res = await postLogin(app, EMAIL, PASSWORD);
       assert.equal(res.statusCode, 401);

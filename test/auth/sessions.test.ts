@@ -1,9 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, fixedClock } from '../helpers/app.ts';
+import { fixedClock } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
-import { seedCities } from '../helpers/city-fixtures.ts';
-import { PASSWORD, authEnv, bearer, createAccount, postLogin, postRefresh, refreshCookieOf } from '../helpers/auth-fixtures.ts';
+import  { PASSWORD, authApp, bearer, createAccount, postLogin, postRefresh, refreshCookieOf } from '../helpers/auth-fixtures.ts';
 
 const NOW = '2026-11-20T10:00:00.000Z';
 const EMAIL = 'awa.diallo@brest-metropole.fr';
@@ -13,8 +12,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`refresh sessions (${kind})`, () => {
     it('rotates the refresh token on every refresh; a reused one revokes the whole session', async (t) => {
       const clock = fixedClock(NOW);
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       await createAccount(database.db);
       const first = refreshCookieOf(await postLogin(app, EMAIL, PASSWORD));
 
@@ -48,8 +46,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('of two refreshes with the same token at once, one rotates and the other revokes the session', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
       const cookie = refreshCookieOf(await postLogin(app, EMAIL, PASSWORD));
       const answers = await Promise.all([postRefresh(app, cookie.value), postRefresh(app, cookie.value)]);
@@ -60,8 +57,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('answers 401 without a cookie, with a forged or malformed one, and after the session’s lifetime', async (t) => {
       const clock = fixedClock(NOW);
-      const { app, database } = await buildTestApp(t, kind, { env: { ...authEnv, AUTH_SESSION_HOURS: '2' }, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock, env: { AUTH_SESSION_HOURS: '2' } });
       await createAccount(database.db);
       const cookie = refreshCookieOf(await postLogin(app, EMAIL, PASSWORD));
       assert.ok(cookie.header.includes('Max-Age=7200'), cookie.header);
@@ -77,8 +73,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('refuses a deactivated account at refresh, and its access token expires within 15 minutes', async (t) => {
       const clock = fixedClock(NOW);
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       const account = await createAccount(database.db, { permissions: ['USERS'] });
       const login = await postLogin(app, EMAIL, PASSWORD);
       const headers = bearer(login.json().accessToken);
@@ -100,8 +95,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('logs out: 204, the cookie cleared and the session revoked; 204 again without a cookie', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
       const cookie = refreshCookieOf(await postLogin(app, EMAIL, PASSWORD));
       const out = await app.inject({ method: 'POST', url: '/auth/logout', cookies: { collecte_refresh: cookie.value } });

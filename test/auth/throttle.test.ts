@@ -1,9 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, fixedClock } from '../helpers/app.ts';
+import { fixedClock } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
-import { seedCities } from '../helpers/city-fixtures.ts';
-import { PASSWORD, authEnv, createAccount, postLogin } from '../helpers/auth-fixtures.ts';
+import { PASSWORD, authApp, createAccount, postLogin } from '../helpers/auth-fixtures.ts';
 
 const EMAIL = 'awa.diallo@brest-metropole.fr';
 const BAD = 'not the password at all';
@@ -20,8 +19,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`login throttling (${kind})`, () => {
     it('answers 429 with Retry-After after 5 failures in 15 minutes for an e-mail, even with the right password', async (t) => {
       const clock = fixedClock('2026-11-20T10:00:00.000Z');
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       await createAccount(database.db);
       await createAccount(database.db, { email: 'yann@brest-metropole.fr', name: 'Yann' });
 
@@ -49,8 +47,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('answers 429 after 20 failures in 15 minutes from one IP, whatever the e-mails, and only for that IP', async (t) => {
       const clock = fixedClock('2026-11-20T10:00:00.000Z');
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv, clock });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind, { clock });
       await createAccount(database.db);
       const ip = '203.0.113.9';
       for (let i = 0; i < 20; i++) {
@@ -68,8 +65,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('counts guesses sent at once: of 12 parallel wrong passwords, at most 5 are checked', async (t) => {
-      const { app, database } = await buildTestApp(t, kind, { env: authEnv });
-      await seedCities(database.db);
+      const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
       const answers = await Promise.all(Array.from({ length: 12 }, () => postLogin(app, EMAIL, BAD)));
       const statuses = answers.map((res) => res.statusCode);

@@ -4,7 +4,11 @@ import type { DB } from '../../src/db/types.ts';
 import { OPERATOR, createUser } from '../../src/auth/users.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
 import type { User } from '../../src/auth/schemas.ts';
-import { ids } from './city-fixtures.ts';
+import type { Clock } from '../../src/app.ts';
+import type { DatabaseKind } from '../../src/db/database.ts';
+import { buildTestApp } from './app.ts';
+import { ids, seedCities } from './city-fixtures.ts';
+import { consoleEnv } from './console-fixtures.ts';
 
 export { CONSOLE_SECRET, bearer, consoleEnv as authEnv } from './console-fixtures.ts';
 
@@ -12,6 +16,17 @@ type InjectResponse = Awaited<ReturnType<FastifyInstance['inject']>>;
 
 /** The password every fixture account has. */
 export const PASSWORD = 'correct horse battery staple';
+
+/** The app with logins on (CONSOLE_JWT_SECRET), on a fresh database holding the cities' fixtures. */
+export async function authApp(
+  t: Parameters<typeof buildTestApp>[0],
+  kind: DatabaseKind,
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+) {
+  const built = await buildTestApp(t, kind, { env: { ...consoleEnv, ...options.env }, clock: options.clock });
+  await seedCities(built.database.db);
+  return built;
+}
 
 /** Creates an account as the operator would (argon2id hash, audit entry); an agent of `ids.group` by default. */
 export async function createAccount(
