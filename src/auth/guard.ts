@@ -60,7 +60,8 @@ export const holdsPermission = (agent: AdminAgent, permissions: readonly Permiss
  */
 export function requireAdminAgent(app: FastifyInstance, permissions: Permission | readonly Permission[]): void {
   const needed: readonly Permission[] = typeof permissions === 'string' ? [permissions] : permissions;
-  app.decorateRequest('adminAgent', null);
+  // Once per context: an area's admin plugin may hold several guarded plugins.
+  if (!app.hasRequestDecorator('adminAgent')) app.decorateRequest('adminAgent', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const { consoleJwtSecret } = app.config;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
 import { errors } from '../kernel/errors.ts';
 import { iso } from '../kernel/french.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
@@ -96,12 +96,16 @@ function userChange(action: AuditChange['action'], before: AccountRow | null, af
   };
 }
 
-/** Runs a write, turning a second account with the same e-mail (a race past the check) into 409. */
+/**
+ * Runs a write, turning the races past its checks into their answers: a second account with the same e-mail (409),
+ * a group deleted meanwhile (400; the only foreign key a write names is a group's).
+ */
 async function writing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (isUniqueViolation(err)) throw errors.emailTaken();
+    if (isForeignKeyViolation(err)) throw errors.unknownCityGroup();
     throw err;
   }
 }

@@ -31,3 +31,8 @@ export function isUnavailability(err: unknown, serverError: boolean): boolean {
 export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '23505';
 }
+
+/** Whether a statement was refused for naming a row that does not exist (SQLSTATE 23503, a foreign key). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23503';
+}
