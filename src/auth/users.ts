@@ -6,7 +6,7 @@ import { errors } from '../kernel/errors.ts';
 import { iso } from '../kernel/french.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { recordAudit, type AuditChange } from './audit.ts';
-import { reaches, type AdminAgent } from './guard.ts';
+import { groupScope, reaches, type AdminAgent } from './guard.ts';
 import { toUser } from './mapper.ts';
 import { MIN_PASSWORD_LENGTH, hashPassword, passwordLength } from './passwords.ts';
 import { PERMISSIONS } from './permissions.ts';
@@ -52,9 +52,12 @@ function assertPassword(password: string): void {
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) throw errors.passwordTooShort(MIN_PASSWORD_LENGTH);
 }
 
+/** An account's groups as the scope sees them: a super admin's account is of no group (for super admins only). */
+const groupsOf = (row: AccountRow): (string | null)[] => (row.super_admin ? [null] : row.city_group_ids);
+
 /** The account if the actor may see it; 404 otherwise. */
 function reachable(actor: Actor, row: AccountRow | null): AccountRow {
-  if (!row || !(actor.superAdmin || (!row.super_admin && reaches(actor, row.city_group_ids)))) throw errors.userNotFound();
+  if (!row || !reaches(actor, groupsOf(row))) throw errors.userNotFound();
   return row;
 }
 
@@ -82,15 +85,14 @@ async function assertGrantable(db: Kysely<DB>, actor: Actor, rights: Rights): Pr
   if (found.length !== rights.cityGroupIds.length) throw errors.unknownCityGroup();
 }
 
-/** The audit of an account's write: a super admin's account (before or after) is audited for super admins only. */
+/** The audit of an account's write, read by whoever may see the account before and after. */
 function userChange(action: AuditChange['action'], before: AccountRow | null, after: AccountRow | null, extra: object = {}): AuditChange {
   const rows = [before, after].filter((row): row is AccountRow => row !== null);
-  const groups = rows.flatMap((row) => (row.super_admin ? [null] : row.city_group_ids));
   return {
     action,
     entity: 'user',
     entityId: rows[0].id,
-    cityGroupIds: groups,
+    cityGroupIds: rows.flatMap(groupsOf),
     before: before && toUser(before),
     after: after && { ...toUser(after), ...extra },
   };
@@ -111,7 +113,7 @@ async function writing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function listUsers(db: Kysely<DB>, actor: Actor, page: PageRequest) {
-  const { rows, total } = await repo.listAccounts(db, actor.superAdmin ? null : actor.cityGroupIds, page);
+  const { rows, total } = await repo.listAccounts(db, groupScope(actor), page);
   return { data: rows.map(toUser), meta: pageMeta(page, total) };
 }
 
