@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { isUuid } from '../kernel/schemas.ts';
-import { InvalidConsoleToken, verifyConsoleToken } from '../console/token.ts';
+import { InvalidConsoleToken, verifyConsoleToken } from './token.ts';
 import type { Permission } from './permissions.ts';
 
 /** The agent an admin request speaks for, from its access token. */

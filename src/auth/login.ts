@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
-import { signConsoleToken } from '../console/token.ts';
+import { signConsoleToken } from './token.ts';
 import { toUser } from './mapper.ts';
 import { verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../kernel/errors.ts';
-import { CHAT_CONVERSATIONS, InvalidConsoleToken, verifyConsoleToken, type ConsoleAgent } from './token.ts';
+import { CHAT_CONVERSATIONS, InvalidConsoleToken, verifyConsoleToken, type ConsoleAgent } from '../auth/token.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

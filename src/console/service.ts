@@ -5,7 +5,7 @@ import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { MAX_MESSAGE_LENGTH, messagePage, toMessage, type ConversationRow, type MessageApi } from '../chat/for-console.ts';
 import { toConsoleConversation, toTicket, toUsageRow } from './mapper.ts';
 import type { DevicePseudonyms } from './pseudonym.ts';
-import type { ConsoleAgent } from './token.ts';
+import type { ConsoleAgent } from '../auth/token.ts';
 import * as repo from './repository.ts';
 import {
   MAX_TICKET_DESCRIPTION_LENGTH,

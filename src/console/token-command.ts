@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
-import { MAX_TOKEN_LIFETIME_DAYS, MAX_TOKEN_LIFETIME_SECONDS, signConsoleToken } from './token.ts';
+import { MAX_TOKEN_LIFETIME_DAYS, MAX_TOKEN_LIFETIME_SECONDS, signConsoleToken } from '../auth/token.ts';
 import { isUuid } from '../kernel/schemas.ts';
 import { MS_PER_DAY } from '../kernel/dates.ts';
 

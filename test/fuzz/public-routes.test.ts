@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
-import { signConsoleToken } from '../../src/console/token.ts';
+import { signConsoleToken } from '../../src/auth/token.ts';
 import type { Database } from '../../src/db/database.ts';
 import { testConfig, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';

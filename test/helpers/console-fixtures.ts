@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ConversationStatus, DB, MessageRole } from '../../src/db/types.ts';
-import { signConsoleToken, type ConsoleTokenClaims } from '../../src/console/token.ts';
+import { signConsoleToken, type ConsoleTokenClaims } from '../../src/auth/token.ts';
 import { ids } from './city-fixtures.ts';
 
 /** The console secret of the tests, and the environment that turns the console on with it. */

@@ -2,6 +2,12 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { isUuid } from '../kernel/schemas.ts';
 import { MS_PER_DAY } from '../kernel/dates.ts';
 
+/**
+ * The agents' JWT (CONTRACT sections 8 and 13): HS256 with CONSOLE_JWT_SECRET, signed at login (login.ts) and by
+ * `collecte console-token` for service accounts, checked by the /admin guard (guard.ts) and the /chat console
+ * (src/console/auth.ts). It lives with accounts, which the console uses like every area uses src/auth.
+ */
+
 /** The permission a console token must hold to use the chat console (seed, section 5.4). */
 export const CHAT_CONVERSATIONS = 'CHAT_CONVERSATIONS';
 
