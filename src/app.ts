@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -45,6 +45,27 @@ declare module 'fastify' {
     clock: Clock;
   }
 }
+
+/**
+ * Every area's routes and where they are mounted: the citizens' API under /public, the agents' under /chat, /auth
+ * and /admin; health at the root, and the web app last (it answers the paths nobody else does).
+ */
+const ROUTES: [FastifyPluginAsync, string][] = [
+  [healthRoutes, ''],
+  [cityRoutes, '/public'],
+  [calendarRoutes, '/public'],
+  [calendarExportRoutes, '/public'],
+  [recyclingRoutes, '/public'],
+  [challengeRoutes, '/public'],
+  [blogRoutes, '/public'],
+  [cmsRoutes, '/public'],
+  [mediaRoutes, '/public'],
+  [chatRoutes, '/public'],
+  [consoleRoutes, '/chat'],
+  [authRoutes, '/auth'],
+  [authAdminRoutes, '/admin'],
+  [webRoutes, ''],
+];
 
 /** Largest request body accepted (contract: 413 beyond 100 KiB). */
 const BODY_LIMIT = 100 * 1024;
@@ -115,20 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(edge);
   await registerOpenApi(app);
 
-  await app.register(healthRoutes);
-  await app.register(cityRoutes, { prefix: '/public' });
-  await app.register(calendarRoutes, { prefix: '/public' });
-  await app.register(calendarExportRoutes, { prefix: '/public' });
-  await app.register(recyclingRoutes, { prefix: '/public' });
-  await app.register(challengeRoutes, { prefix: '/public' });
-  await app.register(blogRoutes, { prefix: '/public' });
-  await app.register(cmsRoutes, { prefix: '/public' });
-  await app.register(mediaRoutes, { prefix: '/public' });
-  await app.register(chatRoutes, { prefix: '/public' });
-  await app.register(consoleRoutes, { prefix: '/chat' });
-  await app.register(authRoutes, { prefix: '/auth' });
-  await app.register(authAdminRoutes, { prefix: '/admin' });
-  await app.register(webRoutes);
+  for (const [routes, prefix] of ROUTES) await app.register(routes, { prefix });
 
   return app;
 }
