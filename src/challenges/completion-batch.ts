@@ -83,7 +83,7 @@ export class CompletionBatcher {
     return batch;
   }
 
-  /** Resolves once the batch's statement is done; the attempts it did not write are then replayed on their own. */
+  /** Resolves once the batch's statement is done and the attempts it did not write were replayed on their own. */
   async #write(batch: Pending[]): Promise<void> {
     let written: BatchWrite[] = [];
     try {
@@ -96,11 +96,15 @@ export class CompletionBatcher {
       // persists (the database is down) reaches each request from there.
     }
     const byKey = new Map(written.map((w) => [recordKey(w.record.deviceId, w.record.challengeId), w]));
+    const replays: Promise<void>[] = [];
     for (const pending of batch) {
       const write = byKey.get(pending.key);
       if (write) pending.resolve(toCompletionRecord(write.record, write.challenge));
-      else completeChallenge(this.#db, pending.attempt, pending.attempt.now).then(pending.resolve, pending.reject);
+      else replays.push(completeChallenge(this.#db, pending.attempt, pending.attempt.now).then(pending.resolve, pending.reject));
     }
+    // The replays belong to this batch: the next batch waits for them, so that a later attempt on the same record
+    // is never written before an earlier one is answered (its answer would show a score it came before).
+    await Promise.all(replays);
   }
 }
 
