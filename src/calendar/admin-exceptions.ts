@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { recordPublicChange, type AuditChange } from '../auth/audit.ts';
-import { assertReaches, type AdminAgent } from '../auth/guard.ts';
+import { reachableRecord, type AdminAgent } from '../auth/guard.ts';
 import { assertIfMatch, etagOf } from '../auth/revision.ts';
 import { collectionExceptionFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
@@ -46,20 +46,17 @@ function versioned(row: ExceptionRow): VersionedException {
   return { exception, etag: etagOf(exception) };
 }
 
+const groupOf = ({ owner }: { owner: PlaceOwner }) => [owner.cityGroupId];
+
 /** The place if the agent may see it (404 otherwise). */
 async function reachablePlace(db: Kysely<DB>, agent: AdminAgent, placeId: string): Promise<PlaceOwner> {
   const owner = await repo.findPlaceOwner(db, placeId);
-  if (!owner) throw errors.collectionPlaceNotFound();
-  assertReaches(agent, [owner.cityGroupId], errors.collectionPlaceNotFound);
-  return owner;
+  return reachableRecord(agent, owner && { owner }, groupOf, errors.collectionPlaceNotFound).owner;
 }
 
 /** The exception if the agent may see it (404 otherwise), locked with `forUpdate`. */
 async function reachableException(db: Kysely<DB>, agent: AdminAgent, id: string, forUpdate = false) {
-  const found = await repo.findException(db, id, { forUpdate });
-  if (!found) throw errors.collectionExceptionNotFound();
-  assertReaches(agent, [found.owner.cityGroupId], errors.collectionExceptionNotFound);
-  return found;
+  return reachableRecord(agent, await repo.findException(db, id, { forUpdate }), groupOf, errors.collectionExceptionNotFound);
 }
 
 /** The written record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { recordPublicChange, type AuditChange } from '../auth/audit.ts';
-import { assertReaches, type AdminAgent } from '../auth/guard.ts';
+import { reachableRecord, type AdminAgent } from '../auth/guard.ts';
 import { assertIfMatch, etagOf } from '../auth/revision.ts';
 import { toWasteType } from '../kernel/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
@@ -36,17 +36,17 @@ async function versioned(db: Kysely<DB>, row: WasteTypeRow): Promise<VersionedWa
   return { wasteType, etag: etagOf(wasteType) };
 }
 
+const groupOf = ({ owner }: { owner: CityOwner }) => [owner.cityGroupId];
+
+/** The city if the agent may see it (404 otherwise). */
 async function reachableCity(db: Kysely<DB>, agent: AdminAgent, cityId: string): Promise<CityOwner> {
   const owner = await repo.findCityOwner(db, cityId);
-  if (!owner) throw errors.cityNotFound();
-  assertReaches(agent, [owner.cityGroupId], errors.cityNotFound);
-  return owner;
+  return reachableRecord(agent, owner && { owner }, groupOf, errors.cityNotFound).owner;
 }
 
+/** The waste type as the API shows it, if the agent may see it (404 otherwise), locked with `forUpdate`. */
 async function reachableWasteType(db: Kysely<DB>, agent: AdminAgent, id: string, forUpdate = false) {
-  const found = await repo.findWasteType(db, id, { forUpdate });
-  if (!found) throw errors.wasteTypeNotFound();
-  assertReaches(agent, [found.owner.cityGroupId], errors.wasteTypeNotFound);
+  const found = reachableRecord(agent, await repo.findWasteType(db, id, { forUpdate }), groupOf, errors.wasteTypeNotFound);
   return { ...found, ...(await versioned(db, found.row)) };
 }
 

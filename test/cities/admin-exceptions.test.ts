@@ -4,31 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
-import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
+import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
-type Headers = Record<string, string>;
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 const NOT_FOUND = { statusCode: 404, message: 'Exception de collecte introuvable', error: 'Not Found' };
 const PLACE_NOT_FOUND = { statusCode: 404, message: 'Lieu de collecte introuvable dans cette ville', error: 'Not Found' };
 /** Friday 4 December 2026, midnight in Brest: a day the centre's household waste is collected. */
 const FRIDAY = '2026-12-03T23:00:00.000Z';
 const CALENDAR = `/public/cities/${ids.brest}/places/${ids.placeCentre}/collections?from=2026-12-04&to=2026-12-04`;
-
-const inject = (app: FastifyInstance, headers: Headers, method: string, url: string, payload?: object) =>
-  app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
-
-async function setup(t: Parameters<typeof authApp>[0], kind: Parameters<typeof authApp>[1]) {
-  const { app, database } = await authApp(t, kind);
-  const db = database.db;
-  await createAccount(db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: [] });
-  await createAccount(db, { email: 'manager@brest.fr', name: 'Gaëlle Manager', permissions: ['CITIES'] });
-  await createAccount(db, { email: 'outsider@aber.fr', name: 'Aber Agent', permissions: ['CITIES'], cityGroupIds: [ids.emptyGroup] });
-  await createAccount(db, { email: 'editor@brest.fr', name: 'Éditrice', permissions: ['CMS'] });
-  const [asRoot, asManager, asOutsider, asEditor] = await Promise.all(
-    ['root@collecte.fr', 'manager@brest.fr', 'outsider@aber.fr', 'editor@brest.fr'].map((email) => loginHeaders(app, email)),
-  );
-  return { app, db, asRoot, asManager, asOutsider, asEditor };
-}
 
 const householdOn = async (app: FastifyInstance) =>
   (await app.inject(CALENDAR)).json().filter((o: { wasteTypeId: string }) => o.wasteTypeId === ids.wasteOm).length;

@@ -3,28 +3,11 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
-import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
+import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
-type Headers = Record<string, string>;
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 const NOT_FOUND = { statusCode: 404, message: 'Type de déchet introuvable', error: 'Not Found' };
 const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' };
-
-const inject = (app: FastifyInstance, headers: Headers, method: string, url: string, payload?: object) =>
-  app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
-
-async function setup(t: Parameters<typeof authApp>[0], kind: Parameters<typeof authApp>[1]) {
-  const { app, database } = await authApp(t, kind);
-  const db = database.db;
-  await createAccount(db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: [] });
-  await createAccount(db, { email: 'manager@brest.fr', name: 'Gaëlle Manager', permissions: ['CITIES'] });
-  await createAccount(db, { email: 'outsider@aber.fr', name: 'Aber Agent', permissions: ['CITIES'], cityGroupIds: [ids.emptyGroup] });
-  await createAccount(db, { email: 'editor@brest.fr', name: 'Éditrice', permissions: ['BLOG_POSTS'] });
-  const [asRoot, asManager, asOutsider, asEditor] = await Promise.all(
-    ['root@collecte.fr', 'manager@brest.fr', 'outsider@aber.fr', 'editor@brest.fr'].map((email) => loginHeaders(app, email)),
-  );
-  return { app, db, asRoot, asManager, asOutsider, asEditor };
-}
 
 const publicTypes = async (app: FastifyInstance) => {
   const cities = (await app.inject('/public/cities')).json() as { id: string; wasteTypes: { id: string; name: string }[] }[];
