@@ -95,6 +95,19 @@ for (const kind of testDatabaseKinds()) {
       assert.equal((await db.selectFrom('audit_entry').select('id').where('entity', '=', 'exception').execute()).length, 0);
     });
 
+    it('lets one of two PATCHes sent at once with the same If-Match win; the other answers 412', async (t) => {
+      const { app, db, asManager } = await setup(t, kind);
+      const [existing] = await db.selectFrom('collection_exception').select('id').where('place_id', '=', ids.placeCentre).execute();
+      const read = await inject(app, asManager, 'GET', `/admin/exceptions/${existing.id}`);
+      const headers = { ...asManager, 'if-match': String(read.headers.etag) };
+      const answers = await Promise.all(
+        ['Première', 'Seconde'].map((name) => inject(app, headers, 'PATCH', `/admin/exceptions/${existing.id}`, { name })),
+      );
+      assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 412]);
+      const winner = answers.find((a) => a.statusCode === 200)!.json();
+      assert.deepEqual((await inject(app, asManager, 'GET', `/admin/exceptions/${existing.id}`)).json(), winner);
+    });
+
     it('needs a token (401) and CITIES (403); another group’s place and exceptions answer 404, a super admin reaches them', async (t) => {
       const { app, db, asRoot, asOutsider, asEditor } = await setup(t, kind);
       const [existing] = await db.selectFrom('collection_exception').select('id').where('place_id', '=', ids.placeCentre).execute();
