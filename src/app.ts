@@ -24,6 +24,8 @@ import chatRoutes from './chat/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
 import authAdminRoutes from './auth/admin-routes.ts';
+import calendarAdminRoutes from './calendar/admin-routes.ts';
+import cityAdminRoutes from './cities/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -64,6 +66,8 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [consoleRoutes, '/chat'],
   [authRoutes, '/auth'],
   [authAdminRoutes, '/admin'],
+  [cityAdminRoutes, '/admin'],
+  [calendarAdminRoutes, '/admin'],
   [webRoutes, ''],
 ];
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { AuditAction, AuditEntryTable, DB } from '../db/types.ts';
+import { bumpDataVersion } from '../kernel/data-version.ts';
 import { errors } from '../kernel/errors.ts';
 import { pageMeta, pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { groupScope, type AdminAgent } from './guard.ts';
@@ -56,6 +57,15 @@ export async function recordAudit(trx: Kysely<DB>, author: AuditAuthor, change: 
       after: change.after === null ? null : JSON.stringify(change.after),
     })
     .execute();
+}
+
+/**
+ * Records an admin write that changes public data: its audit entry and the data_version bump, both in the write's
+ * transaction, so that every instance's public answers change within a second. Answers the new data version.
+ */
+export async function recordPublicChange(trx: Kysely<DB>, author: AuditAuthor, change: AuditChange, at: Date): Promise<number> {
+  await recordAudit(trx, author, change, at);
+  return bumpDataVersion(trx, at);
 }
 
 export interface AuditFilters {

@@ -103,3 +103,15 @@ export function assertReaches(
 ): void {
   if (!reaches(agent, groupIds)) throw notFound();
 }
+
+/** `record` if it exists and the agent may see it (its groups from `groupIdsOf`); `notFound()` otherwise, as if missing. */
+export function reachableRecord<T>(
+  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
+  record: T | undefined,
+  groupIdsOf: (record: T) => readonly (string | null)[],
+  notFound: () => DomainError,
+): T {
+  if (record === undefined) throw notFound();
+  assertReaches(agent, groupIdsOf(record), notFound);
+  return record;
+}

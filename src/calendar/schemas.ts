@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
+import { ErrorSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { WasteCollectionExceptionSchema } from '../kernel/city-model/schemas.ts';
+import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 
 export { ErrorSchema };
 
@@ -43,3 +45,28 @@ export const IcsResponseSchema = {
 
 /** No body at all (not even `null`): described for the OpenAPI document only. */
 export const NotModifiedSchema = { description: 'Not modified: the calendar is the one the client holds (same `ETag`); no body.' };
+
+// The admin API's exceptions (CONTRACT section 13): the public shape, the import bundle's field names, plus the place.
+
+export const AdminExceptionSchema = Type.Object({
+  ...WasteCollectionExceptionSchema.properties,
+  placeId: Uuid('The collection place it belongs to'),
+});
+export type AdminException = Static<typeof AdminExceptionSchema>;
+export const AdminExceptionListSchema = Envelope(AdminExceptionSchema);
+
+const exceptionFields = {
+  dateFrom: Timestamp('First day without (or with a changed) collection'),
+  dateTo: Type.Optional(Nullable(Timestamp('Last day, on or after dateFrom; null: the day of dateFrom only'))),
+  wasteTypeId: Uuid('A waste type of the place’s city'),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+};
+export const CreateExceptionBody = Type.Object(exceptionFields);
+export type CreateExceptionInput = Static<typeof CreateExceptionBody>;
+export const PatchExceptionBody = Type.Partial(Type.Object(exceptionFields));
+export type ExceptionPatch = Static<typeof PatchExceptionBody>;
+
+export const ExceptionIdParams = Type.Object({ id: Uuid('Exception id') });
+export const PlaceIdParams = Type.Object({ placeId: Uuid('Collection place id') });
+export const ExceptionListQuery = Type.Object(PaginationQuery);

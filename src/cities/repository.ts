@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
 /**
@@ -30,3 +31,68 @@ export function readCityGroupRows(db: Kysely<DB>) {
 }
 
 export type CityGroupRows = Awaited<ReturnType<typeof readCityGroupRows>>;
+
+// The admin API's waste types (CONTRACT section 13): one city's waste types, read and written one at a time.
+
+export type WasteTypeRow = Selectable<WasteTypeTable>;
+export type WasteTypeDetailRow = Selectable<WasteTypeDetailTable>;
+type WasteTypeValues = Omit<Insertable<WasteTypeTable>, 'id' | 'city_id'>;
+
+/** A city and its group, which decides who may see what it holds. */
+export interface CityOwner {
+  cityId: string;
+  cityGroupId: string | null;
+}
+
+export async function findCityOwner(db: Kysely<DB>, cityId: string): Promise<CityOwner | undefined> {
+  return db.selectFrom('city').select(['id as cityId', 'city_group_id as cityGroupId']).where('id', '=', cityId).executeTakeFirst();
+}
+
+export async function detailsOf(db: Kysely<DB>, wasteTypeIds: readonly string[]): Promise<WasteTypeDetailRow[]> {
+  if (wasteTypeIds.length === 0) return [];
+  return db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypeIds).execute();
+}
+
+/** One page of a city's waste types by name, then id, and their total. */
+export async function listCityWasteTypes(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<{ rows: WasteTypeRow[]; total: number }> {
+  const ofCity = db.selectFrom('waste_type').where('city_id', '=', cityId);
+  const [{ total }] = await ofCity.select((eb) => eb.fn.countAll<string>().as('total')).execute();
+  const window = pageWindow(page, Number(total));
+  const rows = window ? await ofCity.selectAll().orderBy('name').orderBy('id').limit(window.limit).offset(window.offset).execute() : [];
+  return { rows, total: Number(total) };
+}
+
+/** A waste type and its city's owner; locked until the end of the transaction with `forUpdate`. */
+export async function findWasteType(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<{ row: WasteTypeRow; owner: CityOwner } | undefined> {
+  const row = await db.selectFrom('waste_type').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
+  const owner = row && (await findCityOwner(db, row.city_id));
+  return row && owner && { row, owner };
+}
+
+export async function insertWasteType(db: Kysely<DB>, id: string, cityId: string, values: WasteTypeValues): Promise<WasteTypeRow> {
+  return db.insertInto('waste_type').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateWasteType(db: Kysely<DB>, id: string, values: WasteTypeValues): Promise<WasteTypeRow> {
+  return db.updateTable('waste_type').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** How many records name the waste type: collection days and exceptions, quiz questions, recycling points' materials. */
+export async function countWasteTypeUses(db: Kysely<DB>, id: string): Promise<number> {
+  const { rows } = await sql<{ uses: string }>`
+    SELECT (SELECT count(*) FROM collection_day WHERE waste_type_id = ${id})
+         + (SELECT count(*) FROM collection_exception WHERE waste_type_id = ${id})
+         + (SELECT count(*) FROM quiz_question WHERE correct_waste_type_id = ${id})
+         + (SELECT count(*) FROM recycling_point_material WHERE waste_type_id = ${id}) AS uses
+  `.execute(db);
+  return Number(rows[0].uses);
+}
+
+/** Deletes a waste type and its details (their foreign key cascades). */
+export async function deleteWasteType(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('waste_type').where('id', '=', id).execute();
+}

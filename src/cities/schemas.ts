@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Uuid } from '../kernel/schemas.ts';
+import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
+import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 
 export const CityGroupSchema = Type.Object(
   {
@@ -20,3 +22,32 @@ export const CityGroupSchema = Type.Object(
 export const CityIdParams = Type.Object({ id: Uuid('City id') });
 
 export type CityGroupApi = Static<typeof CityGroupSchema>;
+
+// The admin API's waste types (CONTRACT section 13): the public shape, the import bundle's field names, plus the city.
+
+export const AdminWasteTypeSchema = Type.Object({
+  ...WasteTypeSchema.properties,
+  cityId: Uuid('The city it belongs to'),
+});
+export type AdminWasteType = Static<typeof AdminWasteTypeSchema>;
+export const AdminWasteTypeListSchema = Envelope(AdminWasteTypeSchema);
+
+const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', description: '#RGB, #RRGGBB or #RRGGBBAA' });
+const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+const wasteTypeFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Text(2000),
+  instructions: Text(2000),
+  color: Type.Optional(Nullable(HexColor)),
+  colorLight: Type.Optional(Nullable(HexColor)),
+  icon: Text(200),
+  imageUrl: Text(2000),
+};
+export const CreateWasteTypeBody = Type.Object(wasteTypeFields, { description: 'Its details (materials) are not written here' });
+export type CreateWasteTypeInput = Static<typeof CreateWasteTypeBody>;
+export const PatchWasteTypeBody = Type.Partial(Type.Object(wasteTypeFields));
+export type WasteTypePatch = Static<typeof PatchWasteTypeBody>;
+
+export const WasteTypeIdParams = Type.Object({ id: Uuid('Waste type id') });
+export const CityWasteTypesParams = Type.Object({ cityId: Uuid('City id') });
+export const WasteTypeListQuery = Type.Object(PaginationQuery);

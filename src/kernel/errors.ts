@@ -184,6 +184,15 @@ export const errors = {
       'Cet élément a été modifié depuis que vous l’avez lu (en-tête «\u00a0If-Match\u00a0»)\u00a0: relisez-le avant de le modifier.',
     ),
   userNotFound: () => make('userNotFound', 404)('Compte introuvable'),
+  wasteTypeNotFound: () => make('wasteTypeNotFound', 404)('Type de déchet introuvable'),
+  collectionExceptionNotFound: () => make('collectionExceptionNotFound', 404)('Exception de collecte introuvable'),
+  /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
+  invalidField: (field: string, rule: string) => make('invalidField', 400)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
+  wasteTypeInUse: (uses: number) =>
+    make('wasteTypeInUse', 409)(
+      `Ce type de déchet est encore utilisé ${uses}\u00a0fois (jours et exceptions de collecte, questions du quiz, matières des points de collecte)\u00a0: ` +
+        'retirez-le d’abord de ces éléments.',
+    ),
   emailTaken: () => make('emailTaken', 409)('Le champ «\u00a0email\u00a0» désigne déjà un compte\u00a0: une adresse e-mail n’a qu’un compte.'),
   passwordTooShort: (min: number) =>
     make('passwordTooShort', 400)(`Le champ «\u00a0password\u00a0» doit contenir au moins ${min}\u00a0caractères.`),

@@ -22,7 +22,10 @@ describe('OpenAPI of the agents’ accounts', () => {
     for (const { op } of auth) assert.deepEqual(op.tags, ['auth']);
     const admin = operations.filter(({ route }) => route.includes(' /admin/'));
     assert.deepEqual(admin.map(({ route }) => route).sort(), [
-      'DELETE /admin/users/{id}', 'GET /admin/audit', 'GET /admin/users', 'GET /admin/users/{id}', 'PATCH /admin/users/{id}', 'POST /admin/users',
+      'DELETE /admin/exceptions/{id}', 'DELETE /admin/users/{id}', 'DELETE /admin/waste-types/{id}', 'GET /admin/audit',
+      'GET /admin/cities/{cityId}/waste-types', 'GET /admin/exceptions/{id}', 'GET /admin/places/{placeId}/exceptions', 'GET /admin/users',
+      'GET /admin/users/{id}', 'GET /admin/waste-types/{id}', 'PATCH /admin/exceptions/{id}', 'PATCH /admin/users/{id}',
+      'PATCH /admin/waste-types/{id}', 'POST /admin/cities/{cityId}/waste-types', 'POST /admin/places/{placeId}/exceptions', 'POST /admin/users',
     ]);
     for (const { route, op } of admin) {
       assert.deepEqual(op.tags, ['admin'], route);

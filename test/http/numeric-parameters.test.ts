@@ -66,6 +66,8 @@ for (const kind of testDatabaseKinds()) {
         'GET /chat/inbox page',
         'GET /admin/users pageSize',
         'GET /admin/audit page',
+        'GET /admin/cities/{cityId}/waste-types page',
+        'GET /admin/places/{placeId}/exceptions pageSize',
       ]) {
         assert.ok(checked.includes(expected), `${expected} in ${checked.join(', ')}`);
       }

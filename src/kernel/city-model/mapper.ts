@@ -9,7 +9,8 @@ type Row<K extends keyof Omit<CityRows, 'cities' | 'challenges'>> = CityRows[K][
 
 const WEEKDAY_ORDER = new Map<string, number>(FRENCH_WEEKDAYS.map((day, i) => [day, i]));
 
-function toWasteType(w: Row<'wasteTypes'>, details: Row<'details'>[]): WasteTypeApi {
+/** A waste type with its details by material (the admin API adds its city). */
+export function toWasteType(w: Row<'wasteTypes'>, details: Row<'details'>[]): WasteTypeApi {
   return {
     id: w.id,
     name: w.name,
