@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { sortByText } from '../kernel/french.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
 /**
@@ -53,13 +54,15 @@ export async function detailsOf(db: Kysely<DB>, wasteTypeIds: readonly string[])
   return db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypeIds).execute();
 }
 
-/** One page of a city's waste types by name, then id, and their total. */
+/**
+ * One page of a city's waste types in the public order (the kernel's French rule on the name, then id), and their
+ * total. A city has a handful of waste types: they are read whole, sorted, then paged (the database's collation is
+ * not the contract's rule, see src/cms/service.ts).
+ */
 export async function listCityWasteTypes(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<{ rows: WasteTypeRow[]; total: number }> {
-  const ofCity = db.selectFrom('waste_type').where('city_id', '=', cityId);
-  const [{ total }] = await ofCity.select((eb) => eb.fn.countAll<string>().as('total')).execute();
-  const window = pageWindow(page, Number(total));
-  const rows = window ? await ofCity.selectAll().orderBy('name').orderBy('id').limit(window.limit).offset(window.offset).execute() : [];
-  return { rows, total: Number(total) };
+  const all = sortByText(await db.selectFrom('waste_type').selectAll().where('city_id', '=', cityId).execute(), (w) => w.name);
+  const window = pageWindow(page, all.length);
+  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
 }
 
 /** A waste type and its city's owner; locked until the end of the transaction with `forUpdate`. */
