@@ -17,10 +17,9 @@ import {
   UserSchema,
 } from './schemas.ts';
 import * as users from './users.ts';
+import { adminRoute, guardErrors } from './admin-resource.ts';
 
 /** Every admin route: its tag and the access token's scheme in the OpenAPI document, and the guard's answers. */
-export const adminRoute = { tags: ['admin'], security: [{ accessToken: [] }] };
-export const guardErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
 const oneUserErrors = { ...guardErrors, 404: ErrorSchema };
 
 /** An account answered with its ETag, which a later If-Match names. */

@@ -115,3 +115,12 @@ export function reachableRecord<T>(
   assertReaches(agent, groupIdsOf(record), notFound);
   return record;
 }
+
+/** A record of a city group's data, seen through its owner (the city or place it hangs off): `reachableRecord` by its group. */
+export function reachableOwned<T extends { owner: { cityGroupId: string | null } }>(
+  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
+  record: T | undefined,
+  notFound: () => DomainError,
+): T {
+  return reachableRecord(agent, record, (found) => [found.owner.cityGroupId], notFound);
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { recordPublicChange, type AuditChange } from '../auth/audit.ts';
-import { reachableRecord, type AdminAgent } from '../auth/guard.ts';
+import { reachableOwned, type AdminAgent } from '../auth/guard.ts';
 import { assertIfMatch, etagOf } from '../auth/revision.ts';
 import { collectionExceptionFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
@@ -46,17 +46,15 @@ function versioned(row: ExceptionRow): VersionedException {
   return { exception, etag: etagOf(exception) };
 }
 
-const groupOf = ({ owner }: { owner: PlaceOwner }) => [owner.cityGroupId];
-
 /** The place if the agent may see it (404 otherwise). */
 async function reachablePlace(db: Kysely<DB>, agent: AdminAgent, placeId: string): Promise<PlaceOwner> {
   const owner = await repo.findPlaceOwner(db, placeId);
-  return reachableRecord(agent, owner && { owner }, groupOf, errors.collectionPlaceNotFound).owner;
+  return reachableOwned(agent, owner && { owner }, errors.collectionPlaceNotFound).owner;
 }
 
 /** The exception if the agent may see it (404 otherwise), locked with `forUpdate`. */
 async function reachableException(db: Kysely<DB>, agent: AdminAgent, id: string, forUpdate = false) {
-  return reachableRecord(agent, await repo.findException(db, id, { forUpdate }), groupOf, errors.collectionExceptionNotFound);
+  return reachableOwned(agent, await repo.findException(db, id, { forUpdate }), errors.collectionExceptionNotFound);
 }
 
 /** The written record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */

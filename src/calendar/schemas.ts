@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ErrorSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { ErrorSchema, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteCollectionExceptionSchema } from '../kernel/city-model/schemas.ts';
-import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
+import { Envelope } from '../kernel/pagination.ts';
 
 export { ErrorSchema };
 
@@ -62,11 +62,9 @@ const exceptionFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 };
-export const CreateExceptionBody = Type.Object(exceptionFields);
+export const { create: CreateExceptionBody, patch: PatchExceptionBody } = writeBodies(exceptionFields);
 export type CreateExceptionInput = Static<typeof CreateExceptionBody>;
-export const PatchExceptionBody = Type.Partial(Type.Object(exceptionFields));
 export type ExceptionPatch = Static<typeof PatchExceptionBody>;
 
 export const ExceptionIdParams = Type.Object({ id: Uuid('Exception id') });
 export const PlaceIdParams = Type.Object({ placeId: Uuid('Collection place id') });
-export const ExceptionListQuery = Type.Object(PaginationQuery);

@@ -1,18 +1,5 @@
-import {
-  findMaterial,
-  frenchDate,
-  guidanceText,
-  nextCollectionFacts,
-  placeMentioned,
-  recyclingPointsFor,
-  recyclingPointsOfWasteType,
-  wasteTypesMentioned,
-  type CityKnowledge,
-  type GuidanceTopic,
-  type MaterialEntry,
-  type Place,
-  type WasteType,
-} from './knowledge.ts';
+import * as knowledge from './knowledge.ts';
+import type { CityKnowledge, GuidanceTopic, MaterialEntry, Place, WasteType } from './knowledge.ts';
 
 /**
  * The language model's tools: JSON views of the same knowledge functions the built-in assistant uses.
@@ -59,7 +46,7 @@ export const TOOL_DEFINITIONS = [
 
 /** Drop-off points named after a waste type (the déchèterie for « Déchèterie », glass banks for « Verre »). */
 const dropOffPoints = (k: CityKnowledge, w: WasteType) =>
-  recyclingPointsOfWasteType(k, w).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+  knowledge.recyclingPointsOfWasteType(k, w).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
 
 const describeEntry = (k: CityKnowledge, e: MaterialEntry) => ({
   material: e.material,
@@ -87,45 +74,45 @@ export function runTool(state: ToolState, name: string, rawArgs: string): unknow
   switch (name) {
     case 'next_collections': {
       const asked = text(args.place);
-      const match = asked ? placeMentioned(k, asked) : null;
+      const match = asked ? knowledge.placeMentioned(k, asked) : null;
       if (match) state.namedPlace = match.place;
       const places = k.city.wasteCollectionPlaces;
       const place = match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
       if (!place) return { needsPlace: true, places: places.map((p) => p.name) };
       const typeText = text(args.waste_type);
-      let types = typeText ? wasteTypesMentioned(k, typeText) : null;
+      let types = typeText ? knowledge.wasteTypesMentioned(k, typeText) : null;
       if (typeText && types!.length === 0) {
-        const material = findMaterial(k, typeText);
+        const material = knowledge.findMaterial(k, typeText);
         types = material.kind === 'found' ? [material.entry.wasteType] : [];
         if (types.length === 0) return { place: place.name, error: `Aucun type de déchet ne correspond à « ${typeText} ».`, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
       }
       return {
         place: place.name,
-        collections: nextCollectionFacts(k, place, types, state.now).map((f) => ({
+        collections: knowledge.nextCollectionFacts(k, place, types, state.now).map((f) => ({
           wasteType: f.wasteType.name,
           // The déchèterie, the pharmacy, glass banks: no date to give, the points to go to instead.
           ...(place.collectionDays.some((d) => d.wasteTypeId === f.wasteType.id)
             ? { doorToDoor: true, dropOffPoints: [] }
             : { doorToDoor: false, dropOffPoints: dropOffPoints(k, f.wasteType) }),
           date: f.next?.date ?? null,
-          dateText: f.next ? frenchDate(f.next.date) : null,
+          dateText: f.next ? knowledge.frenchDate(f.next.date) : null,
           holiday: f.next?.holiday ?? null,
-          cancelled: f.cancelled.map((c) => ({ date: frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
+          cancelled: f.cancelled.map((c) => ({ date: knowledge.frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
         })),
       };
     }
     case 'find_material': {
-      const result = findMaterial(k, text(args.query));
+      const result = knowledge.findMaterial(k, text(args.query));
       if (result.kind === 'found') return { found: describeEntry(k, result.entry) };
       if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map((e) => describeEntry(k, e)) };
       return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
     }
     case 'recycling_points':
-      return recyclingPointsFor(k, text(args.query)).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+      return knowledge.recyclingPointsFor(k, text(args.query)).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
     case 'guidance': {
       const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
       if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };
-      return { topic, text: guidanceText(k, topic) };
+      return { topic, text: knowledge.guidanceText(k, topic) };
     }
     case 'handoff_to_agent':
       state.handoff = true;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { recordPublicChange, type AuditChange } from '../auth/audit.ts';
-import { reachableRecord, type AdminAgent } from '../auth/guard.ts';
+import { reachableOwned, type AdminAgent } from '../auth/guard.ts';
 import { assertIfMatch, etagOf } from '../auth/revision.ts';
 import { toWasteType } from '../kernel/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
@@ -36,17 +36,15 @@ async function versioned(db: Kysely<DB>, row: WasteTypeRow): Promise<VersionedWa
   return { wasteType, etag: etagOf(wasteType) };
 }
 
-const groupOf = ({ owner }: { owner: CityOwner }) => [owner.cityGroupId];
-
 /** The city if the agent may see it (404 otherwise). */
 async function reachableCity(db: Kysely<DB>, agent: AdminAgent, cityId: string): Promise<CityOwner> {
   const owner = await repo.findCityOwner(db, cityId);
-  return reachableRecord(agent, owner && { owner }, groupOf, errors.cityNotFound).owner;
+  return reachableOwned(agent, owner && { owner }, errors.cityNotFound).owner;
 }
 
 /** The waste type as the API shows it, if the agent may see it (404 otherwise), locked with `forUpdate`. */
 async function reachableWasteType(db: Kysely<DB>, agent: AdminAgent, id: string, forUpdate = false) {
-  const found = reachableRecord(agent, await repo.findWasteType(db, id, { forUpdate }), groupOf, errors.wasteTypeNotFound);
+  const found = reachableOwned(agent, await repo.findWasteType(db, id, { forUpdate }), errors.wasteTypeNotFound);
   return { ...found, ...(await versioned(db, found.row)) };
 }
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Uuid } from '../kernel/schemas.ts';
+import { Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
-import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
+import { Envelope } from '../kernel/pagination.ts';
 
 export const CityGroupSchema = Type.Object(
   {
@@ -43,11 +43,11 @@ const wasteTypeFields = {
   icon: Text(200),
   imageUrl: Text(2000),
 };
-export const CreateWasteTypeBody = Type.Object(wasteTypeFields, { description: 'Its details (materials) are not written here' });
+export const { create: CreateWasteTypeBody, patch: PatchWasteTypeBody } = writeBodies(wasteTypeFields, {
+  description: 'Its details (materials) are not written here',
+});
 export type CreateWasteTypeInput = Static<typeof CreateWasteTypeBody>;
-export const PatchWasteTypeBody = Type.Partial(Type.Object(wasteTypeFields));
 export type WasteTypePatch = Static<typeof PatchWasteTypeBody>;
 
 export const WasteTypeIdParams = Type.Object({ id: Uuid('Waste type id') });
 export const CityWasteTypesParams = Type.Object({ cityId: Uuid('City id') });
-export const WasteTypeListQuery = Type.Object(PaginationQuery);

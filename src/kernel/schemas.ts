@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TProperties, type TSchema } from 'typebox';
 
 /**
  * The building blocks every area's schemas are made of (contract section 1): ids, nullable fields, timestamps, the
@@ -71,3 +71,8 @@ export const CityNoticeFields = {
   respectOfCalendar: Nullable(Type.String()),
   holidays: Nullable(Type.String()),
 };
+
+/** The bodies of a resource's admin writes: `fields` as declared to create one, any of them to change one (PATCH). */
+export function writeBodies<F extends TProperties>(fields: F, options: { description?: string } = {}) {
+  return { create: Type.Object(fields, options), patch: Type.Partial(Type.Object(fields)) };
+}
