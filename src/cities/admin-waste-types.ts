@@ -27,8 +27,8 @@ export interface VersionedWasteType {
 }
 
 async function withDetails(db: Kysely<DB>, rows: WasteTypeRow[]): Promise<AdminWasteType[]> {
-  const details = await repo.detailsOf(db, rows.map((row) => row.id));
-  return rows.map((row) => ({ ...toWasteType(row, details.filter((d) => d.waste_type_id === row.id)), cityId: row.city_id }));
+  const details = Map.groupBy(await repo.detailsOf(db, rows.map((row) => row.id)), (d) => d.waste_type_id);
+  return rows.map((row) => ({ ...toWasteType(row, details.get(row.id) ?? []), cityId: row.city_id }));
 }
 
 async function versioned(db: Kysely<DB>, row: WasteTypeRow): Promise<VersionedWasteType> {
