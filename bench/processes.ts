@@ -23,8 +23,10 @@ export interface Child {
 }
 
 /** Runs a TypeScript entry point with this Node (type stripping), as production does. */
-export function startNode(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startNode(args: string[], env: Record<string, string>, input?: string): Child {
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
+  if (input !== undefined) proc.stdin!.end(input);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -39,8 +41,9 @@ export function startNode(args: string[], env: Record<string, string>): Child {
   };
 }
 
-export async function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = startNode(args, env);
+/** Runs an entry point to its end; `input` is written to its standard input (a password). */
+export async function runNode(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; output: string }> {
+  const child = startNode(args, env, input);
   await new Promise<void>((resolve) => child.proc.on('exit', () => resolve()));
   return { code: child.proc.exitCode, output: child.output() };
 }
@@ -69,4 +72,26 @@ export function rssMiB(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * `concurrency` loops calling `once` back to back for `durationS` seconds: the rate and latency percentiles of a
+ * baseline sent straight through a driver.
+ */
+export async function timedLoops(concurrency: number, durationS: number, once: () => Promise<unknown>): Promise<{ rps: number; p50: number; p99: number }> {
+  const latencies: number[] = [];
+  const end = performance.now() + durationS * 1000;
+  const loop = async () => {
+    while (performance.now() < end) {
+      const start = performance.now();
+      await once();
+      latencies.push(performance.now() - start);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  const elapsedS = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { rps: latencies.length / elapsedS, p50: at(0.5), p99: at(0.99) };
 }

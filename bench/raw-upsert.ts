@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
+import { timedLoops } from './processes.ts';
 
 /**
  * The write baseline: the bare upsert that keeps one record per device and challenge with the best score, sent
@@ -15,37 +16,25 @@ export async function measureRawUpserts(options: {
 }): Promise<{ rps: number; p50: number; p99: number }> {
   const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: path.resolve(options.dataDir), poolSize: 10 });
   try {
-    const latencies: number[] = [];
-    const end = performance.now() + options.durationS * 1000;
-    const loop = async () => {
-      while (performance.now() < end) {
-        const start = performance.now();
-        await database.db
-          .insertInto('challenge_completion')
-          .values({
-            id: randomUUID(),
-            device_id: `raw-${randomUUID()}`,
-            challenge_id: options.challengeId,
-            score: Math.round(Math.random() * 100),
-            completed_at: new Date(),
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['device_id', 'challenge_id'])
-              .doUpdateSet((eb) => ({ score: eb.ref('excluded.score'), completed_at: eb.ref('excluded.completed_at') }))
-              .whereRef('challenge_completion.score', '<', 'excluded.score'),
-          )
-          .returning(['id', 'score', 'completed_at'])
-          .executeTakeFirst();
-        latencies.push(performance.now() - start);
-      }
-    };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: options.concurrency }, loop));
-    const elapsedS = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-    return { rps: latencies.length / elapsedS, p50: at(0.5), p99: at(0.99) };
+    return await timedLoops(options.concurrency, options.durationS, () =>
+      database.db
+        .insertInto('challenge_completion')
+        .values({
+          id: randomUUID(),
+          device_id: `raw-${randomUUID()}`,
+          challenge_id: options.challengeId,
+          score: Math.round(Math.random() * 100),
+          completed_at: new Date(),
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['device_id', 'challenge_id'])
+            .doUpdateSet((eb) => ({ score: eb.ref('excluded.score'), completed_at: eb.ref('excluded.completed_at') }))
+            .whereRef('challenge_completion.score', '<', 'excluded.score'),
+        )
+        .returning(['id', 'score', 'completed_at'])
+        .executeTakeFirst(),
+    );
   } finally {
     await database.close();
   }

@@ -5,7 +5,9 @@
  * trigger, demo data) and a minimal Fastify process answering the same bytes from memory are measured with
  * autocannon, alternating ours/limit/ours/limit with the same connections, pipelining and duration, after a warm-up.
  * Writes: POST /public/challenges/complete against the same upsert run directly through the same driver at the
- * same concurrency. Timings vary with the machine's load; the ratios are the result.
+ * same concurrency; admin PATCHes of a waste type and of an exception against the statements they cannot do without
+ * (lock, update, audit entry, data version) sent raw, and how soon the public city shows such a change, on the
+ * writing instance and (PostgreSQL) on another. Timings vary with the machine's load; the ratios are the result.
  *
  * Also measured: the time from spawning `npm start` on the existing data directory to the first 200 on /ready,
  * the service's RSS at rest and its peak while serving, and a "cold" per-city row (a distinct URL per request,
@@ -26,6 +28,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import { ROOT, freePort, runNode, startNode, waitFor, rssMiB, type Child } from './processes.ts';
 import { measureRawUpserts } from './raw-upsert.ts';
+import { BENCH_ADMIN, adminToken, measureRawAdminWrites, timeToVisible, type RawAdminWrite } from './admin-writes.ts';
 import { CHUNK_CITIES as CHUNK, generateScaleBundles } from './scale.ts';
 import { spawn } from 'node:child_process';
 import { CITIES_STREAM_THRESHOLD } from '../src/config.ts';
@@ -48,6 +51,8 @@ const CONNECTIONS = Number(opts.connections);
 const PIPELINING = Number(opts.pipelining);
 const READ_TARGET = 0.75;
 const WRITE_TARGET = 0.6;
+/** Issue 16: an admin PATCH at least half the rate of its statements sent raw. */
+const ADMIN_WRITE_TARGET = 0.5;
 const SCALE_TARGET = 0.9;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
 /** Above this many ACTIF cities the service streams the list (its default CITIES_STREAM_THRESHOLD). */
@@ -175,6 +180,8 @@ async function main() {
     RATE_LIMIT_MAX: '1000000000',
     REDIS_URL: process.env.REDIS_URL ?? '',
     DATABASE_URL: process.env.DATABASE_URL ?? '',
+    // Logins for the admin write path; a bench-only secret.
+    CONSOLE_JWT_SECRET: randomUUID() + randomUUID(),
   };
   const children: Child[] = [];
   const cleanup = async () => {
@@ -199,6 +206,10 @@ async function main() {
     console.log(`importing the demo data (${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})…`);
     const imported = await runNode(['src/cli.ts', 'import', 'demo/bundle.json'], env);
     if (imported.code !== 0) throw new Error(imported.output);
+    const account = ['src/cli.ts', 'user', 'create', '--email', BENCH_ADMIN.email, '--name', 'Bench', '--super-admin'];
+    const created = await runNode(account, env, `${BENCH_ADMIN.password}\n`);
+    // On PostgreSQL the database outlives the run: the account of an earlier run is still there, with this password.
+    if (created.code !== 0 && !created.output.includes('désigne déjà un compte')) throw new Error(created.output);
 
     // With --scale: the per-city figures with the demo data, to compare with the same figures at scale. On PGlite
     // the demo database is copied and served again at the end, alternating with the national one; on PostgreSQL
@@ -400,6 +411,73 @@ async function main() {
       printRow(write);
     }
 
+    // The admin write path (issue 16): a PATCH of a waste type and of an exception against the statements they cannot
+    // do without sent raw (bench/admin-writes.ts), alternating as the completions are; then the public city read just
+    // after a change: how long until it shows it (this instance, and on PostgreSQL another one), and its rate in the
+    // seconds after against the cached rate before.
+    const wasteTypeId: string = city.wasteTypes[0].id;
+    const exceptionCity = bundle.cities.find((c: any) => c.status === 'ACTIF' && c.wasteCollectionPlaces.some((p: any) => p.exceptions?.length));
+    const exceptionId: string | undefined = exceptionCity?.wasteCollectionPlaces.find((p: any) => p.exceptions?.length).exceptions[0].id;
+    let admin: Record<string, unknown> | null = null;
+    if (exceptionId && (!opts.only || 'admin'.includes(opts.only))) {
+      let n = 0;
+      const patch = (port: number, token: string, url: string, duration: number) =>
+        cannon(`http://127.0.0.1:${port}${url}`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, duration, {
+          method: 'PATCH',
+          requests: [{ method: 'PATCH', setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ description: `Banc ${++n}` }) }) }],
+        });
+      const kinds: [RawAdminWrite, string, string][] = [
+        ['waste type', `/admin/waste-types/${wasteTypeId}`, wasteTypeId],
+        ['exception', `/admin/exceptions/${exceptionId}`, exceptionId],
+      ];
+      const o: Record<string, Figures[]> = { 'waste type': [], exception: [] };
+      const r: Record<string, Figures[]> = { 'waste type': [], exception: [] };
+      const visibleMs: number[] = [];
+      const otherInstanceMs: number[] = [];
+      const before: Figures[] = [];
+      const after: Figures[] = [];
+      const cityUrl = (port: number) => `http://127.0.0.1:${port}/public/cities/${city.id}`;
+      // The embedded database takes one process: the services before this one are stopped.
+      await ours.stop();
+      for (let turn = 0; turn < 2; turn++) {
+        const service = await startService();
+        const token = await adminToken(service.port);
+        for (const [kind, url] of kinds) {
+          await patch(service.port, token, url, WARMUP);
+          o[kind].push(await patch(service.port, token, url, DURATION));
+        }
+        // The read after a write: cached rate, a change, its time to show, then the rate from one second after it.
+        await cannon(cityUrl(service.port), {}, WARMUP);
+        before.push(await cannon(cityUrl(service.port), {}, DURATION));
+        const other = env.DATABASE_URL ? await startService() : null;
+        if (other) await cannon(cityUrl(other.port), {}, WARMUP);
+        const changedAt = performance.now();
+        visibleMs.push(await timeToVisible({ writePort: service.port, readPort: service.port, token, cityId: city.id, wasteTypeId }));
+        if (other) {
+          otherInstanceMs.push(await timeToVisible({ writePort: service.port, readPort: other.port, token, cityId: city.id, wasteTypeId }));
+          await other.child.stop();
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (performance.now() - changedAt))));
+        after.push(await cannon(cityUrl(service.port), {}, DURATION));
+        await service.child.stop();
+        for (const [kind, , id] of kinds) {
+          r[kind].push(await measureRawAdminWrites({ databaseUrl: env.DATABASE_URL || null, dataDir, kind, id, concurrency: CONNECTIONS, durationS: DURATION }));
+        }
+      }
+      for (const [kind] of kinds) {
+        const row = { route: `PATCH /admin/${kind === 'exception' ? 'exceptions' : 'waste-types'}/:id`, encoding: '-', ours: mean(o[kind]), limit: mean(r[kind]), ratio: 0, target: ADMIN_WRITE_TARGET };
+        row.ratio = row.ours.rps / row.limit.rps;
+        rows.push(row);
+        printRow(row);
+      }
+      const readRow = { route: 'GET /public/cities/:id 1 s after an admin write vs before', encoding: 'identity', ours: mean(after), limit: mean(before), ratio: 0, target: READ_TARGET };
+      readRow.ratio = readRow.ours.rps / readRow.limit.rps;
+      rows.push(readRow);
+      printRow(readRow);
+      admin = { visibleMs, otherInstanceMs };
+      console.log(`an admin write shows in the public city after ${visibleMs.join(', ')} ms on its instance${otherInstanceMs.length ? `, ${otherInstanceMs.join(', ')} ms on another` : ''}`);
+    }
+
     console.log(`\nRSS: ${rssAtRestMiB} MiB at rest, ${rssServingMiB} MiB at most while serving; npm start to /ready: ${npmStartReadyMs} ms`);
     const result = {
       when: new Date().toISOString(),
@@ -414,6 +492,7 @@ async function main() {
       coldCity,
       demoCity,
       streams,
+      admin,
       rows,
     };
     const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);
@@ -423,6 +502,8 @@ async function main() {
     const failing = rows.filter((r) => r.ratio < r.target).map((r) => `${r.route} (${r.encoding}) ${r.ratio.toFixed(2)} < ${r.target}`);
     if (npmStartReadyMs > READY_TARGET_MS) failing.push(`npm start to /ready ${npmStartReadyMs} ms > ${READY_TARGET_MS} ms`);
     if (streams.some((s) => (s.peakRssMiB as number) >= 1024)) failing.push('RSS reached 1 GiB while streaming GET /public/cities');
+    const slowest = admin ? Math.max(...(admin.visibleMs as number[]), ...(admin.otherInstanceMs as number[])) : 0;
+    if (slowest > 1000) failing.push(`an admin write took ${slowest} ms to reach the public city`);
     if (failing.length && !opts['no-fail']) {
       console.log(`below target: ${failing.join('; ')}`);
       process.exitCode = 1;

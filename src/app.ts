@@ -24,8 +24,14 @@ import chatRoutes from './chat/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
 import authAdminRoutes from './auth/admin-routes.ts';
+import bundleAdminRoutes from './bundle/admin-routes.ts';
 import calendarAdminRoutes from './calendar/admin-routes.ts';
 import cityAdminRoutes from './cities/admin-routes.ts';
+import blogAdminRoutes from './blog/admin-routes.ts';
+import cmsAdminRoutes from './cms/admin-routes.ts';
+import mediaAdminRoutes from './media/admin-routes.ts';
+import recyclingAdminRoutes from './recycling/admin-routes.ts';
+import challengeAdminRoutes from './challenges/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -68,6 +74,12 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [authAdminRoutes, '/admin'],
   [cityAdminRoutes, '/admin'],
   [calendarAdminRoutes, '/admin'],
+  [blogAdminRoutes, '/admin'],
+  [cmsAdminRoutes, '/admin'],
+  [bundleAdminRoutes, '/admin'],
+  [mediaAdminRoutes, '/admin'],
+  [recyclingAdminRoutes, '/admin'],
+  [challengeAdminRoutes, '/admin'],
   [webRoutes, ''],
 ];
 

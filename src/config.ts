@@ -36,8 +36,10 @@ export interface Config {
    * for stalled until it answers a probe): a hung Redis costs a request this much once, never a timeout each time.
    */
   readonly redisWaitMs: number;
-  /** Where media files live (copied there by the import). */
+  /** Where media files live (copied there by the import, written there by uploads). */
   readonly mediaDir: string;
+  /** Largest media file an agent may upload (POST /admin/media), counted while it streams in: 413 beyond. */
+  readonly mediaMaxBytes: number;
   /** Public origin of the service (for absolute URLs such as an app's apiUrl); null = the request's own origin. */
   readonly publicBaseUrl: string | null;
   /** General rate limit: requests per window per client IP; 0 disables it (benchmarks only). */
@@ -238,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX') ?? 'collecte:',
     redisWaitMs: int(env, 'REDIS_WAIT_MS', 20, 1, 60_000),
     mediaDir: path.resolve(str(env, 'MEDIA_DIR') ?? path.join(dataDir, 'media')),
+    mediaMaxBytes: int(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 0, 1_000_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type, type TSchema } from 'typebox';
-import type { DB } from '../db/types.ts';
 import { PaginationQuery, type PageRequest } from '../kernel/pagination.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { adminAgentOf, type AdminAgent } from './guard.ts';
+import { adminAgentOf } from './guard.ts';
+import type { AdminService, Versioned } from './admin-store.ts';
 import { IfMatchHeaders } from './schemas.ts';
 
 /**
@@ -19,65 +18,73 @@ export const guardErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchem
 const oneErrors = { ...guardErrors, 404: ErrorSchema };
 const PageQuery = Type.Object(PaginationQuery);
 
-/** What a service answers for one record: the record, its ETag, and after a write the data version it moved to. */
-export interface Versioned {
-  etag: string;
-  dataVersion?: number;
-}
-
 type Doc = { summary: string; description: string };
 
-export interface AdminResource<V extends Versioned> {
+export interface AdminResource {
   /** The record's own path, plural kebab-case: `/exceptions`. */
   path: string;
-  /** The parent's path and its id parameter: `/places/:placeId`, `placeId`. */
-  parentPath: string;
-  parentParam: string;
-  schemas: { parentParams: TSchema; idParams: TSchema; list: TSchema; item: TSchema; create: TSchema; patch: TSchema };
-  docs: { list: Doc; create: Doc; get: Doc; update: Doc; remove: Doc };
+  /**
+   * The parent's path and its id parameter (`/places/:placeId`, `placeId`); none for a top-level resource. `list`: the
+   * list's segment under the parent when it is not `path` (a waste type's `/details`, the import bundle's name).
+   */
+  parent?: { path: string; param: string; params: TSchema; list?: string };
+  /**
+   * The bodies; without `create`, no JSON creation route is registered: the area writes its own (media are uploaded
+   * as multipart/form-data).
+   */
+  schemas: { idParams: TSchema; list: TSchema; item: TSchema; create?: TSchema; patch: TSchema };
+  docs: { list: Doc; create?: Doc; get: Doc; update: Doc; remove: Doc };
   /** Whether a deletion can be refused with 409 (the record is still in use). */
   deleteConflict?: boolean;
-  /** The record out of what the service answers. */
-  record(versioned: V): unknown;
-  service: {
-    list(db: Kysely<DB>, agent: AdminAgent, parentId: string, page: PageRequest): Promise<unknown>;
-    create(db: Kysely<DB>, agent: AdminAgent, parentId: string, body: never, now: Date): Promise<V>;
-    get(db: Kysely<DB>, agent: AdminAgent, id: string): Promise<V>;
-    update(db: Kysely<DB>, agent: AdminAgent, id: string, body: never, ifMatch: string | undefined, now: Date): Promise<V>;
-    remove(db: Kysely<DB>, agent: AdminAgent, id: string, ifMatch: string | undefined, now: Date): Promise<number>;
-  };
+  /** Whether a creation can be refused with 409 (the parent holds one already: a challenge's badge). */
+  createConflict?: boolean;
+  service: AdminService<unknown>;
 }
 
 type Params = Record<string, string>;
 
+/**
+ * A write's data version is this instance's at once, with the publication schedule it leaves (src/http/data-version.ts),
+ * so that its own public answers follow without waiting.
+ */
+export async function adoptDataVersion(app: FastifyInstance, dataVersion: number | undefined): Promise<void> {
+  if (dataVersion !== undefined) await app.dataVersion.adopt(dataVersion);
+}
+
+/** The record a service answered, with its ETag; after a write, its data version adopted. */
+export async function answerVersioned<T>(app: FastifyInstance, reply: FastifyReply, versioned: Versioned<T>): Promise<T> {
+  await adoptDataVersion(app, versioned.dataVersion);
+  reply.header('etag', versioned.etag);
+  return versioned.record;
+}
+
 /** Registers the resource's routes on an admin plugin that already called requireAdminAgent. */
-export function registerAdminResource<V extends Versioned>(app: FastifyInstance, resource: AdminResource<V>): void {
+export function registerAdminResource(app: FastifyInstance, resource: AdminResource): void {
   const { db } = app;
   const { schemas, docs, service } = resource;
-  const listPath = `${resource.parentPath}${resource.path}`;
+  const listPath = `${resource.parent?.path ?? ''}${resource.parent?.list ?? resource.path}`;
+  const parentParams = resource.parent ? { params: resource.parent.params } : {};
   const onePath = `${resource.path}/:id`;
 
-  /** A write's data version is this instance's at once, so that its own public answers follow without waiting. */
-  const adopt = (dataVersion: number | undefined) => {
-    if (dataVersion !== undefined) app.dataVersion.current = Math.max(app.dataVersion.current, dataVersion);
-  };
-  const answer = (reply: FastifyReply, versioned: V) => {
-    adopt(versioned.dataVersion);
-    reply.header('etag', versioned.etag);
-    return resource.record(versioned);
-  };
-  const parentId = (request: FastifyRequest) => (request.params as Params)[resource.parentParam];
+  const adopt = (dataVersion: number | undefined) => adoptDataVersion(app, dataVersion);
+  const answer = (reply: FastifyReply, versioned: Versioned<unknown>) => answerVersioned(app, reply, versioned);
+  const parentId = (request: FastifyRequest) => resource.parent && (request.params as Params)[resource.parent.param];
   const id = (request: FastifyRequest) => (request.params as Params).id;
   const ifMatch = (request: FastifyRequest) => (request.headers as Record<string, string | undefined>)['if-match'];
 
   app.get(listPath, {
-    schema: { ...adminRoute, ...docs.list, params: schemas.parentParams, querystring: PageQuery, response: { 200: schemas.list, ...oneErrors } },
+    schema: { ...adminRoute, ...docs.list, ...parentParams, querystring: PageQuery, response: { 200: schemas.list, ...oneErrors } },
   }, async (request) => service.list(db, adminAgentOf(request), parentId(request), request.query as PageRequest));
 
-  app.post(listPath, {
-    schema: { ...adminRoute, ...docs.create, params: schemas.parentParams, body: schemas.create, response: { 201: schemas.item, ...oneErrors } },
-  }, async (request, reply) =>
-    answer(reply.code(201), await service.create(db, adminAgentOf(request), parentId(request), request.body as never, app.clock())));
+  if (schemas.create) {
+    app.post(listPath, {
+      schema: {
+        ...adminRoute, ...docs.create, ...parentParams, body: schemas.create,
+        response: { 201: schemas.item, ...oneErrors, ...(resource.createConflict ? { 409: ErrorSchema } : {}) },
+      },
+    }, async (request, reply) =>
+      answer(reply.code(201), await service.create(db, adminAgentOf(request), parentId(request), request.body as never, app.clock())));
+  }
 
   app.get(onePath, {
     schema: { ...adminRoute, ...docs.get, params: schemas.idParams, response: { 200: schemas.item, ...oneErrors } },
@@ -97,7 +104,7 @@ export function registerAdminResource<V extends Versioned>(app: FastifyInstance,
       response: { 204: Type.Null({ description: 'Deleted' }), ...oneErrors, ...(resource.deleteConflict ? { 409: ErrorSchema } : {}), 412: ErrorSchema },
     },
   }, async (request, reply) => {
-    adopt(await service.remove(db, adminAgentOf(request), id(request), ifMatch(request), app.clock()));
+    await adopt(await service.remove(db, adminAgentOf(request), id(request), ifMatch(request), app.clock()));
     return reply.code(204).send(null);
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { isUuid } from '../kernel/schemas.ts';
-import { InvalidConsoleToken, verifyConsoleToken } from './token.ts';
+import { InvalidConsoleToken, readBearer, verifyConsoleToken } from './token.ts';
 import type { Permission } from './permissions.ts';
 
 /** The agent an admin request speaks for, from its access token. */
@@ -23,14 +23,11 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
-
 /** The token of an `Authorization: Bearer` header, or the 401 to answer. */
 function bearerToken(header: string | undefined): string {
-  if (!header) throw errors.adminMissingToken();
-  const match = BEARER.exec(header);
-  if (!match) throw errors.adminInvalidToken();
-  return match[1];
+  const bearer = readBearer(header);
+  if ('fault' in bearer) throw bearer.fault === 'missing' ? errors.adminMissingToken() : errors.adminInvalidToken();
+  return bearer.token;
 }
 
 /** The agent of a valid access token, or the 401 to answer. */

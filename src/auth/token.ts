@@ -106,3 +106,15 @@ export async function signConsoleToken(
     .setExpirationTime(issuedAt + options.ttlSeconds)
     .sign(key(secret));
 }
+
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+
+/**
+ * The token of an `Authorization: Bearer` header (RFC 6750's token68 characters), `missing` without a header,
+ * `malformed` for any other scheme or shape. The console and the admin guard answer each case with their own error.
+ */
+export function readBearer(header: string | undefined): { token: string } | { fault: 'missing' | 'malformed' } {
+  if (!header) return { fault: 'missing' };
+  const token = BEARER.exec(header)?.[1];
+  return token === undefined ? { fault: 'malformed' } : { token };
+}

@@ -4,11 +4,13 @@ import { Type } from 'typebox';
 import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { toBlogPost } from './mapper.ts';
-import { findPublishedBlogPost, findPublishedBlogPosts } from './repository.ts';
+import { findPublishedBlogPost, findPublishedBlogPosts, nextPostPublication } from './repository.ts';
 import { BlogPostIdParams, BlogPostListQuery, BlogPostSchema } from './schemas.ts';
 
 export default async function blogRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // A scheduled post appears at its time on every instance, without a write then.
+  app.addPublicationSource(nextPostPublication);
 
   app.get(
     '/blog-posts',
@@ -16,12 +18,13 @@ export default async function blogRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['blog'],
         summary: 'Published blog posts, newest publishedAt first',
-        description: 'An unknown `cityGroupId` answers `[]`; a malformed one answers 400.',
+        description:
+          'A post scheduled for later (`publishedAt` after now) appears at its time. An unknown `cityGroupId` answers `[]`; a malformed one answers 400.',
         querystring: BlogPostListQuery,
         response: { 200: Type.Array(BlogPostSchema), 400: ErrorSchema },
       },
     },
-    async (request) => (await findPublishedBlogPosts(app.db, { cityGroupId: request.query.cityGroupId })).map(toBlogPost),
+    async (request) => (await findPublishedBlogPosts(app.db, { cityGroupId: request.query.cityGroupId }, app.clock())).map(toBlogPost),
   );
 
   app.get(
@@ -30,13 +33,13 @@ export default async function blogRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['blog'],
         summary: 'One published blog post',
-        description: 'A post that does not exist or is not published answers 404 (`Article introuvable`).',
+        description: 'A post that does not exist, is a draft or is scheduled for later answers 404 (`Article introuvable`).',
         params: BlogPostIdParams,
         response: { 200: BlogPostSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request) => {
-      const post = await findPublishedBlogPost(app.db, request.params.id);
+      const post = await findPublishedBlogPost(app.db, request.params.id, app.clock());
       if (!post) throw errors.blogPostNotFound();
       return toBlogPost(post);
     },

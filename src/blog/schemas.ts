@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { CityGroupRefSchema, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { CityGroupRefSchema, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { Envelope } from '../kernel/pagination.ts';
 
 export { CityGroupRefSchema };
 
@@ -23,3 +24,31 @@ export const BlogPostListQuery = Type.Object({
 });
 
 export const BlogPostIdParams = Type.Object({ id: Uuid() });
+
+// The admin API's posts (CONTRACT section 13): the public shape, drafts included, plus the group by the bundle's name.
+
+export const AdminBlogPostSchema = Type.Object(
+  { ...BlogPostSchema.properties, cityGroupId: Uuid('The city group it belongs to') },
+  { description: 'A post as agents see it: drafts (`published` false) and scheduled posts (`publishedAt` after now) too' },
+);
+export type AdminBlogPost = Static<typeof AdminBlogPostSchema>;
+export const AdminBlogPostListSchema = Envelope(AdminBlogPostSchema);
+
+const postFields = {
+  title: NonBlank(300),
+  content: Type.String({ description: 'MDX; must compile (400 with the line and column otherwise)' }),
+  published: Type.Optional(
+    Type.Boolean({ description: 'false (the default): a draft. true: public from `publishedAt` (now when it is null)' }),
+  ),
+  publishedAt: Type.Optional(
+    Nullable(Timestamp('When the post becomes public; a later date schedules it. Set to now when a post is published without one')),
+  ),
+};
+export const CreateBlogPostBody = Type.Object(postFields);
+export const PatchBlogPostBody = Type.Partial(
+  Type.Object({ ...postFields, cityGroupId: Uuid('Moves the post to another of the agent’s groups') }),
+);
+export type CreateBlogPostInput = Static<typeof CreateBlogPostBody>;
+export type BlogPostPatch = Static<typeof PatchBlogPostBody>;
+
+export const CityGroupPostsParams = Type.Object({ cityGroupId: Uuid('City group id') });

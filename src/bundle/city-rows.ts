@@ -1,4 +1,6 @@
-import type { BundleCity } from './schema.ts';
+import { streetKey } from '../kernel/address.ts';
+import { areaBox } from './rules/streets.ts';
+import type { Area, BundleCity } from './schema.ts';
 import { datedRow, orNull as n, type BundleRows, type Row } from './tables.ts';
 
 /** The rows of a city and of everything it holds, one explicit mapping per table (see rows.ts). */
@@ -47,7 +49,18 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
     }
   }
   for (const place of city.wasteCollectionPlaces ?? []) {
-    rows.collection_place.push({ id: place.id, city_id: city.id, name: place.name });
+    rows.collection_place.push({ id: place.id, city_id: city.id, name: place.name, ...areaColumns(place.area) });
+    for (const s of place.streets ?? []) {
+      rows.place_street.push({
+        id: s.id,
+        place_id: place.id,
+        street: s.street,
+        street_key: streetKey(s.street),
+        from_number: n(s.fromNumber),
+        to_number: n(s.toNumber),
+        side: s.side,
+      });
+    }
     for (const day of place.collectionDays ?? []) {
       rows.collection_day.push({
         id: day.id,
@@ -134,6 +147,19 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
       for (const qid of s.quizQuestionIds ?? []) rows.serie_question.push({ serie_id: s.id, quiz_question_id: qid });
     }
   }
+}
+
+/** A place's area as its columns: the GeoJSON as text and its bounding box, all null without an area. */
+export function areaColumns(area: Area | null | undefined) {
+  if (area == null) return { area: null, area_min_lon: null, area_min_lat: null, area_max_lon: null, area_max_lat: null };
+  const box = areaBox(area);
+  return {
+    area: JSON.stringify({ type: area.type, coordinates: area.coordinates }),
+    area_min_lon: box.minLon,
+    area_min_lat: box.minLat,
+    area_max_lon: box.maxLon,
+    area_max_lat: box.maxLat,
+  };
 }
 
 /**

@@ -35,6 +35,7 @@ const COUNTED = {
   collectionDays: 'collection_day',
   collectionExceptions: 'collection_exception',
   attachedLocations: 'attached_location',
+  streetRules: 'place_street',
   recyclingPoints: 'recycling_point',
   /** Waste types taken by recycling points, one per point and waste type. */
   recyclingPointMaterials: 'recycling_point_material',

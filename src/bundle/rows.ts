@@ -119,6 +119,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
           alt: n(entry.alt),
           public: entry.public ?? false,
           sha256: file.sha256,
+          city_group_id: n(entry.cityGroupId),
         },
         entry,
         now,

@@ -124,12 +124,34 @@ export const BundleAttachedLocationSchema = Type.Object({
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
 });
 
+/** Far above any house number, and within the database's integer column. */
+export const MAX_STREET_NUMBER = 999_999;
+
+export const StreetSideSchema = Type.Union([Type.Literal('ALL'), Type.Literal('ODD'), Type.Literal('EVEN')]);
+
+/** One street rule of a place (CONTRACT section 11); numbers inclusive, null an open end (rules/streets.ts). */
+export const BundleStreetRuleSchema = Type.Object({
+  id: Id,
+  street: Text,
+  fromNumber: Opt(Type.Integer({ maximum: MAX_STREET_NUMBER })),
+  toNumber: Opt(Type.Integer({ maximum: MAX_STREET_NUMBER })),
+  side: StreetSideSchema,
+});
+
+/** A GeoJSON Polygon or MultiPolygon; its structure and ranges are the rules' (rules/streets.ts), in French. */
+export const AreaSchema = Type.Object({
+  type: Type.String(),
+  coordinates: Type.Array(Type.Unknown()),
+});
+
 export const BundleCollectionPlaceSchema = Type.Object({
   id: Id,
   name: Text,
   collectionDays: List(BundleCollectionDaySchema),
   exceptions: List(BundleCollectionExceptionSchema),
   attachedLocations: List(BundleAttachedLocationSchema),
+  streets: List(BundleStreetRuleSchema),
+  area: Opt(AreaSchema),
 });
 
 export const BundleRecyclingPointSchema = Type.Object({
@@ -292,6 +314,8 @@ export const BundleMediaSchema = Type.Object({
   /** Served to the public only when true; false when absent. */
   public: Opt(Type.Boolean()),
   alt: Opt(Type.String()),
+  /** The city group whose agents manage it (CMS); absent: super admins only. */
+  cityGroupId: Opt(Id),
   /** The file, relative to the bundle file; must stay inside the bundle's folder. */
   path: Text,
   ...Dates,
@@ -313,6 +337,8 @@ export type BundleCollectionDay = Static<typeof BundleCollectionDaySchema>;
 export type BundleCollectionException = Static<typeof BundleCollectionExceptionSchema>;
 export type BundleAttachedLocation = Static<typeof BundleAttachedLocationSchema>;
 export type BundleCollectionPlace = Static<typeof BundleCollectionPlaceSchema>;
+export type BundleStreetRule = Static<typeof BundleStreetRuleSchema>;
+export type Area = Static<typeof AreaSchema>;
 export type BundleRecyclingPoint = Static<typeof BundleRecyclingPointSchema>;
 export type BundleQuizQuestion = Static<typeof BundleQuizQuestionSchema>;
 export type BundleBadge = Static<typeof BundleBadgeSchema>;

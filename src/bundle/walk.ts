@@ -1,3 +1,4 @@
+import { streetKey } from '../kernel/address.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 import { childPath, under, type BundleFault } from './faults.ts';
 import { blogPostFaults } from './rules/blog.ts';
@@ -11,8 +12,9 @@ import {
   recyclingPointFaults,
   type CityWasteTypes,
 } from './rules/cities.ts';
+import { areaFaults, streetOverlapFaults, streetRuleFaults, type OtherPlaceRule } from './rules/streets.ts';
 import { readMedia, type ValidatedMedia } from './rules/media.ts';
-import { menuItemFaults, type SitePages } from './rules/sites.ts';
+import { menuItemFaults, pageFaults, type SitePages } from './rules/sites.ts';
 import type {
   Bundle,
   BundleBlogPost,
@@ -31,7 +33,7 @@ import type { DatabaseChecks } from './validate-database.ts';
  * The one pass over a bundle whose shape is right. It claims every id (an id names one row of its table), checks
  * each record with its entity's rules (rules/) and the ids that record may reference, and sets aside what only the
  * database can confirm (validate-database.ts). Faults come in the order the bundle lists its records; a blog
- * post's, whose MDX compiles meanwhile, when the compiler is done.
+ * post's or a page's, whose MDX compiles meanwhile, when the compiler is done.
  */
 export class BundleWalk {
   readonly faults: BundleFault[] = [];
@@ -77,6 +79,7 @@ export class BundleWalk {
     this.children('collection_place', city.wasteCollectionPlaces, `${path}.wasteCollectionPlaces`, city.id, (place, p) =>
       this.collectionPlace(place, p, ids),
     );
+    this.streetOverlaps(city.wasteCollectionPlaces ?? [], `${path}.wasteCollectionPlaces`);
     this.children('recycling_point', city.recyclingPoints, `${path}.recyclingPoints`, city.id, (point, p) =>
       this.report(p, recyclingPointFaults(point, ids)),
     );
@@ -94,6 +97,28 @@ export class BundleWalk {
       this.report(p, collectionExceptionFaults(exception, city)),
     );
     this.children('attached_location', place.attachedLocations, `${path}.attachedLocations`, place.id);
+    this.children('place_street', place.streets, `${path}.streets`, place.id, (rule, p) => this.report(p, streetRuleFaults(rule)));
+    this.report(path, areaFaults(place.area));
+  }
+
+  /**
+   * No two places of a city claim one address: each valid rule is checked against the valid rules of the places
+   * listed before its own, the fault at the later one naming the earlier one's path. The bundle lists all the
+   * city's places (those it leaves out are deleted), so the database has nothing to add.
+   */
+  private streetOverlaps(places: BundleCollectionPlace[], path: string): void {
+    const earlier = new Map<string, OtherPlaceRule[]>();
+    places.forEach((place, i) => {
+      const own: [string, OtherPlaceRule][] = [];
+      (place.streets ?? []).forEach((rule, j) => {
+        if (streetRuleFaults(rule).length > 0) return;
+        const key = streetKey(rule.street);
+        const rulePath = `${path}[${i}].streets[${j}]`;
+        this.report(rulePath, streetOverlapFaults(rule, earlier.get(key) ?? []));
+        own.push([key, { rule, describedAs: rulePath }]);
+      });
+      for (const [key, rule] of own) earlier.set(key, [...(earlier.get(key) ?? []), rule]);
+    });
   }
 
   private challenge(challenge: BundleChallenge, path: string, city: CityQuizQuestions): void {
@@ -115,9 +140,10 @@ export class BundleWalk {
     if (site.cityGroupId != null) this.forDatabase.groupReferences.push({ record: site, path });
     const pages: SitePages = { pageIds: new Set((site.pages ?? []).map((p) => p.id)) };
     const pageSlugs = new FirstUses();
-    this.children('page', site.pages, `${path}.pages`, site.id, (page, p) =>
-      this.unique(pageSlugs, page.slug, p, 'slug', bundleMessages.slugTaken),
-    );
+    this.children('page', site.pages, `${path}.pages`, site.id, (page, p) => {
+      this.unique(pageSlugs, page.slug, p, 'slug', bundleMessages.slugTaken);
+      this.compiling.push(pageFaults(page).then((faults) => this.report(p, faults)));
+    });
     const locations = new FirstUses();
     this.children('menu', site.menus, `${path}.menus`, site.id, (menu, p) => {
       this.unique(locations, menu.location, p, 'location', bundleMessages.menuLocationTaken);
@@ -138,6 +164,7 @@ export class BundleWalk {
     for (const [i, entry] of entries.entries()) {
       const path = `media[${i}]`;
       this.claim('media', entry.id, path);
+      if (entry.cityGroupId != null) this.forDatabase.groupReferences.push({ record: entry, path });
       const read = await readMedia(entry, this.baseDir);
       if ('fault' in read) this.report(path, [read.fault]);
       else media.push(read.media);

@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
-import { requireAdminAgent } from '../auth/guard.ts';
-import * as exceptions from './admin-exceptions.ts';
+import { adminRoute, guardErrors, registerAdminResource } from '../auth/admin-resource.ts';
+import { adminService } from '../auth/admin-store.ts';
+import { adminAgentOf, requireAdminAgent } from '../auth/guard.ts';
+import { etagOf } from '../auth/revision.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { exceptionStore } from './admin-exceptions.ts';
+import { previewCollections } from './admin-preview.ts';
 import {
   AdminExceptionListSchema,
   AdminExceptionSchema,
+  CollectionsQuerySchema,
   CreateExceptionBody,
   ExceptionIdParams,
+  OccurrenceListSchema,
   PatchExceptionBody,
   PlaceIdParams,
+  PreviewBody,
+  type CollectionsQuery,
+  type PreviewInput,
 } from './schemas.ts';
 
 const WRITE_NOTE =
@@ -20,10 +29,8 @@ export default async function calendarAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
     path: '/exceptions',
-    parentPath: '/places/:placeId',
-    parentParam: 'placeId',
+    parent: { path: '/places/:placeId', param: 'placeId', params: PlaceIdParams },
     schemas: {
-      parentParams: PlaceIdParams,
       idParams: ExceptionIdParams,
       list: AdminExceptionListSchema,
       item: AdminExceptionSchema,
@@ -52,13 +59,41 @@ export default async function calendarAdminRoutes(app: FastifyInstance) {
         description: 'With `If-Match`, 412 when the exception changed since it was read. Recorded in the audit log; public answers follow within a second.',
       },
     },
-    record: (versioned: exceptions.VersionedException) => versioned.exception,
-    service: {
-      list: exceptions.listExceptions,
-      create: exceptions.createException,
-      get: exceptions.getException,
-      update: exceptions.updateException,
-      remove: exceptions.deleteException,
-    },
+    service: adminService(exceptionStore),
   });
+  registerPreview(app);
+}
+
+const PREVIEW_NOTE =
+  'The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (CONTRACT section 3b), computed by the same ' +
+  'engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the ' +
+  'city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.';
+
+/** `GET|POST /admin/places/:placeId/preview`: a place's calendar as it is, or as it would be with other days and exceptions. */
+function registerPreview(app: FastifyInstance) {
+  const schema = { ...adminRoute, params: PlaceIdParams, querystring: CollectionsQuerySchema };
+  const response = { 200: OccurrenceListSchema, ...guardErrors, 404: ErrorSchema };
+  type Request = { Params: { placeId: string }; Querystring: CollectionsQuery };
+
+  app.get<Request>('/places/:placeId/preview', {
+    schema: { ...schema, summary: 'Preview a place’s collections as they are', description: PREVIEW_NOTE, response },
+  }, async (request, reply) => {
+    const occurrences = await previewCollections(app.db, adminAgentOf(request), request.params.placeId, request.query, null, app.clock());
+    reply.header('etag', etagOf(occurrences));
+    return occurrences;
+  });
+
+  app.post<Request & { Body: PreviewInput }>('/places/:placeId/preview', {
+    schema: {
+      ...schema,
+      summary: 'Preview a place’s collections with other days and exceptions (nothing stored)',
+      description:
+        `${PREVIEW_NOTE} \`collectionDays\` and \`exceptions\` (the import bundle's shapes, ids optional) replace the stored ones ` +
+        '(either absent: the stored ones), checked with the bundle’s rules (400 naming the field: `collectionDays[0].wasteTypeId`). ' +
+        'Nothing is stored; answers 200.',
+      body: PreviewBody,
+      response,
+    },
+  }, async (request) =>
+    previewCollections(app.db, adminAgentOf(request), request.params.placeId, request.query, request.body, app.clock()));
 }

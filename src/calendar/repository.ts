@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { PlaceOwner } from '../kernel/cities.ts';
 import type { CollectionExceptionTable, DB } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { PlaceSchedule } from '../kernel/collection-calendar.ts';
@@ -33,13 +34,32 @@ export async function loadPlaceCalendar(db: Kysely<DB>, cityId: string, placeId:
   ]);
   if (!city) return { found: 'city-missing' };
 
-  const [place, days, exceptions, wasteTypes] = await Promise.all([
+  const [place, schedule] = await Promise.all([
     db
       .selectFrom('collection_place')
       .select(['id', 'name'])
       .where('id', '=', placeId)
       .where('city_id', '=', cityId)
       .executeTakeFirst(),
+    loadSchedule(db, placeId, cityId, city.time_zone),
+  ]);
+  if (!place) return { found: 'place-missing' };
+
+  return {
+    found: 'place',
+    data: {
+      city: { id: city.id, name: city.name, timeZone: city.time_zone },
+      place: { id: place.id, name: place.name },
+      schedule,
+      // The row is created by the first migration; the epoch only stands in if someone deleted it.
+      dataChangedAt: version?.changed_at ?? new Date(0),
+    },
+  };
+}
+
+/** A place's days and exceptions and its city's waste types, as the calendar engine takes them (three queries at once). */
+async function loadSchedule(db: Kysely<DB>, placeId: string, cityId: string, timeZone: string): Promise<PlaceSchedule> {
+  const [days, exceptions, wasteTypes] = await Promise.all([
     db
       .selectFrom('collection_day')
       .select(['name', 'waste_type_id', 'biweekly', 'start_date'])
@@ -55,56 +75,40 @@ export async function loadPlaceCalendar(db: Kysely<DB>, cityId: string, placeId:
       .execute(),
     db.selectFrom('waste_type').select(['id', 'name', 'color']).where('city_id', '=', cityId).execute(),
   ]);
-  if (!place) return { found: 'place-missing' };
-
   return {
-    found: 'place',
-    data: {
-      city: { id: city.id, name: city.name, timeZone: city.time_zone },
-      place: { id: place.id, name: place.name },
-      schedule: {
-        timeZone: city.time_zone,
-        days: days.map((d) => ({ name: d.name, wasteTypeId: d.waste_type_id, biweekly: d.biweekly, startDate: d.start_date })),
-        exceptions: exceptions.map((e) => ({
-          dateFrom: e.date_from,
-          dateTo: e.date_to,
-          wasteTypeId: e.waste_type_id,
-          name: e.name,
-          description: e.description,
-        })),
-        wasteTypes: wasteTypes.map((w) => ({ id: w.id, name: w.name, color: w.color })),
-      },
-      // The row is created by the first migration; the epoch only stands in if someone deleted it.
-      dataChangedAt: version?.changed_at ?? new Date(0),
-    },
+    timeZone,
+    days: days.map((d) => ({ name: d.name, wasteTypeId: d.waste_type_id, biweekly: d.biweekly, startDate: d.start_date })),
+    exceptions: exceptions.map((e) => ({
+      dateFrom: e.date_from,
+      dateTo: e.date_to,
+      wasteTypeId: e.waste_type_id,
+      name: e.name,
+      description: e.description,
+    })),
+    wasteTypes: wasteTypes.map((w) => ({ id: w.id, name: w.name, color: w.color })),
   };
+}
+
+/** A place of any city, ACTIF or not (the admin preview), with its owner and what the calendar engine needs. */
+export async function loadAdminPlaceSchedule(
+  db: Kysely<DB>,
+  placeId: string,
+): Promise<{ owner: PlaceOwner; schedule: PlaceSchedule } | undefined> {
+  const place = await db
+    .selectFrom('collection_place')
+    .innerJoin('city', 'city.id', 'collection_place.city_id')
+    .select(['collection_place.id as placeId', 'city.id as cityId', 'city.city_group_id as cityGroupId', 'city.time_zone as timeZone'])
+    .where('collection_place.id', '=', placeId)
+    .executeTakeFirst();
+  if (!place) return undefined;
+  const { timeZone, ...owner } = place;
+  return { owner, schedule: await loadSchedule(db, placeId, place.cityId, timeZone) };
 }
 
 // The admin API's exceptions (CONTRACT section 13): one place's exceptions, read and written one at a time.
 
 export type ExceptionRow = Selectable<CollectionExceptionTable>;
 type ExceptionValues = Omit<Insertable<CollectionExceptionTable>, 'id' | 'place_id'>;
-
-/** A place with what its writes need: its city (whose waste types it may name) and the city's group. */
-export interface PlaceOwner {
-  placeId: string;
-  cityId: string;
-  cityGroupId: string | null;
-}
-
-export async function findPlaceOwner(db: Kysely<DB>, placeId: string): Promise<PlaceOwner | undefined> {
-  return db
-    .selectFrom('collection_place')
-    .innerJoin('city', 'city.id', 'collection_place.city_id')
-    .select(['collection_place.id as placeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
-    .where('collection_place.id', '=', placeId)
-    .executeTakeFirst();
-}
-
-export async function cityWasteTypeIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('waste_type').select('id').where('city_id', '=', cityId).execute();
-  return new Set(rows.map((row) => row.id));
-}
 
 /** One page of a place's exceptions by dateFrom, then id, and their total. */
 export async function listPlaceExceptions(db: Kysely<DB>, placeId: string, page: PageRequest): Promise<{ rows: ExceptionRow[]; total: number }> {
@@ -116,21 +120,31 @@ export async function listPlaceExceptions(db: Kysely<DB>, placeId: string, page:
   return { rows, total: Number(total) };
 }
 
-/** An exception and its place's owner; locked until the end of the transaction with `forUpdate`. */
+/** An exception and its place's owner, in one query; the exception alone locked until the end of the transaction with `forUpdate`. */
 export async function findException(
   db: Kysely<DB>,
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<{ row: ExceptionRow; owner: PlaceOwner } | undefined> {
   const found = await db
-    .selectFrom('collection_exception')
-    .selectAll()
-    .where('id', '=', id)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .selectFrom('collection_exception as e')
+    .innerJoin('collection_place as p', 'p.id', 'e.place_id')
+    .innerJoin('city', 'city.id', 'p.city_id')
+    .selectAll('e')
+    .select(['city.id as owner_city_id', 'city.city_group_id as owner_city_group_id'])
+    .where('e.id', '=', id)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate('e'))
     .executeTakeFirst();
   if (!found) return undefined;
-  const owner = await findPlaceOwner(db, found.place_id);
-  return owner && { row: found, owner };
+  const { owner_city_id: cityId, owner_city_group_id: cityGroupId, ...row } = found;
+  return { row, owner: { placeId: row.place_id, cityId, cityGroupId } };
+}
+
+/** The ids of the waste types of a place's city: those its collections may name. */
+export async function placeWasteTypeIds(db: Kysely<DB>, placeId: string): Promise<Set<string>> {
+  const city = db.selectFrom('collection_place').select('city_id').where('id', '=', placeId);
+  const rows = await db.selectFrom('waste_type').select('id').where('city_id', '=', city).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function insertException(db: Kysely<DB>, id: string, placeId: string, values: ExceptionValues): Promise<ExceptionRow> {

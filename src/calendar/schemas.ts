@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { ErrorSchema, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteCollectionExceptionSchema } from '../kernel/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
+import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 
 export { ErrorSchema };
 
@@ -68,3 +69,29 @@ export type ExceptionPatch = Static<typeof PatchExceptionBody>;
 
 export const ExceptionIdParams = Type.Object({ id: Uuid('Exception id') });
 export const PlaceIdParams = Type.Object({ placeId: Uuid('Collection place id') });
+
+// The admin preview of a place's collections (CONTRACT section 13): days and exceptions as the import bundle holds
+// them (without ids, which a preview does not need), instead of the stored ones.
+
+const PreviewDaySchema = Type.Object({
+  id: Type.Optional(Uuid()),
+  name: Type.Enum([...FRENCH_WEEKDAYS], { description: 'French weekday, lowercase' }),
+  wasteTypeId: Uuid('A waste type of the place’s city'),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  biweekly: Type.Optional(Nullable(Type.Boolean())),
+  startDate: Type.Optional(Nullable(Timestamp('First day the rule applies; required when biweekly'))),
+});
+
+const PreviewExceptionSchema = Type.Object({
+  id: Type.Optional(Uuid()),
+  ...exceptionFields,
+});
+
+export const PreviewBody = Type.Object(
+  {
+    collectionDays: Type.Optional(Type.Array(PreviewDaySchema, { maxItems: 200, description: 'Absent: the stored days' })),
+    exceptions: Type.Optional(Type.Array(PreviewExceptionSchema, { maxItems: 500, description: 'Absent: the stored exceptions' })),
+  },
+  { description: 'The days and exceptions to preview the calendar with; nothing is stored' },
+);
+export type PreviewInput = Static<typeof PreviewBody>;

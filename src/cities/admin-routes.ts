@@ -1,7 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAdminResource } from '../auth/admin-resource.ts';
+import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
-import * as wasteTypes from './admin-waste-types.ts';
+import { ADMIN_PERMISSIONS } from '../auth/permissions.ts';
+import { cityGroupStore } from './admin-city-groups.ts';
+import { cityStore } from './admin-cities.ts';
+import placeAdminRoutes from './admin-place-routes.ts';
+import { wasteTypeDetailStore } from './admin-waste-type-details.ts';
+import { wasteTypeStore } from './admin-waste-types.ts';
+import {
+  AdminCityGroupListSchema,
+  AdminCityGroupSchema,
+  AdminCityIdParams,
+  AdminCityListSchema,
+  AdminCitySchema,
+  AdminWasteTypeDetailListSchema,
+  AdminWasteTypeDetailSchema,
+  CityGroupIdParams,
+  CreateCityBody,
+  CreateCityGroupBody,
+  CreateWasteTypeDetailBody,
+  GroupCitiesParams,
+  PatchCityBody,
+  PatchCityGroupBody,
+  PatchWasteTypeDetailBody,
+  WasteTypeDetailIdParams,
+  WasteTypeDetailsParams,
+} from './admin-schemas.ts';
 import {
   AdminWasteTypeListSchema,
   AdminWasteTypeSchema,
@@ -12,16 +37,94 @@ import {
 } from './schemas.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.';
+const STALE = 'With `If-Match`, 412 when it changed since it was read.';
 
-/** `/admin/cities/:cityId/waste-types` and `/admin/waste-types/:id` (CONTRACT section 13), for agents holding CITIES. */
+/**
+ * The cities area's admin routes (CONTRACT section 13): city groups for every agent (read) and super admins (write),
+ * and, for agents holding CITIES, cities, waste types and their details, places with their days and attached locations.
+ */
 export default async function cityAdminRoutes(app: FastifyInstance) {
+  await app.register(cityGroupAdminRoutes);
+  await app.register(citiesAdminRoutes);
+  await app.register(placeAdminRoutes);
+}
+
+/** `/admin/city-groups`: every agent reads its own groups; only a super admin writes them. */
+async function cityGroupAdminRoutes(app: FastifyInstance) {
+  requireAdminAgent(app, ADMIN_PERMISSIONS);
+  registerAdminResource(app, {
+    path: '/city-groups',
+    schemas: {
+      idParams: CityGroupIdParams,
+      list: AdminCityGroupListSchema,
+      item: AdminCityGroupSchema,
+      create: CreateCityGroupBody,
+      patch: PatchCityGroupBody,
+    },
+    docs: {
+      list: {
+        summary: 'The agent’s city groups (every group for a super admin), by name',
+        description: 'The listing envelope. Any admin permission reads the agent’s own groups.',
+      },
+      create: {
+        summary: 'Create a city group (super admin)',
+        description: `Super admins only (403 otherwise). A \`siret\` must start with the \`siren\` (the import bundle’s rule). ${PUBLISHED}`,
+      },
+      get: { summary: 'One city group, with its ETag', description: 'A group the agent does not hold answers 404, like an unknown one.' },
+      update: {
+        summary: 'Change a city group (partial; super admin)',
+        description: `Super admins only (403 otherwise; 404 for a group the agent does not hold). ${STALE} ${PUBLISHED}`,
+      },
+      remove: {
+        summary: 'Delete an empty city group (super admin)',
+        description:
+          `Super admins only. ${STALE} A group that still holds cities, blog posts, sites or chat conversations answers 409 ` +
+          `(the database would delete its posts and conversations with it): move or delete them first. ${PUBLISHED}`,
+      },
+    },
+    deleteConflict: true,
+    service: adminService(cityGroupStore),
+  });
+}
+
+async function citiesAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
+    path: '/cities',
+    parent: { path: '/city-groups/:cityGroupId', param: 'cityGroupId', params: GroupCitiesParams },
+    schemas: { idParams: AdminCityIdParams, list: AdminCityListSchema, item: AdminCitySchema, create: CreateCityBody, patch: PatchCityBody },
+    docs: {
+      list: {
+        summary: 'A city group’s cities, ACTIF or not, by name',
+        description: 'The listing envelope; the city’s own fields with `status`, `timeZone` and `cityGroupId` (its children have their own paths). ' +
+          'A group the agent does not hold answers 404.',
+      },
+      create: {
+        summary: 'Create a city in a group',
+        description: `Checked with the import bundle’s city rules (400 naming the field: an unknown \`timeZone\`). ${PUBLISHED}`,
+      },
+      get: { summary: 'One city, with its ETag', description: 'A city outside the agent’s groups answers 404, like an unknown one.' },
+      update: {
+        summary: 'Change a city (partial), or move it to another group',
+        description:
+          `${STALE} Checked with the import bundle’s city rules. \`cityGroupId\` moves the city: into a group the agent does not hold, ` +
+          `404 as if the group were missing; a super admin moves it anywhere (an unknown group: 400) or out of every group (null). ${PUBLISHED}`,
+      },
+      remove: {
+        summary: 'Delete an empty city',
+        description:
+          `${STALE} A city that still holds waste types, places, recycling points, quiz questions, challenges or chat conversations ` +
+          `answers 409 (they would be deleted with it): delete them first, or hide the city with \`status\` NON_ACTIF. ${PUBLISHED}`,
+      },
+    },
+    deleteConflict: true,
+    service: adminService(cityStore),
+  });
+
+  registerAdminResource(app, {
     path: '/waste-types',
-    parentPath: '/cities/:cityId',
-    parentParam: 'cityId',
+    parent: { path: '/cities/:cityId', param: 'cityId', params: CityWasteTypesParams },
     schemas: {
-      parentParams: CityWasteTypesParams,
       idParams: WasteTypeIdParams,
       list: AdminWasteTypeListSchema,
       item: AdminWasteTypeSchema,
@@ -35,7 +138,7 @@ export default async function cityAdminRoutes(app: FastifyInstance) {
       },
       create: {
         summary: 'Create a waste type of a city',
-        description: `Without details (materials). A city outside the agent’s groups answers 404. ${PUBLISHED}`,
+        description: `Without details (materials: see /admin/waste-types/{wasteTypeId}/details). A city outside the agent’s groups answers 404. ${PUBLISHED}`,
       },
       get: {
         summary: 'One waste type, with its ETag',
@@ -54,13 +157,29 @@ export default async function cityAdminRoutes(app: FastifyInstance) {
       },
     },
     deleteConflict: true,
-    record: (versioned: wasteTypes.VersionedWasteType) => versioned.wasteType,
-    service: {
-      list: wasteTypes.listWasteTypes,
-      create: wasteTypes.createWasteType,
-      get: wasteTypes.getWasteType,
-      update: wasteTypes.updateWasteType,
-      remove: wasteTypes.deleteWasteType,
+    service: adminService(wasteTypeStore),
+  });
+
+  registerAdminResource(app, {
+    path: '/waste-type-details',
+    parent: { path: '/waste-types/:wasteTypeId', param: 'wasteTypeId', params: WasteTypeDetailsParams, list: '/details' },
+    schemas: {
+      idParams: WasteTypeDetailIdParams,
+      list: AdminWasteTypeDetailListSchema,
+      item: AdminWasteTypeDetailSchema,
+      create: CreateWasteTypeDetailBody,
+      patch: PatchWasteTypeDetailBody,
     },
+    docs: {
+      list: {
+        summary: 'A waste type’s details (materials), by material',
+        description: 'The listing envelope. A waste type of a city outside the agent’s groups answers 404.',
+      },
+      create: { summary: 'Add a detail (material) to a waste type', description: `A waste type outside the agent’s groups answers 404. ${PUBLISHED}` },
+      get: { summary: 'One waste-type detail, with its ETag', description: 'Outside the agent’s groups: 404, like an unknown one.' },
+      update: { summary: 'Change a waste-type detail (partial)', description: `${STALE} ${PUBLISHED}` },
+      remove: { summary: 'Delete a waste-type detail', description: `${STALE} ${PUBLISHED}` },
+    },
+    service: adminService(wasteTypeDetailStore),
   });
 }

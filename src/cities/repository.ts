@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
+import type { CityOwner } from '../kernel/cities.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
 /**
@@ -39,16 +40,6 @@ export type WasteTypeRow = Selectable<WasteTypeTable>;
 export type WasteTypeDetailRow = Selectable<WasteTypeDetailTable>;
 type WasteTypeValues = Omit<Insertable<WasteTypeTable>, 'id' | 'city_id'>;
 
-/** A city and its group, which decides who may see what it holds. */
-export interface CityOwner {
-  cityId: string;
-  cityGroupId: string | null;
-}
-
-export async function findCityOwner(db: Kysely<DB>, cityId: string): Promise<CityOwner | undefined> {
-  return db.selectFrom('city').select(['id as cityId', 'city_group_id as cityGroupId']).where('id', '=', cityId).executeTakeFirst();
-}
-
 export async function detailsOf(db: Kysely<DB>, wasteTypeIds: readonly string[]): Promise<WasteTypeDetailRow[]> {
   if (wasteTypeIds.length === 0) return [];
   return db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypeIds).execute();
@@ -65,15 +56,23 @@ export async function listCityWasteTypes(db: Kysely<DB>, cityId: string, page: P
   return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
 }
 
-/** A waste type and its city's owner; locked until the end of the transaction with `forUpdate`. */
+/** A waste type and its city's owner, in one query; the waste type alone locked until the end of the transaction with `forUpdate`. */
 export async function findWasteType(
   db: Kysely<DB>,
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<{ row: WasteTypeRow; owner: CityOwner } | undefined> {
-  const row = await db.selectFrom('waste_type').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
-  const owner = row && (await findCityOwner(db, row.city_id));
-  return row && owner && { row, owner };
+  const found = await db
+    .selectFrom('waste_type as w')
+    .innerJoin('city', 'city.id', 'w.city_id')
+    .selectAll('w')
+    .select('city.city_group_id as owner_city_group_id')
+    .where('w.id', '=', id)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate('w'))
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { owner_city_group_id: cityGroupId, ...row } = found;
+  return { row, owner: { cityId: row.city_id, cityGroupId } };
 }
 
 export async function insertWasteType(db: Kysely<DB>, id: string, cityId: string, values: WasteTypeValues): Promise<WasteTypeRow> {

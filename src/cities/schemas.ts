@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { NonBlank, Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
 
@@ -35,7 +35,7 @@ export const AdminWasteTypeListSchema = Envelope(AdminWasteTypeSchema);
 const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', description: '#RGB, #RRGGBB or #RRGGBBAA' });
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 const wasteTypeFields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: NonBlank(200),
   description: Text(2000),
   instructions: Text(2000),
   color: Type.Optional(Nullable(HexColor)),

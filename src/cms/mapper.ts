@@ -37,7 +37,7 @@ export function toPage(row: PageRow): Page {
   return { ...toPageSummary(row), content: row.content };
 }
 
-export function toMenuItem(row: MenuItemRow, children: MenuItem[]): MenuItem {
+export function toMenuItem(row: Omit<MenuItemRow, 'page_published'>, children: MenuItem[]): MenuItem {
   return { id: row.id, label: row.label, linkType: row.link_type, pageId: row.page_id, externalUrl: row.external_url, children };
 }
 

@@ -13,7 +13,10 @@ export function isItemVisible(item: MenuItemRow): boolean {
   return item.link_type !== 'PAGE';
 }
 
-function bySiblingOrder(a: MenuItemRow, b: MenuItemRow): number {
+/** What a tree is built from: an item's own columns (the public API adds whether its page is published). */
+type TreeRow = Omit<MenuItemRow, 'page_published'>;
+
+function bySiblingOrder(a: TreeRow, b: TreeRow): number {
   return a.order - b.order || compareFrench(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -21,10 +24,11 @@ function bySiblingOrder(a: MenuItemRow, b: MenuItemRow): number {
  * Builds the item trees of several menus from their flat rows (one query for all of them).
  * Only items reachable from a visible root through visible items are kept, so a hidden item hides
  * its whole branch, and a parent loop or a parent in another menu cannot make an item appear twice.
+ * Citizens see the items `isItemVisible` keeps; the admin API sees every item.
  */
-export function buildMenus(menus: MenuRow[], rows: MenuItemRow[]): Menu[] {
-  const childrenOf = new Map<string, MenuItemRow[]>();
-  const rootsOf = new Map<string, MenuItemRow[]>();
+export function buildMenus<R extends TreeRow>(menus: MenuRow[], rows: R[], visible: (row: R) => boolean): Menu[] {
+  const childrenOf = new Map<string, R[]>();
+  const rootsOf = new Map<string, R[]>();
   const ids = new Set(rows.map((r) => r.id));
   for (const row of rows) {
     if (row.parent_id !== null && ids.has(row.parent_id)) {
@@ -39,9 +43,9 @@ export function buildMenus(menus: MenuRow[], rows: MenuItemRow[]): Menu[] {
   }
 
   const placed = new Set<string>();
-  const toTree = (siblings: MenuItemRow[], menuId: string): MenuItem[] =>
+  const toTree = (siblings: R[], menuId: string): MenuItem[] =>
     siblings
-      .filter((row) => row.menu_id === menuId && isItemVisible(row) && !placed.has(row.id))
+      .filter((row) => row.menu_id === menuId && visible(row) && !placed.has(row.id))
       .sort(bySiblingOrder)
       .map((row) => {
         placed.add(row.id);

@@ -27,6 +27,15 @@ export async function findSiteBySlug(db: Kysely<DB>, slug: string): Promise<Site
   return (await selectSites(db).where('s.slug', '=', slug).executeTakeFirst()) ?? null;
 }
 
+export async function findSiteById(db: Kysely<DB>, id: string): Promise<SiteRow | null> {
+  return (await selectSites(db).where('s.id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The sites of a city group, in no particular order (the admin API). */
+export async function findSitesOfGroup(db: Kysely<DB>, cityGroupId: string): Promise<SiteRow[]> {
+  return selectSites(db).where('s.city_group_id', '=', cityGroupId).execute();
+}
+
 // ---------------------------------------------------------------- pages
 
 const pageSummaryColumns = [
@@ -63,6 +72,12 @@ export async function findPublishedPagesById(db: Kysely<DB>, ids: string[], now:
 
 export async function findPublishedPage(db: Kysely<DB>, id: string, now: Date): Promise<PageRow | null> {
   return (await selectPublishedPages(db, now).where('id', '=', id).select(pageColumns).executeTakeFirst()) ?? null;
+}
+
+/** When the next scheduled page becomes public: the earliest `publishedAt` after `now`. */
+export async function nextPagePublication(db: Kysely<DB>, now: Date): Promise<Date | null> {
+  const row = await db.selectFrom('page').select((eb) => eb.fn.min('published_at').as('next')).where('published_at', '>', now).executeTakeFirst();
+  return row?.next ? new Date(row.next) : null;
 }
 
 // ---------------------------------------------------------------- menus

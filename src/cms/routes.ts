@@ -19,6 +19,7 @@ import {
   SlugParams,
 } from './schemas.ts';
 import * as cms from './service.ts';
+import { nextPagePublication } from './repository.ts';
 
 const errorResponses = { 400: ErrorSchema, 404: ErrorSchema };
 
@@ -27,11 +28,14 @@ const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z
 
 export default async function cmsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // A scheduled page (and the menu items linking to it) appears at its time on every instance, without a write then.
+  app.addPublicationSource(nextPagePublication);
 
   /**
    * Where the public API lives for an app: the configured public origin, else the origin the app called. That origin
-   * comes from the Host header (X-Forwarded-Host only from a trusted proxy), so the answer is cached per host: a forged
-   * Host only ever reaches the client that sent it. A Host that is not a host name is refused.
+   * comes from the Host header and the protocol (X-Forwarded-Host and X-Forwarded-Proto only from a trusted proxy), so
+   * the answer is cached per origin: a forged Host only ever reaches the client that sent it, and an app that called
+   * over HTTPS is never sent an http:// apiUrl. A Host that is not a host name is refused.
    */
   const apiUrl = (request: FastifyRequest) => {
     if (app.config.publicBaseUrl) return `${app.config.publicBaseUrl}/public`;
@@ -73,7 +77,7 @@ export default async function cmsRoutes(fastify: FastifyInstance) {
   app.get(
     '/cms/apps/:slug',
     {
-      config: { cacheByHost: app.config.publicBaseUrl === null },
+      config: { cacheByOrigin: app.config.publicBaseUrl === null },
       schema: {
         tags: ['cms'],
         summary: 'Configuration of a mobile app (a site of type APP)',

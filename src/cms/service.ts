@@ -4,7 +4,7 @@ import { errors } from '../kernel/errors.ts';
 import { compareFrench, sortByText } from '../kernel/french.ts';
 import { pageMeta, pageWindow, type PageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { toPage, toPageSummary, toSite } from './mapper.ts';
-import { buildMenus } from './menu-tree.ts';
+import { buildMenus, isItemVisible } from './menu-tree.ts';
 import * as repo from './repository.ts';
 import type { App, Menu, Page, Site, SiteType } from './schemas.ts';
 
@@ -69,7 +69,7 @@ async function appOr404(db: Kysely<DB>, slug: string): Promise<repo.SiteRow> {
 
 async function menusWithItems(db: Kysely<DB>, menus: repo.MenuRow[], now: Date): Promise<Menu[]> {
   const items = await repo.findMenuItems(db, menus.map((m) => m.id), now);
-  return buildMenus(menus, items);
+  return buildMenus(menus, items, isItemVisible);
 }
 
 /** The menus of a site by name (then id), as trees. */

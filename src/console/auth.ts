@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../kernel/errors.ts';
-import { CHAT_CONVERSATIONS, InvalidConsoleToken, verifyConsoleToken, type ConsoleAgent } from '../auth/token.ts';
+import { CHAT_CONVERSATIONS, InvalidConsoleToken, readBearer, verifyConsoleToken, type ConsoleAgent } from '../auth/token.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -8,8 +8,6 @@ declare module 'fastify' {
     consoleAgent: ConsoleAgent | null;
   }
 }
-
-const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
 
 /**
  * Guards every route registered in the calling (encapsulated) plugin: a valid console token with the
@@ -23,13 +21,11 @@ export function requireConsoleAgent(app: FastifyInstance): void {
     reply.header('cache-control', 'no-store');
     const secret = app.config.consoleJwtSecret;
     if (!secret) throw errors.consoleNotConfigured();
-    const header = request.headers.authorization;
-    if (!header) throw errors.consoleMissingToken();
-    const match = BEARER.exec(header);
-    if (!match) throw errors.consoleInvalidToken();
+    const bearer = readBearer(request.headers.authorization);
+    if ('fault' in bearer) throw bearer.fault === 'missing' ? errors.consoleMissingToken() : errors.consoleInvalidToken();
     let agent: ConsoleAgent;
     try {
-      agent = await verifyConsoleToken(match[1], secret, app.clock());
+      agent = await verifyConsoleToken(bearer.token, secret, app.clock());
     } catch (err) {
       if (err instanceof InvalidConsoleToken) throw errors.consoleInvalidToken();
       throw err;

@@ -6,6 +6,8 @@ import * as completeChallenges from './migrations/0003-complete-challenges.ts';
 import * as recyclingPoints from './migrations/0004-recycling-points.ts';
 import * as challengeAvailability from './migrations/0005-challenge-availability.ts';
 import * as accounts from './migrations/0006-accounts.ts';
+import * as mediaGroup from './migrations/0007-media-group.ts';
+import * as streetsAndAreas from './migrations/0008-streets-and-areas.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +17,8 @@ const migrations: Record<string, Migration> = {
   '0004-recycling-points': recyclingPoints,
   '0005-challenge-availability': challengeAvailability,
   '0006-accounts': accounts,
+  '0007-media-group': mediaGroup,
+  '0008-streets-and-areas': streetsAndAreas,
 };
 
 const provider: MigrationProvider = {

@@ -60,6 +60,31 @@ export interface CollectionPlaceTable {
   id: string;
   city_id: string;
   name: string;
+  /** A GeoJSON Polygon or MultiPolygon (CONTRACT section 11), written as JSON text. */
+  area: ColumnType<GeoJsonArea | null, string | null | undefined, string | null>;
+  area_min_lon: Generated<number | null>;
+  area_min_lat: Generated<number | null>;
+  area_max_lon: Generated<number | null>;
+  area_max_lat: Generated<number | null>;
+}
+
+/** A place's area as stored: GeoJSON, `[longitude, latitude]` positions. */
+export interface GeoJsonArea {
+  type: 'Polygon' | 'MultiPolygon';
+  coordinates: unknown[];
+}
+
+export type StreetSide = 'ALL' | 'ODD' | 'EVEN';
+
+export interface StreetRuleTable {
+  id: string;
+  place_id: string;
+  street: string;
+  /** streetKey(street), src/kernel/address.ts. */
+  street_key: string;
+  from_number: number | null;
+  to_number: number | null;
+  side: StreetSide;
 }
 
 export type WeekdayName = 'lundi' | 'mardi' | 'mercredi' | 'jeudi' | 'vendredi' | 'samedi' | 'dimanche';
@@ -234,6 +259,8 @@ export interface MediaTable {
   alt: string | null;
   public: boolean;
   sha256: string;
+  /** Null: imported without a group, managed by super admins only. */
+  city_group_id: string | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -355,6 +382,7 @@ export interface DB {
   waste_type: WasteTypeTable;
   waste_type_detail: WasteTypeDetailTable;
   collection_place: CollectionPlaceTable;
+  place_street: StreetRuleTable;
   collection_day: CollectionDayTable;
   collection_exception: CollectionExceptionTable;
   attached_location: AttachedLocationTable;

@@ -30,13 +30,19 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Cache this GET route's 200 answers until public data changes (default for GET /public routes and their HEAD). */
     cache?: boolean;
-    /** The answer depends on the request's Host (an origin built from it): the host is part of the cache key. */
-    cacheByHost?: boolean;
+    /**
+     * The answer depends on the request's origin (a URL built from its protocol and Host, both of which a trusted proxy
+     * may give): the origin is part of the cache key.
+     */
+    cacheByOrigin?: boolean;
     /** Set at start-up for cached routes: what the cache key is made of. */
     cacheKeyPlan?: CacheKeyPlan;
   }
   interface FastifyRequest {
-    /** Set by a handler whose answer stops being right at a known time (a challenge ends, a page is published). */
+    /**
+     * Set by a handler whose answer stops being right at a known time (a challenge ends, a point opens). Scheduled
+     * publications need none: every public answer is kept until the next one at most (data-version.ts).
+     */
     cacheUntil?: Date;
     /** This request's cache key, made once from the raw URL by the first hook and used again to store the answer. */
     cacheKey?: string;
@@ -44,15 +50,16 @@ declare module 'fastify' {
 }
 
 /**
- * A cached route's key: its URL pattern, its path parameters, the query parameters its schema declares, and the host
- * when the answer depends on it. Never the raw URL: a route ignores query parameters it does not declare, so keying
- * on them would let anyone grow the cache with distinct URLs (`?x=<15 KB>`) and the memory with their keys.
+ * A cached route's key: its URL pattern, its path parameters, the query parameters its schema declares, and the origin
+ * (protocol and host) when the answer depends on it. Never the raw URL: a route ignores query parameters it does not
+ * declare, so keying on them would let anyone grow the cache with distinct URLs (`?x=<15 KB>`) and the memory with their
+ * keys.
  */
 export interface CacheKeyPlan {
   url: string;
   params: string[];
   query: string[];
-  byHost: boolean;
+  byOrigin: boolean;
 }
 
 /** A parameter as the routes read it: ids in any letter case are the same id (stored lowercase). */
@@ -68,7 +75,7 @@ function declaredNames(schema: unknown): string[] {
 }
 
 export function cacheKeyOf(request: FastifyRequest, plan: CacheKeyPlan): string {
-  if (plan.params.length === 0 && plan.query.length === 0 && !plan.byHost) return plan.url;
+  if (plan.params.length === 0 && plan.query.length === 0 && !plan.byOrigin) return plan.url;
   let key = plan.url;
   const params = request.params as Record<string, unknown>;
   for (const name of plan.params) key += `\u0000${normalisedValue(params[name])}`;
@@ -76,7 +83,7 @@ export function cacheKeyOf(request: FastifyRequest, plan: CacheKeyPlan): string 
   for (const name of plan.query) {
     if (query[name] !== undefined) key += `\u0000${name}=${normalisedValue(query[name])}`;
   }
-  if (plan.byHost) key += `\u0000host=${request.host.toLowerCase()}`;
+  if (plan.byOrigin) key += `\u0000origin=${request.protocol}://${request.host.toLowerCase()}`;
   return key;
 }
 
@@ -213,7 +220,7 @@ function isPrivate(cacheControl: unknown): boolean {
  * Strong ETags (one per representation: the coding is part of the tag), 304 on If-None-Match, gzip and
  * brotli on request, and Cache-Control on public reads. Public GET and HEAD answers are kept per URL, with
  * their compressed variants, validators and header lines, until public data changes (data_version), their
- * own expiry, or CACHE_TTL_MS: a cached read costs no query, no serialisation, no hashing, no compression,
+ * own expiry, the next scheduled publication, or CACHE_TTL_MS: a cached read costs no query, no serialisation, no hashing, no compression,
  * and is written in one go (`answerFromCache`, called by the first hook: request-entry.ts).
  * Streamed files handle their own validators.
  */
@@ -231,7 +238,7 @@ async function conditionalResponses(app: FastifyInstance) {
         url: route.url,
         params: declaredNames(route.schema?.params),
         query: declaredNames(route.schema?.querystring),
-        byHost: route.config?.cacheByHost === true,
+        byOrigin: route.config?.cacheByOrigin === true,
       };
       route.config = { ...(route.config ?? {}), cache: true, cacheKeyPlan: plan };
     }
@@ -297,7 +304,13 @@ async function conditionalResponses(app: FastifyInstance) {
     // Byte-range answers (media files) carry their own validators and are sent as stored.
     if (reply.statusCode !== 200 || reply.hasHeader('accept-ranges')) return payload;
     const isPublic = isPublicUrl(request.url);
-    if (isPublic && !reply.hasHeader('cache-control')) reply.header('cache-control', 'public, max-age=60');
+    const now = app.clock().getTime();
+    // Nothing public is kept past the next scheduled publication, by this cache or by the client's.
+    const freshUntil = isPublic ? app.dataVersion.freshUntil(now) : Infinity;
+    if (isPublic && !reply.hasHeader('cache-control')) {
+      const maxAge = Math.max(0, Math.min(CACHE_TTL_MS, freshUntil - now));
+      reply.header('cache-control', `public, max-age=${Math.floor(maxAge / 1000)}`);
+    }
 
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
@@ -310,8 +323,7 @@ async function conditionalResponses(app: FastifyInstance) {
 
     const key = request.routeOptions.config?.cache && !isPrivate(cacheControl) ? keyOf(request) : null;
     if (key !== null) {
-      const now = app.clock().getTime();
-      const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity);
+      const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity, freshUntil);
       const headers = sharedHeaderLines(reply);
       const entry = cache.set(key, {
         key,

@@ -100,6 +100,22 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   // BaseLayout: the page without Swagger's top bar, whose logo is an SVG carrying an inline <style> that the docs'
   // Content-Security-Policy (public-headers.ts, no 'unsafe-inline') refuses; the bar's "explore" box has no use here.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, layout: 'BaseLayout' } });
+  //
+  // Two pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
+  // office. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
+  // tags and nothing more), and the back office alone has over 100; /openapi.json stays the whole document.
+  const page = (routePrefix: string, keep: (path: string) => boolean) =>
+    app.register(async (scope) => {
+      await scope.register(swaggerUi, {
+        routePrefix,
+        uiConfig: { deepLinking: true, layout: 'BaseLayout' },
+        transformSpecification: (spec) => {
+          const whole = spec as { paths?: Record<string, unknown> };
+          return { ...whole, paths: Object.fromEntries(Object.entries(whole.paths ?? {}).filter(([path]) => keep(path))) };
+        },
+      });
+    });
+  await page('/docs', (path) => !path.startsWith('/admin'));
+  await page('/docs/admin', (path) => path.startsWith('/admin') || path.startsWith('/auth'));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

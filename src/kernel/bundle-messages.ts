@@ -33,7 +33,10 @@ export const bundleMessages = {
   // References inside a city or a site, and lists that name a thing twice.
   notAWasteTypeOfTheCity: (id: string) => `ne désigne aucun type de déchet de cette ville (${id})`,
   notAQuizQuestionOfTheCity: (id: string) => `ne désigne aucune question de quiz de cette ville (${id})`,
+  notAChallengeOfTheCity: (id: string) => `ne désigne aucun défi de cette ville (${id})`,
   notAPageOfTheSite: (id: string) => `ne désigne aucune page de ce site (${id})`,
+  notAnItemOfTheMenu: (id: string) => `ne désigne aucun élément de ce menu (${id})`,
+  menuItemCycle: 'ne peut désigner ni l’élément lui-même ni l’un de ses sous-éléments',
   wasteTypeTwice: (id: string) => `le type de déchet ${id} figure déjà dans cette liste`,
   questionTwiceInSerie: (id: string) => `la question ${id} figure déjà dans cette série`,
 
@@ -42,7 +45,7 @@ export const bundleMessages = {
   unknownTimeZone: 'n’est pas un fuseau horaire IANA connu (par exemple Europe/Paris)',
   startDateOfBiweekly: 'est obligatoire pour une collecte une semaine sur deux (biweekly)',
   /** An end date before the start date the message names (`dateFrom`, `startDate`). */
-  endsBefore: (startField: string) => `doit être égale ou postérieure à ${startField}`,
+  endsBefore: (startField: string) => `doit être une date égale ou postérieure à ${startField}`,
   /** A menu item's field that its link type needs (`pageId` for PAGE, `externalUrl` for EXTERNAL)… */
   requiredForLinkType: (linkType: string) => `est obligatoire quand linkType vaut ${linkType}`,
   /** …and that any other link type leaves null. */
@@ -51,9 +54,26 @@ export const bundleMessages = {
   openingHoursEmpty: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
   /** A spec the `opening_hours` library refuses, with its reason (in French: the library is asked for it). */
   openingHoursInvalid: (reason: string) => `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`,
+  // A place's streets and area (CONTRACT section 11).
+  streetNumberBelowOne: 'doit être un numéro égal ou supérieur à 1 (null\u00a0: sans limite)',
+  streetNumbersReversed: 'doit être égal ou supérieur à fromNumber',
+  /** `other`: where the other rule is (a JSON path of the bundle, or a rule and its place in the database). */
+  streetRuleOverlaps: (street: string, other: string) =>
+    `recouvre les numéros de la rue « ${street} » déjà attribués à un autre lieu de collecte par ${other}`,
+  streetRuleInDatabase: (ruleId: string, placeName: string, placeId: string) =>
+    `la règle ${ruleId} du lieu de collecte « ${placeName} » (${placeId})`,
+  areaType: 'doit être un Polygon ou un MultiPolygon GeoJSON',
+  areaNotAList: 'doit être une liste',
+  areaPolygonEmpty: 'doit contenir au moins un anneau',
+  areaMultiPolygonEmpty: 'doit contenir au moins un polygone',
+  areaRingTooShort: 'doit compter au moins 4 positions (un anneau fermé)',
+  areaRingNotClosed: 'doit se refermer\u00a0: sa dernière position doit être égale à la première',
+  areaNotAPosition: 'doit être une position [longitude, latitude] en nombres',
+  areaLongitude: 'doit être une longitude entre -180 et 180',
+  areaLatitude: 'doit être une latitude entre -90 et 90',
   /** MDX that does not compile, where (when the compiler says) and why, in the compiler's words. */
   mdxDoesNotCompile: (reason: string, line?: number, column?: number) =>
-    `le contenu MDX ne compile pas${line != null ? ` (ligne ${line}${column != null ? `, colonne ${column}` : ''})` : ''} : ${reason}`,
+    `n’est pas du MDX valide${line != null ? ` (ligne ${line}${column != null ? `, colonne ${column}` : ''})` : ''}\u00a0: ${reason}`,
 
   // Media files, read from the bundle's folder.
   mediaPathNotRelative: 'doit être un chemin relatif au fichier du lot',
@@ -71,7 +91,11 @@ export const bundleMessages = {
   /** An id the database holds under another parent (another city, site, menu…): rows pointing at it would break. */
   parentChanged: (id: string, parent: BundleParentTable, parentId: string) =>
     `l’identifiant ${id} appartient déjà à ${PARENT_NAMES[parent]} ${parentId} dans la base ; un élément ne change pas de parent`,
-  slugTakenInDatabase: (slug: string, siteId: string) => `le slug « ${slug} » est déjà celui du site ${siteId} dans la base`,
+  slugTakenInDatabase: (slug: string, siteId: string) => `est déjà pris par le site ${siteId} (« ${slug} »)`,
+  pageSlugTaken: (slug: string, pageId: string) => `est déjà pris par la page ${pageId} de ce site (« ${slug} »)`,
+  menuLocationTakenInSite: (location: string, menuId: string) => `est déjà pris par le menu ${menuId} de ce site (« ${location} »)`,
+  /** A unique value another write took at the same moment. */
+  valueTaken: 'est déjà pris par un autre élément',
   challengeRequiresItself: 'un défi ne peut pas se requérir lui-même',
   unknownChallenge: (id: string) => `ne désigne aucun défi du lot ni de la base (${id})`,
   /** `chain`: the challenge, what it requires, and so on back to itself. */

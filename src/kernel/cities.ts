@@ -18,3 +18,33 @@ export async function findActiveCity(db: Kysely<DB>, cityId: string): Promise<Ac
     .executeTakeFirst();
   return city ? { id: city.id, name: city.name, timeZone: city.time_zone } : null;
 }
+
+/** A city as the admin API scopes what hangs off it (waste types, recycling points, challenges): by its group. */
+export interface CityOwner {
+  cityId: string;
+  cityGroupId: string | null;
+}
+
+export async function findCityOwner(db: Kysely<DB>, cityId: string): Promise<CityOwner | undefined> {
+  return db.selectFrom('city').select(['id as cityId', 'city_group_id as cityGroupId']).where('id', '=', cityId).executeTakeFirst();
+}
+
+/** A place as the admin API scopes what hangs off it (days, exceptions, locations, streets): by its city's group. */
+export interface PlaceOwner extends CityOwner {
+  placeId: string;
+}
+
+export async function findPlaceOwner(db: Kysely<DB>, placeId: string): Promise<PlaceOwner | undefined> {
+  return db
+    .selectFrom('collection_place')
+    .innerJoin('city', 'city.id', 'collection_place.city_id')
+    .select(['collection_place.id as placeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
+    .where('collection_place.id', '=', placeId)
+    .executeTakeFirst();
+}
+
+/** The ids of a city's waste types: what its recycling points' materials and quiz questions may name. */
+export async function cityWasteTypeIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('waste_type').select('id').where('city_id', '=', cityId).execute();
+  return new Set(rows.map((row) => row.id));
+}

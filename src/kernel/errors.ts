@@ -68,6 +68,13 @@ export const messages = {
 const textLength = (field: string, max: number) =>
   `Le champ « ${field} » doit contenir de 1 à ${max} caractères (espaces de début et de fin exclus).`;
 
+/** A byte count as agents read it: `10\u00a0Mio`, `512\u00a0Kio`, `1000\u00a0octets`. */
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)}\u00a0Mio`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}\u00a0Kio`;
+  return `${bytes}\u00a0octet${bytes > 1 ? 's' : ''}`;
+}
+
 const make =
   (code: string, status: number, headers: Record<string, string> = {}) =>
   (message: string) =>
@@ -114,6 +121,41 @@ export const errors = {
   /** The same answer for unknown, private and lost media: nothing tells them apart. */
   mediaNotFound: () => make('mediaNotFound', 404)('Média introuvable'),
   noThumbnail: () => make('noThumbnail', 404)('Ce média n’est pas une image : il n’a pas de miniature.'),
+  /** An upload past MEDIA_MAX_BYTES; the connection is closed rather than the rest of the file read. */
+  mediaTooLarge: (maxBytes: number) =>
+    make('mediaTooLarge', 413, { connection: 'close' })(
+      `Le champ «\u00a0file\u00a0» dépasse la taille maximale de ${byteSize(maxBytes)} (MEDIA_MAX_BYTES).`,
+    ),
+  mediaFileMissing: () =>
+    make('mediaFileMissing', 400)(
+      'Le champ «\u00a0file\u00a0» est obligatoire\u00a0: envoyez le fichier dans une partie «\u00a0file\u00a0» (avec un nom de fichier) du formulaire multipart.',
+    ),
+  mediaOneFile: () =>
+    make('mediaOneFile', 400)('Le champ «\u00a0file\u00a0» ne contient qu’un seul fichier\u00a0: envoyez un fichier par requête.'),
+  mediaFileField: (name: string) =>
+    make('mediaFileField', 400)(`Le fichier doit être envoyé dans le champ «\u00a0file\u00a0», pas dans «\u00a0${name}\u00a0».`),
+  mediaEmpty: () => make('mediaEmpty', 400)('Le champ «\u00a0file\u00a0» est un fichier vide.'),
+  /** The bytes are of no accepted type, whatever the file's name or declared type. */
+  mediaType: () =>
+    make('mediaType', 415)(
+      'Le champ «\u00a0file\u00a0» doit être une image PNG, JPEG, GIF, WebP, AVIF ou SVG, ou un document PDF\u00a0: ' +
+        'le type est lu dans le contenu du fichier, et celui-ci n’en est aucun.',
+    ),
+  mediaUnreadable: () =>
+    make('mediaUnreadable', 400)('Le champ «\u00a0file\u00a0» n’est pas une image lisible\u00a0: le fichier est incomplet ou abîmé.'),
+  notMultipart: () =>
+    make('notMultipart', 400)(
+      'Le corps de la requête doit être envoyé en multipart/form-data (champs «\u00a0file\u00a0», «\u00a0alt\u00a0», «\u00a0public\u00a0», «\u00a0cityGroupId\u00a0»).',
+    ),
+  multipartMalformed: () => make('multipartMalformed', 400)('Le corps multipart de la requête est incomplet ou mal formé.'),
+  multipartTooManyParts: () =>
+    make('multipartTooManyParts', 400)(
+      'Le formulaire contient trop de champs\u00a0: seuls «\u00a0file\u00a0», «\u00a0alt\u00a0», «\u00a0public\u00a0» et «\u00a0cityGroupId\u00a0» sont attendus.',
+    ),
+  mediaCityGroupRequired: () =>
+    make('mediaCityGroupRequired', 400)(
+      'Le champ «\u00a0cityGroupId\u00a0» est obligatoire\u00a0: votre compte ne travaille pas pour un seul groupement, dites auquel ce média appartient.',
+    ),
   rangeNotSatisfiable: (size: number) =>
     make('rangeNotSatisfiable', 416, { 'content-range': `bytes */${size}` })('La plage demandée (en-tête « Range ») est hors du fichier.'),
 
@@ -186,6 +228,12 @@ export const errors = {
   userNotFound: () => make('userNotFound', 404)('Compte introuvable'),
   wasteTypeNotFound: () => make('wasteTypeNotFound', 404)('Type de déchet introuvable'),
   collectionExceptionNotFound: () => make('collectionExceptionNotFound', 404)('Exception de collecte introuvable'),
+  recyclingPointNotFound: () => make('recyclingPointNotFound', 404)('Point de collecte introuvable'),
+  quizQuestionNotFound: () => make('quizQuestionNotFound', 404)('Question de quiz introuvable'),
+  /** The admin API's: unlike the public `challengeNotFound`, it names no field. */
+  adminChallengeNotFound: () => make('adminChallengeNotFound', 404)('Défi introuvable'),
+  badgeNotFound: () => make('badgeNotFound', 404)('Badge introuvable'),
+  serieNotFound: () => make('serieNotFound', 404)('Série introuvable'),
   /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
   invalidField: (field: string, rule: string) => make('invalidField', 400)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
   wasteTypeInUse: (uses: number) =>
@@ -193,6 +241,46 @@ export const errors = {
       `Ce type de déchet est encore utilisé ${uses}\u00a0fois (jours et exceptions de collecte, questions du quiz, matières des points de collecte)\u00a0: ` +
         'retirez-le d’abord de ces éléments.',
     ),
+  menuItemNotFound: () => make('menuItemNotFound', 404)('Élément de menu introuvable'),
+  siteNotEmpty: (pages: number, menus: number) =>
+    make('siteNotEmpty', 409)(
+      `Ce site a encore ${pages}\u00a0page${pages > 1 ? 's' : ''} et ${menus}\u00a0menu${menus > 1 ? 's' : ''}\u00a0: ` +
+        'supprimez-les d’abord (un site n’est jamais supprimé avec son contenu).',
+    ),
+  pageInMenus: (links: number) =>
+    make('pageInMenus', 409)(
+      `Cette page est encore le lien de ${links}\u00a0élément${links > 1 ? 's' : ''} de menu\u00a0: faites-les pointer ailleurs ou supprimez-les d’abord.`,
+    ),
+  // The cities area's admin resources (city groups, cities, details, places, days, attached locations).
+  wasteTypeDetailNotFound: () => make('wasteTypeDetailNotFound', 404)('Matière introuvable'),
+  collectionDayNotFound: () => make('collectionDayNotFound', 404)('Jour de collecte introuvable'),
+  attachedLocationNotFound: () => make('attachedLocationNotFound', 404)('Lieu rattaché introuvable'),
+  streetRuleNotFound: () => make('streetRuleNotFound', 404)('Règle de rue introuvable'),
+  superAdminOnly: () =>
+    make('superAdminOnly', 403)('Seul un super administrateur peut créer, modifier ou supprimer un groupe de villes.'),
+  /** `holdings`: what the group still holds, in French (`2\u00a0villes et 1\u00a0article`). */
+  cityGroupNotEmpty: (holdings: string) =>
+    make('cityGroupNotEmpty', 409)(
+      `Ce groupe de villes contient encore ${holdings}\u00a0: supprimez-les ou rattachez-les à un autre groupe d’abord.`,
+    ),
+  /** `holdings`: what the city still holds, in French (`3\u00a0types de déchets et 2\u00a0lieux de collecte`). */
+  cityNotEmpty: (holdings: string) =>
+    make('cityNotEmpty', 409)(`Cette ville contient encore ${holdings}\u00a0: supprimez-les d’abord (ou passez la ville en NON_ACTIF).`),
+  quizQuestionInUse: (series: number) =>
+    make('quizQuestionInUse', 409)(
+      `Cette question figure encore dans ${series}\u00a0série${series > 1 ? 's' : ''} de défis\u00a0: retirez-la d’abord de leur champ «\u00a0quizQuestionIds\u00a0».`,
+    ),
+  challengeRequired: (names: readonly string[]) =>
+    make('challengeRequired', 409)(
+      `Ce défi est requis par ${names.map((n) => `«\u00a0${n}\u00a0»`).join(', ')}\u00a0: changez d’abord leur champ «\u00a0requiredChallengeId\u00a0».`,
+    ),
+  challengeCompleted: (completions: number) =>
+    make('challengeCompleted', 409)(
+      `Ce défi a déjà été relevé ${completions}\u00a0fois\u00a0: désactivez-le («\u00a0enabled\u00a0»\u00a0: false) plutôt que de le supprimer, ` +
+        'pour garder la progression et les badges des participants.',
+    ),
+  badgeTaken: () =>
+    make('badgeTaken', 409)('Ce défi a déjà un badge (un seul par défi)\u00a0: modifiez-le ou supprimez-le d’abord.'),
   emailTaken: () => make('emailTaken', 409)('Le champ «\u00a0email\u00a0» désigne déjà un compte\u00a0: une adresse e-mail n’a qu’un compte.'),
   passwordTooShort: (min: number) =>
     make('passwordTooShort', 400)(`Le champ «\u00a0password\u00a0» doit contenir au moins ${min}\u00a0caractères.`),

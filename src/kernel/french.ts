@@ -19,3 +19,12 @@ export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/** `n` things in French, with a no-break space: `1 ville`, `2 villes`, `0 ville`. */
+export const counted = (n: number, singular: string, plural: string): string => `${n}\u00a0${n > 1 ? plural : singular}`;
+
+/** Items joined the French way: `a`, `a et b`, `a, b et c`. */
+export function frenchList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} et ${items.at(-1)}`;
+}

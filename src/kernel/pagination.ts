@@ -53,3 +53,9 @@ export function pageWindow({ page, pageSize }: PageRequest, total: number): { li
   const offset = (page - 1) * pageSize;
   return offset < total ? { limit: pageSize, offset } : null;
 }
+
+/** One page of a list already read whole and sorted (a few hundred rows at most), and the list's total. */
+export function pageOf<T>(all: T[], page: PageRequest): { rows: T[]; total: number } {
+  const window = pageWindow(page, all.length);
+  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
+}

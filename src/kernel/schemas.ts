@@ -19,6 +19,10 @@ export const isDeviceId = (value: unknown): value is string => typeof value === 
 /** An optional field of the seed: always present in responses, `null` when unset. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** A name-like text: 1 to `maxLength` characters, not only spaces (stored trimmed). */
+export const NonBlank = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(description ? { description } : {}) });
+
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 /** ISO 8601 UTC timestamp with milliseconds. */

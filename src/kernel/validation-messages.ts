@@ -84,7 +84,8 @@ export function validationMessage(errors: FastifySchemaValidationError[], part: 
     case 'maxLength':
       return `${who} doit contenir au plus ${p.limit} caractères.`;
     case 'pattern':
-      return `${who} n’a pas le format attendu.`;
+      // NonBlank's pattern (kernel/schemas.ts): a text of spaces only.
+      return p.pattern === '\\S' ? `${who} ne doit pas être vide ni ne contenir que des espaces.` : `${who} n’a pas le format attendu.`;
     case 'minimum':
       return `${who} doit être supérieur ou égal à ${bound(p.limit)}.`;
     case 'maximum':

@@ -1,6 +1,6 @@
 import { iso } from '../kernel/french.ts';
-import type { MediaRow } from './repository.ts';
-import type { Media } from './schemas.ts';
+import type { AdminMediaRow, MediaRow } from './repository.ts';
+import type { AdminMedia, Media } from './schemas.ts';
 import { canThumbnail } from './thumbnails.ts';
 
 /** A media row as the API shows it (CONTRACT, media): its metadata and where its bytes are. */
@@ -18,4 +18,9 @@ export function toMedia(row: MediaRow): Media {
     thumbnailUrl: canThumbnail(row.mime_type) ? `${base}/thumbnail` : null,
     createdAt: iso(row.created_at)!,
   };
+}
+
+/** A media as the admin API shows it: the public shape, and whether it is public, its group and its last change. */
+export function toAdminMedia(row: AdminMediaRow): AdminMedia {
+  return { ...toMedia(row), public: row.public, cityGroupId: row.city_group_id, updatedAt: iso(row.updated_at)! };
 }

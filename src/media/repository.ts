@@ -1,5 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable } from '../db/types.ts';
+import { sortByText } from '../kernel/french.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 
 /** The columns a media answer needs: its metadata, and its sha256 for the entity tag and the kept bytes. */
 const mediaColumns = ['id', 'filename', 'mime_type', 'size', 'width', 'height', 'alt', 'sha256', 'created_at'] as const;
@@ -10,4 +12,45 @@ export type MediaRow = Pick<Selectable<MediaTable>, (typeof mediaColumns)[number
 export async function findPublicMedia(db: Kysely<DB>, id: string): Promise<MediaRow | null> {
   const row = await db.selectFrom('media').select(mediaColumns).where('id', '=', id).where('public', '=', true).executeTakeFirst();
   return row ?? null;
+}
+
+// The admin API's reads and writes (src/media/admin-media.ts): every column, the group and `public` included.
+
+export type AdminMediaRow = Selectable<MediaTable>;
+
+export type MediaValues = Omit<Insertable<MediaTable>, 'id' | 'created_at' | 'updated_at'>;
+
+/** One media, locked until the end of the transaction with `forUpdate`. */
+export async function findMedia(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<AdminMediaRow | undefined> {
+  return db.selectFrom('media').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
+}
+
+/** One page of the media of `scope`'s groups (null: every media, those of no group included), by file name. */
+export async function listMedia(db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: AdminMediaRow[]; total: number }> {
+  if (scope !== null && scope.length === 0) return { rows: [], total: 0 };
+  const rows = await db
+    .selectFrom('media')
+    .selectAll()
+    .$if(scope !== null, (qb) => qb.where('city_group_id', 'in', scope!))
+    .execute();
+  const all = sortByText(rows, (m) => m.filename);
+  const window = pageWindow(page, all.length);
+  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
+}
+
+/** A city group named as a media's owner, if it exists. */
+export async function findCityGroupId(db: Kysely<DB>, id: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertMedia(db: Kysely<DB>, id: string, values: MediaValues, now: Date): Promise<AdminMediaRow> {
+  return db.insertInto('media').values({ id, ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateMedia(db: Kysely<DB>, id: string, values: Partial<MediaValues>, now: Date): Promise<AdminMediaRow> {
+  return db.updateTable('media').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteMedia(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('media').where('id', '=', id).execute();
 }

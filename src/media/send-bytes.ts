@@ -7,10 +7,18 @@ import type { ByteSource } from './service.ts';
 /** Media bytes change only when the import changes them, and then their ETag changes too. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=3600';
 
-/** `inline; filename="…"` with an ASCII fallback and the exact UTF-8 name (RFC 6266). */
-function contentDisposition(filename: string): string {
+/**
+ * Types a browser shows without running anything of the file: raster images, PDF (in the browser's own viewer), sound,
+ * video and plain text. Anything else (SVG above all, which may carry script, or an imported HTML file) is sent as an
+ * attachment: the browser saves it instead of opening it as a page of this origin.
+ */
+const PASSIVE_TYPE = /^(?:image\/(?!svg)|audio\/|video\/|application\/pdf$|text\/plain$)/i;
+
+/** `inline` or `attachment`, with an ASCII fallback and the exact UTF-8 name (RFC 6266). */
+function contentDisposition(filename: string, contentType: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  const disposition = PASSIVE_TYPE.test(contentType) ? 'inline' : 'attachment';
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 /**
@@ -46,7 +54,7 @@ export function sendBytes(request: FastifyRequest, reply: FastifyReply, source: 
   reply.headers({
     ...common,
     'content-type': source.contentType,
-    'content-disposition': contentDisposition(source.filename),
+    'content-disposition': contentDisposition(source.filename, source.contentType),
     'content-length': String(Math.max(0, end - start + 1)),
   });
   if (range.kind === 'range') {

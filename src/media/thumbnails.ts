@@ -3,6 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Sharp } from 'sharp';
 
+/** The folder of MEDIA_DIR where thumbnails are kept, named `<media id>-<sha256 prefix>-v<version>.<ext>`. */
+export const THUMBNAILS_DIR = 'thumbs';
+
 /** Longest side of a thumbnail, in pixels: enough for a list or a card on a phone, small enough to send at once. */
 export const THUMBNAIL_MAX_SIDE = 320;
 
@@ -74,7 +77,7 @@ export async function loadThumbnail(mediaDir: string, media: ThumbnailSource): P
   if (!format) return null;
   const cacheFile = path.join(
     mediaDir,
-    'thumbs',
+    THUMBNAILS_DIR,
     `${media.id}-${media.sha256.slice(0, 16)}-v${THUMBNAIL_VERSION}.${format.ext}`,
   );
   try {
@@ -91,11 +94,13 @@ export async function loadThumbnail(mediaDir: string, media: ThumbnailSource): P
 }
 
 async function makeThumbnail(sourceFile: string, cacheFile: string, format: ThumbnailFormat): Promise<Buffer> {
-  // Checked first so that a missing source is a plain ENOENT, not a decoder error.
-  await fs.access(sourceFile);
+  // Read first, so that a missing source is a plain ENOENT, not a decoder error; and given to sharp as bytes, not as
+  // a path: an SVG decoded from a path may pull in files beside it (`<image href="other-media-id">`, another group's
+  // private file), one decoded from bytes has no folder to pull from.
+  const source = await fs.readFile(sourceFile);
   // sharp (a native library) is loaded on the first thumbnail, not at start-up.
   const { default: sharp } = await import('sharp');
-  const resized = sharp(sourceFile)
+  const resized = sharp(source)
     .rotate() // honour EXIF orientation, so that a portrait photo stays portrait
     .resize({ width: THUMBNAIL_MAX_SIDE, height: THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true });
   const bytes = await format.encode(resized).toBuffer();

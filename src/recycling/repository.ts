@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { DB, RecyclingPointKind } from '../db/types.ts';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, RecyclingPointKind, RecyclingPointTable } from '../db/types.ts';
 import { sortByText } from '../kernel/french.ts';
-import { findActiveCity } from '../kernel/cities.ts';
+import { findActiveCity, findCityOwner, type CityOwner } from '../kernel/cities.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 
 export interface StoredPoint {
   id: string;
@@ -98,4 +99,59 @@ export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<
       points: points.filter((p) => p.cityId === c.id),
     })),
   };
+}
+
+// The admin API's recycling points (CONTRACT section 13): one city's points, read and written one at a time.
+
+export type PointRow = Selectable<RecyclingPointTable>;
+type PointValues = Omit<Insertable<RecyclingPointTable>, 'id' | 'city_id'>;
+
+/** One page of a city's points in the public order (French rule on the name, then id), and their total. */
+export async function listCityPoints(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<{ rows: PointRow[]; total: number }> {
+  const all = sortByText(await db.selectFrom('recycling_point').selectAll().where('city_id', '=', cityId).execute(), (p) => p.name);
+  const window = pageWindow(page, all.length);
+  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
+}
+
+/** A point and its city's owner; locked until the end of the transaction with `forUpdate`. */
+export async function findPoint(db: Kysely<DB>, id: string, options: { forUpdate: boolean }): Promise<{ row: PointRow; owner: CityOwner } | undefined> {
+  const row = await db.selectFrom('recycling_point').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst();
+  const owner = row && (await findCityOwner(db, row.city_id));
+  return row && owner && { row, owner };
+}
+
+/** The waste types each point takes, by waste type name (French rule): one query for all the points. */
+export async function materialsOf(db: Kysely<DB>, pointIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (pointIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('recycling_point_material as m')
+    .innerJoin('waste_type as w', 'w.id', 'm.waste_type_id')
+    .select(['m.recycling_point_id', 'w.id', 'w.name'])
+    .where('m.recycling_point_id', 'in', [...pointIds])
+    .execute();
+  const byPoint = Map.groupBy(sortByText(rows, (m) => m.name), (m) => m.recycling_point_id);
+  return new Map([...byPoint].map(([pointId, materials]) => [pointId, materials.map((m) => m.id)]));
+}
+
+export async function insertPoint(db: Kysely<DB>, id: string, cityId: string, values: PointValues): Promise<PointRow> {
+  return db.insertInto('recycling_point').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updatePoint(db: Kysely<DB>, id: string, values: PointValues): Promise<PointRow> {
+  return db.updateTable('recycling_point').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The point takes exactly `wasteTypeIds` (waste types of its city: the foreign keys carry the city). */
+export async function setPointMaterials(db: Kysely<DB>, point: PointRow, wasteTypeIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('recycling_point_material').where('recycling_point_id', '=', point.id).execute();
+  if (wasteTypeIds.length === 0) return;
+  await db
+    .insertInto('recycling_point_material')
+    .values(wasteTypeIds.map((wasteTypeId) => ({ recycling_point_id: point.id, waste_type_id: wasteTypeId, city_id: point.city_id })))
+    .execute();
+}
+
+/** Deletes the point; its materials go with it (foreign key). */
+export async function deletePoint(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('recycling_point').where('id', '=', id).execute();
 }

@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { RecyclingPointSchema } from '../kernel/city-model/schemas.ts';
+import { Envelope } from '../kernel/pagination.ts';
+import { NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 
 export const CityParamsSchema = Type.Object({ cityId: Uuid('City id') });
 export type CityParams = Static<typeof CityParamsSchema>;
@@ -57,3 +59,40 @@ export const GeoJsonResponseSchema = {
     'RFC 7946 `FeatureCollection` (`application/geo+json`) of `Point` features (`[longitude, latitude]`), OpenStreetMap tags as properties.',
   content: { 'application/geo+json': { schema: Type.Object({ type: Type.Literal('FeatureCollection'), features: Type.Array(Type.Unknown()) }) } },
 };
+
+// The admin API's recycling points (CONTRACT sections 13 and 14): the seed's shape, what section 14 adds, the city.
+
+const OpeningHoursSpec = Type.String({
+  maxLength: 1000,
+  description: 'OpenStreetMap `opening_hours` syntax; must parse (null: not known)',
+  examples: ['Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off'],
+});
+
+export const AdminRecyclingPointSchema = Type.Object({
+  ...RecyclingPointSchema.properties,
+  openingHoursSpec: Nullable(OpeningHoursSpec),
+  kind: RecyclingPointKindSchema,
+  materials: Type.Array(Uuid(), { description: 'Ids of the city\'s waste types the point takes, by waste type name' }),
+  cityId: Uuid('The city it belongs to'),
+});
+export type AdminRecyclingPoint = Static<typeof AdminRecyclingPointSchema>;
+export const AdminRecyclingPointListSchema = Envelope(AdminRecyclingPointSchema);
+
+const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+const pointFields = {
+  name: NonBlank(200),
+  address: Text(500),
+  latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
+  longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+  openingHours: Text(1000),
+  openingHoursSpec: Type.Optional(Nullable(OpeningHoursSpec)),
+  kind: Type.Optional(RecyclingPointKindSchema),
+  materials: Type.Optional(
+    Type.Array(Uuid(), { maxItems: 100, description: 'Waste types of the same city, each once; replaces the whole list' }),
+  ),
+};
+export const { create: CreateRecyclingPointBody, patch: PatchRecyclingPointBody } = writeBodies(pointFields);
+export type CreateRecyclingPointInput = Static<typeof CreateRecyclingPointBody>;
+export type RecyclingPointPatch = Static<typeof PatchRecyclingPointBody>;
+
+export const RecyclingPointIdParams = Type.Object({ id: Uuid('Recycling point id') });

@@ -31,7 +31,7 @@ for (const kind of testDatabaseKinds()) {
       const summary = await run(validBundle(), FIRST);
       assert.deepEqual(summary.counts, {
         cityGroups: 1, cities: 1, wasteTypes: 2, wasteTypeDetails: 2, collectionPlaces: 1, collectionDays: 2,
-        collectionExceptions: 1, attachedLocations: 1, recyclingPoints: 1, recyclingPointMaterials: 1, quizQuestions: 2, challenges: 2, badges: 1,
+        collectionExceptions: 1, attachedLocations: 1, streetRules: 0, recyclingPoints: 1, recyclingPointMaterials: 1, quizQuestions: 2, challenges: 2, badges: 1,
         series: 2, blogPosts: 1, sites: 2, pages: 3, menus: 2, menuItems: 5, media: 1,
       });
       const counts = await countBundleTables(db);
@@ -79,6 +79,7 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(media.height, BUNDLE_MEDIA_SIZE.height);
       assert.equal(media.sha256, createHash('sha256').update(png).digest('hex'));
       assert.equal(media.public, true);
+      assert.equal(media.city_group_id, ids.cityGroup, 'its CMS agents are those of its group');
       assert.deepEqual(await fs.readFile(path.join(written.mediaDir, ids.media)), png);
       assert.deepEqual(await listDir(written.mediaDir), [ids.media], 'no temporary file is left');
 

@@ -79,7 +79,7 @@ const cases: FaultCase[] = [
     name: 'an exception ending before it starts',
     change: (b) => (place(b).exceptions![0].dateTo = '2026-12-24T00:00:00.000Z'),
     path: 'cities[0].wasteCollectionPlaces[0].exceptions[0].dateTo',
-    message: 'doit être égale ou postérieure à dateFrom',
+    message: 'doit être une date égale ou postérieure à dateFrom',
   },
   { name: 'a colour that is not hex', change: (b) => (city(b).wasteTypes![0].color = 'gris'), path: 'cities[0].wasteTypes[0].color', message: /hexadécimale/ },
   { name: 'an unknown time zone', change: (b) => (city(b).timeZone = 'Mars/Olympus'), path: 'cities[0].timeZone', message: 'n’est pas un fuseau horaire IANA connu (par exemple Europe/Paris)' },
@@ -117,7 +117,7 @@ const cases: FaultCase[] = [
     name: 'a challenge ending before it starts',
     change: (b) => (city(b).challenges![1].endDate = '2025-12-31T00:00:00.000Z'),
     path: 'cities[0].challenges[1].endDate',
-    message: 'doit être égale ou postérieure à startDate',
+    message: 'doit être une date égale ou postérieure à startDate',
   },
   {
     name: 'a challenge requiring itself',
@@ -180,6 +180,12 @@ const cases: FaultCase[] = [
     message: `ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN})`,
   },
   {
+    name: 'a media of an unknown city group',
+    change: (b) => (b.media![0].cityGroupId = UNKNOWN),
+    path: 'media[0].cityGroupId',
+    message: `ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN})`,
+  },
+  {
     name: 'two sites with one slug',
     change: (b) => (b.sites![1].slug = b.sites![0].slug),
     path: 'sites[1].slug',
@@ -225,7 +231,13 @@ const cases: FaultCase[] = [
     name: 'blog content whose MDX fault has a position',
     change: (b) => (b.blogPosts![0].content = '# Titre\n\n<Callout>non fermé\n'),
     path: 'blogPosts[0].content',
-    message: /^le contenu MDX ne compile pas \(ligne 3, colonne 1\) : Expected a closing tag for `<Callout>`/,
+    message: /^n’est pas du MDX valide \(ligne 3, colonne 1\)\u00a0: Expected a closing tag for `<Callout>`/,
+  },
+  {
+    name: 'page content that does not compile as MDX',
+    change: (b) => (b.sites![0].pages![0].content = 'Bonjour\n\n{ouvert\n'),
+    path: 'sites[0].pages[0].content',
+    message: /^n’est pas du MDX valide \(ligne 4, colonne 1\)/,
   },
   { name: 'a missing media file', change: (b) => (b.media![0].path = 'media/absent.png'), path: 'media[0].path', message: /introuvable/ },
   {
@@ -468,7 +480,7 @@ for (const kind of testDatabaseKinds()) {
         assert.ok(faults.some((f) => f.path === 'sites[1].slug'), JSON.stringify(faults));
         assert.deepEqual(
           faults.find((f) => f.path === 'sites[1].slug'),
-          { path: 'sites[1].slug', message: 'le slug « deja-pris » est déjà celui du site 90000000-0000-4000-8000-0000000000ee dans la base' },
+          { path: 'sites[1].slug', message: 'est déjà pris par le site 90000000-0000-4000-8000-0000000000ee (« deja-pris »)' },
         );
       } finally {
         await database.db.deleteFrom('site').where('slug', '=', 'deja-pris').execute();

@@ -79,7 +79,7 @@ for (const kind of testDatabaseKinds()) {
         dateFrom: FRIDAY, dateTo: '2026-12-01T23:00:00.000Z', wasteTypeId: ids.wasteOm,
       });
       assert.deepEqual(backwards.json(), {
-        statusCode: 400, error: 'Bad Request', message: 'Le champ «\u00a0dateTo\u00a0» doit être égale ou postérieure à dateFrom.',
+        statusCode: 400, error: 'Bad Request', message: 'Le champ «\u00a0dateTo\u00a0» doit être une date égale ou postérieure à dateFrom.',
       });
       const foreignType = await inject(app, asManager, 'POST', `/admin/places/${ids.placeCentre}/exceptions`, { dateFrom: FRIDAY, wasteTypeId: UNKNOWN });
       assert.equal(foreignType.statusCode, 400);

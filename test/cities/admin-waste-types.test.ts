@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
+import { buildTestApp } from '../helpers/app.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 const NOT_FOUND = { statusCode: 404, message: 'Type de déchet introuvable', error: 'Not Found' };
@@ -53,6 +54,22 @@ for (const kind of testDatabaseKinds()) {
       ]);
     });
 
+    it('reaches another instance on the same database by that instance’s own poll of the data version', async (t) => {
+      const { app, database, asManager } = await setup(t, kind);
+      const { app: other } = await buildTestApp(t, kind, { database });
+      assert.ok(!(await publicTypes(other)).includes('Capsules de café'), 'the other instance has cached the city without it');
+      const created = await inject(app, asManager, 'POST', `/admin/cities/${ids.brest}/waste-types`, { name: 'Capsules de café' });
+      assert.equal(created.statusCode, 201);
+      // Nobody tells the other instance: it polls. Not a timing assertion (the bench measures the delay); a bound
+      // far past the poll period, so that a broken poll fails instead of hanging.
+      let seen = false;
+      for (let attempt = 0; attempt < 300 && !seen; attempt++) {
+        seen = (await publicTypes(other)).includes('Capsules de café');
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(seen, 'the other instance never showed the new waste type');
+    });
+
     it('refuses to delete a waste type still used (409, nothing deleted) and a bad colour (400)', async (t) => {
       const { app, db, asManager } = await setup(t, kind);
       const used = await inject(app, asManager, 'DELETE', `/admin/waste-types/${ids.wasteOm}`);
@@ -62,6 +79,12 @@ for (const kind of testDatabaseKinds()) {
       const badColour = await inject(app, asManager, 'PATCH', `/admin/waste-types/${ids.wasteOm}`, { color: 'vert' });
       assert.equal(badColour.statusCode, 400);
       assert.match(badColour.json().message, /color/);
+      // A name of spaces only would be stored empty once trimmed: refused, as for a new waste type.
+      for (const [method, url] of [['PATCH', `/admin/waste-types/${ids.wasteOm}`], ['POST', `/admin/cities/${ids.brest}/waste-types`]]) {
+        const blank = await inject(app, asManager, method, url, { name: '   ' });
+        assert.equal(blank.statusCode, 400);
+        assert.match(blank.json().message, /^Le champ «\s?name\s?» ne doit pas être vide ni ne contenir que des espaces\.$/);
+      }
       assert.equal((await db.selectFrom('audit_entry').select('id').where('entity', '=', 'wasteType').execute()).length, 0);
     });
 

@@ -29,6 +29,12 @@ const NOW = '2026-11-20T10:00:00.000Z';
 const BREST = '0d8a9bc9-104b-5b64-a127-357bd85689ee';
 /** Short timeouts, so that a black-holed database answers 503 quickly in tests. */
 const TIMEOUTS = { connectMs: 800, statementMs: 1_500, idleInTransactionMs: 5_000 };
+/**
+ * For the slow readers: a pool of one connection that streams read in turn, and a wait for it long enough for a loaded
+ * machine (800 ms once refused a read queued behind two streams' batches). A stream that held the connection would
+ * still fail the other reads, well before the server's idle-in-transaction timeout could free it.
+ */
+const SLOW_READER_TIMEOUTS = { connectMs: 5_000, statementMs: 15_000, idleInTransactionMs: 60_000 };
 
 interface Service {
   app: FastifyInstance;
@@ -308,7 +314,7 @@ for (const kind of DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'
     let database: Database;
     let mediaDir: string;
     before(async () => {
-      database = await createTestDatabase(kind, { applicationName: name, poolSize: 1, timeouts: TIMEOUTS });
+      database = await createTestDatabase(kind, { applicationName: name, poolSize: 1, timeouts: SLOW_READER_TIMEOUTS });
       mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'collecte-slow-'));
       await importBundleFile(database, DEMO, { mediaDir, now: new Date(NOW) });
     });

@@ -20,11 +20,12 @@ import {
   fuzzRequest,
   problemWith,
   toInject,
-  type DeclaredQuery,
   type DemoValues,
   type FuzzRequest,
   type Route,
 } from './requests.ts';
+import { tableIds } from './records.ts';
+import { demoValues } from './demo-values.ts';
 
 /**
  * Property-based fuzzing of every route the app serves, on the demo data: random paths, query strings, headers
@@ -74,8 +75,10 @@ for (const kind of testDatabaseKinds()) {
         ...(process.env.FUZZ_LOG ? { logger: pino({ level: process.env.FUZZ_LOG }) } : {}),
       });
       await app.ready();
-      routes = collectRoutes(app);
-      values = await demoValues(app, database);
+      // The back office (/admin, /auth) has its own file, admin-routes.test.ts, with its accounts: here, the other
+      // routes get the requests, so that every public read is reached often enough to be seen answering.
+      routes = collectRoutes(app).filter((r) => !/^\/(admin|auth)(\/|$)/.test(r.url));
+      values = await publicDemoValues(app, database);
     });
     after(async () => {
       await app?.close();
@@ -152,65 +155,10 @@ async function readListings(app: FastifyInstance): Promise<Record<string, unknow
   return reads;
 }
 
-type Operation = { parameters?: Array<{ name: string; in: string; schema?: { type?: string } }> };
-
-/** Every operation of the API document, with its method and path (`/public/cms/sites/{slug}/pages`). */
-function operations(app: FastifyInstance): Array<{ method: string; path: string; operation: Operation }> {
-  const spec = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
-  return Object.entries(spec.paths ?? {}).flatMap(([path, byMethod]) =>
-    Object.entries(byMethod).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
-  );
-}
-
-/** The integer and number parameters (query and path) of every route, as the API document describes them. */
-function numericParameters(app: FastifyInstance): string[] {
-  const names = new Set<string>();
-  for (const { operation } of operations(app)) {
-    for (const parameter of operation.parameters ?? []) {
-      if (parameter.schema?.type === 'integer' || parameter.schema?.type === 'number') names.add(parameter.name);
-    }
-  }
-  return [...names].sort();
-}
-
-/** The query parameters of each operation, as the API document declares them. */
-function declaredQueries(app: FastifyInstance): DeclaredQuery[] {
-  return operations(app)
-    .map(({ method, path, operation }) => ({ method, path, names: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) }))
-    .filter((query) => query.names.length > 0);
-}
-
-/** Ids, slugs and names that exist in the demo data, so that random requests reach the database and beyond. */
-async function demoValues(app: FastifyInstance, database: Database): Promise<DemoValues> {
+/** The demo's values with console tokens and a conversation to aim the chat routes at. */
+async function publicDemoValues(app: FastifyInstance, database: Database): Promise<DemoValues> {
   const db = database.db;
-  const cities = await db.selectFrom('city').select(['id', 'status']).execute();
-  const pick = async (table: 'city_group' | 'collection_place' | 'challenge' | 'blog_post' | 'page' | 'menu' | 'media' | 'waste_type') =>
-    (await db.selectFrom(table).select('id').execute()).map((r) => r.id);
-  const sites = await db.selectFrom('site').select('slug').execute();
-  const places = await db.selectFrom('collection_place').select(['id', 'city_id']).execute();
-  const menus = await db.selectFrom('menu').innerJoin('site', 'site.id', 'menu.site_id').select(['menu.id', 'menu.location', 'site.slug']).execute();
-  const values: DemoValues = {
-    cityIds: cities.map((c) => c.id),
-    inactiveCityIds: cities.filter((c) => c.status !== 'ACTIF').map((c) => c.id),
-    cityGroupIds: await pick('city_group'),
-    placeIds: await pick('collection_place'),
-    challengeIds: await pick('challenge'),
-    blogPostIds: await pick('blog_post'),
-    pageIds: await pick('page'),
-    menuIds: await pick('menu'),
-    mediaIds: await pick('media'),
-    wasteTypeIds: await pick('waste_type'),
-    slugs: sites.map((s) => s.slug),
-    menuLocations: [...new Set(menus.map((m) => m.location))].filter((l): l is string => typeof l === 'string'),
-    deviceIds: ['fuzz-device-0001', 'demo_device_42'],
-    conversationIds: [],
-    coherentParams: [],
-    authorizations: [],
-    numericParams: numericParameters(app),
-    declaredQueries: declaredQueries(app),
-  };
-  for (const place of places) values.coherentParams.push({ cityId: place.city_id, placeId: place.id });
-  for (const menu of menus) values.coherentParams.push({ slug: menu.slug, menuId: menu.id, location: menu.location ?? '' });
+  const values = await demoValues(app, database, new Date(NOW));
   // Console agents: one who sees every group (twice as often), one who sees none, one without the chat permission.
   const now = new Date(NOW);
   for (const claims of [
@@ -238,5 +186,7 @@ async function demoValues(app: FastifyInstance, database: Database): Promise<Dem
     if (created.statusCode === 201) values.conversationIds.push(created.json().id);
     else throw new Error(`could not open a conversation to fuzz: ${created.statusCode} ${created.body}`);
   }
+  // Read again, so that the conversation opened above is among them.
+  values.idsByTable = await tableIds(db);
   return values;
 }

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { DB } from '../../src/db/types.ts';
 import { STATUS_NAMES } from '../../src/kernel/errors.ts';
+import { schemaBody, schemaValue, type BodyContext, type BodySchema, type JsonSchema } from './schema-bodies.ts';
 
 /** One route as the router knows it. */
 export interface Route {
@@ -37,6 +38,24 @@ export interface DemoValues {
   numericParams: string[];
   /** The query parameters each operation of the OpenAPI document declares (`GET /public/cms/sites/{slug}/pages`). */
   declaredQueries: DeclaredQuery[];
+  /** The ids of every table with a uuid `id` (records.ts `tableIds`): `/<collection>/:id` and `:<thing>Id` draw from them. */
+  idsByTable: Record<string, string[]>;
+  /** The JSON body schema of each operation of the OpenAPI document (schema-bodies.ts `bodySchemas`). */
+  bodySchemas: BodySchema[];
+  /**
+   * The owners of each record up to its city group, the group last (records.ts `groupFinder`), when known: a
+   * well-formed request's body then names records of the same city or group as its path, as a real client's would.
+   */
+  ancestors?: Map<string, Array<string | null>>;
+  /**
+   * By route (`GET /admin/sites/:id|:siteId/pages`), the `Bearer …` values its guard lets through: half of the
+   * well-formed requests carry one, so that every route is seen answering whatever the seed.
+   */
+  admittedBy?: Map<string, string[]>;
+  /** One request in this many goes without one of `authorizations` (default 2: half of them). */
+  authorizationFreq?: number;
+  /** The day the data describes, around which schema bodies draw their dates. */
+  now?: Date;
 }
 
 /** The query parameters of one operation, by its method and OpenAPI path. */
@@ -44,6 +63,8 @@ export interface DeclaredQuery {
   method: string;
   path: string;
   names: string[];
+  /** Each parameter's schema, as the document gives it. */
+  schemas?: Record<string, JsonSchema>;
 }
 
 /** A generated request, kept as plain data so that fast-check prints it whole when it fails. */
@@ -55,6 +76,8 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   body: string | null;
   remoteAddress: string;
+  /** Whether it names records that exist, with the route's own method and parameters (it should reach the handler). */
+  wellFormed: boolean;
 }
 
 /**
@@ -222,26 +245,53 @@ function validFor(names: string[], previous: string, v: DemoValues): string[] {
   return chosen.length ? chosen : allValid(v);
 }
 
+/** Tables that a route's collection or parameter names otherwise than by its singular: `/users` lists accounts. */
+const TABLE_ALIASES: Record<string, string> = { user: 'account' };
+
+/** `blog-posts`, `blogPosts`, `blog_post_ids` → `blog_post` and its singular's candidates, most specific first. */
+function singulars(name: string): string[] {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.at(-1) === 'ids' || words.at(-1) === 'id') words.pop();
+  const last = words.at(-1);
+  if (!last) return [];
+  const forms = [...new Set([last, last.replace(/ies$/, 'y'), last.replace(/s$/, ''), last.replace(/es$/, '')])];
+  // `requiredChallengeId` is a challenge: drop leading words until a table matches.
+  const candidates: string[] = [];
+  for (let start = 0; start < words.length; start++) {
+    for (const form of forms) candidates.push([...words.slice(start, -1), form].join('_'));
+  }
+  return candidates;
+}
+
+/**
+ * The table whose records a collection segment (`waste-types`, `places`) or an id parameter or field (`placeId`,
+ * `cityGroupIds`) names, from the tables themselves: the singular's table, else the one table ending in it
+ * (`places` → `collection_place`). Undefined when none does.
+ */
+export function tableFor(name: string, tables: readonly string[]): string | undefined {
+  for (const candidate of singulars(name)) {
+    const table = TABLE_ALIASES[candidate] ?? candidate;
+    if (tables.includes(table)) return table;
+    const ending = tables.filter((t) => t.endsWith(`_${table}`));
+    if (ending.length === 1) return ending[0];
+  }
+  return undefined;
+}
+
+/** Ids of the records a path parameter names: by its own name, or for `:id` by the collection before it. */
 function validForName(name: string, previous: string, v: DemoValues): string[] {
   const byName: Record<string, string[]> = {
-    cityId: v.cityIds,
-    placeId: v.placeIds,
     slug: v.slugs,
     location: v.menuLocations,
-    menuId: v.menuIds,
     deviceId: v.deviceIds,
-    cityGroupId: v.cityGroupIds,
   };
-  const byCollection: Record<string, string[]> = {
-    cities: v.cityIds,
-    'city-groups': v.cityGroupIds,
-    challenges: v.challengeIds,
-    pages: v.pageIds,
-    media: v.mediaIds,
-    'blog-posts': v.blogPostIds,
-    conversations: v.conversationIds,
-  };
-  return Object.hasOwn(byName, name) ? byName[name] : name === 'id' && Object.hasOwn(byCollection, previous) ? byCollection[previous] : [];
+  if (Object.hasOwn(byName, name)) return byName[name];
+  const table = tableFor(name === 'id' ? previous : name, Object.keys(v.idsByTable));
+  return table ? v.idsByTable[table] : [];
 }
 
 function allValid(v: DemoValues): string[] {
@@ -399,34 +449,66 @@ function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
   return joinPairs(fc.array(pair, { maxLength: 5 }));
 }
 
-/** A query string with some of the route's own parameters, each with a value that passes validation. */
-function declaredQueryArbitrary(names: string[], v: DemoValues): fc.Arbitrary<string> {
+/**
+ * A query string with some of the route's own parameters, each with a value that passes validation: one of the known
+ * values of its name, or one drawn from its schema in the API document.
+ */
+function declaredQueryArbitrary(declared: DeclaredQuery, v: DemoValues): fc.Arbitrary<string> {
   const valid = validQueryValues(v);
-  const pairs = names.map((name) =>
-    fc.option(fc.constantFrom(...(valid[name]?.length ? valid[name] : allValid(v))).map((value): [string, string, string] => [name, value, 'k=v']), {
-      freq: 3,
-      nil: null,
-    }),
-  );
+  const context = bodyContext(v, new Set());
+  const pairs = declared.names.map((name) => {
+    const schema = declared.schemas?.[name];
+    const known = valid[name]?.length ? fc.constantFrom(...valid[name]) : fc.constantFrom(...allValid(v));
+    const value = schema
+      ? fc.oneof(known, schemaValue(schema, name, context).map((drawn) => encode(typeof drawn === 'string' ? drawn : JSON.stringify(drawn))))
+      : known;
+    return fc.option(value.map((text): [string, string, string] => [name, text, 'k=v']), { freq: 3, nil: null });
+  });
   return joinPairs(fc.tuple(...pairs).map((list) => list.filter((pair) => pair !== null)));
 }
 
 /**
- * The query parameters the API document declares for a route of the router (`:id|:cityId` matches any `{name}`;
- * a HEAD route takes its GET's, which the document lists alone).
+ * The operation of the API document (by its method and OpenAPI path) that a route of the router serves (`:id|:cityId`
+ * matches any `{name}`; a HEAD route is its GET's, which the document lists alone).
  */
-function declaredQueryNames(route: Route, v: DemoValues): string[] {
+function operationFor<T extends { method: string; path: string }>(route: Route, operations: readonly T[]): T | undefined {
   const segments = route.url.split('/');
   const method = route.method === 'HEAD' ? 'GET' : route.method;
-  const declared = v.declaredQueries.find((query) => {
-    const parts = query.path.split('/');
+  return operations.find((operation) => {
+    const parts = operation.path.split('/');
     return (
-      query.method === method &&
+      operation.method === method &&
       parts.length === segments.length &&
       parts.every((part, i) => (part.startsWith('{') ? segments[i].startsWith(':') : part === segments[i]))
     );
   });
-  return declared?.names ?? [];
+}
+
+/** The query parameters the API document declares for a route of the router. */
+function declaredQuery(route: Route, v: DemoValues): DeclaredQuery | undefined {
+  return operationFor(route, v.declaredQueries);
+}
+
+/**
+ * What a schema body draws from: for a uuid field, the records closest to those the path names (the waste types of
+ * the place's city rather than of its group, of its group rather than of another), when the data says.
+ */
+function bodyContext(v: DemoValues, near: ReadonlySet<string>): BodyContext {
+  const tables = Object.keys(v.idsByTable);
+  const anyIds = Object.values(v.idsByTable).flat();
+  return {
+    idsFor(field) {
+      const table = tableFor(field, tables);
+      const ids = table ? v.idsByTable[table] : [];
+      if (!near.size || !v.ancestors) return ids;
+      const shared = (id: string) => [id, ...(v.ancestors!.get(id) ?? [])].filter((owner) => owner !== null && near.has(owner)).length;
+      const best = Math.max(0, ...ids.map(shared));
+      return best > 0 ? ids.filter((id) => shared(id) === best) : ids;
+    },
+    anyIds: anyIds.length ? anyIds : ['00000000-0000-4000-8000-000000000000'],
+    hostile: fieldValue(v),
+    now: v.now ?? new Date(),
+  };
 }
 
 const HEADER_VALUES: Record<string, string[]> = {
@@ -477,6 +559,7 @@ const HEADER_VALUES: Record<string, string[]> = {
   'x-forwarded-for': ['1.2.3.4', 'garbage', '::1, 10.0.0.1'],
   'cache-control': ['no-cache', 'max-age=abc'],
   'if-modified-since': ['garbage', 'Tue, 01 Jan 2030 00:00:00 GMT'],
+  'if-match': ['*', '"abc"', 'W/"abc"', '""', 'garbage', '"a", "b"', 'x'.repeat(2000)],
 };
 
 /** None, or a few headers with typical, odd or random values. */
@@ -493,7 +576,7 @@ function headersArbitrary(v: DemoValues): fc.Arbitrary<Record<string, string>> {
   );
   // A valid console token half of the time, so that the console's routes are fuzzed past their 401.
   const authorization = v.authorizations.length
-    ? fc.option(fc.constantFrom(...v.authorizations), { freq: 2, nil: undefined })
+    ? fc.option(fc.constantFrom(...v.authorizations), { freq: v.authorizationFreq ?? 2, nil: undefined })
     : fc.constant(undefined);
   return fc
     .tuple(authorization, fc.array(header, { maxLength: 4 }))
@@ -594,8 +677,30 @@ function bodyArbitrary(v: DemoValues): fc.Arbitrary<string | null> {
 
 const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
 
-/** A random request aimed at one of the routes (sometimes with the wrong method). */
-export function fuzzRequest(routes: Route[], v: DemoValues): fc.Arbitrary<FuzzRequest> {
+/** The records a path names (`/admin/places/<id>/exceptions`) and their owners, when the data says. */
+function ownersOfPath(path: string, v: DemoValues): string[] {
+  if (!v.ancestors) return [];
+  return path.split('/').flatMap((segment) => {
+    const owners = v.ancestors!.get(segment);
+    return owners ? [segment, ...owners.filter((owner): owner is string => owner !== null)] : [];
+  });
+}
+
+/** The headers with `Content-Type: application/json` when there is a body and they name no type. */
+function jsonTyped(headers: Record<string, string>, body: string | null): Record<string, string> {
+  return body === null || 'content-type' in headers ? headers : { 'content-type': 'application/json', ...headers };
+}
+
+export interface FuzzOptions {
+  /** How many hostile requests for one well-formed one (default 3). */
+  hostilePerWellFormed?: number;
+}
+
+/**
+ * A random request aimed at one of the routes (sometimes with the wrong method). A route whose operation declares a
+ * JSON body gets bodies drawn from that schema (schema-bodies.ts) most of the time, the fixed field list otherwise.
+ */
+export function fuzzRequest(routes: Route[], v: DemoValues, options: FuzzOptions = {}): fc.Arbitrary<FuzzRequest> {
   // The OPTIONS routes are the CORS preflights of /public: aim OPTIONS at the other routes' paths instead.
   const targets = routes.filter((r) => r.method !== 'OPTIONS' && r.url !== '*');
   const preflightable = routes.some((r) => r.method === 'OPTIONS');
@@ -604,9 +709,22 @@ export function fuzzRequest(routes: Route[], v: DemoValues): fc.Arbitrary<FuzzRe
   const headers = headersArbitrary(v);
   // Each route's request arbitrary is built once, not at every draw.
   const byRoute = targets.map((route) => {
-    const declared = declaredQueryNames(route, v);
-    const declaredQuery = declared.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
-    const hostile = fc.record({
+    const declared = declaredQuery(route, v);
+    const ownQuery = declared?.names.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
+    const bodyless = route.method === 'GET' || route.method === 'HEAD';
+    const schema = bodyless ? undefined : operationFor(route, v.bodySchemas)?.schema;
+    // One schema body arbitrary per set of records that a path names, made on first use.
+    const schemaBodies = new Map<string, fc.Arbitrary<string | null>>();
+    const bodyFor = (near: string[]): fc.Arbitrary<string | null> => {
+      if (!schema) return body;
+      const key = near.join(',');
+      if (!schemaBodies.has(key)) {
+        schemaBodies.set(key, fc.oneof({ weight: 6, arbitrary: schemaBody(schema, bodyContext(v, new Set(near))) }, { weight: 1, arbitrary: body }));
+      }
+      return schemaBodies.get(key)!;
+    };
+    const hostile = fc
+      .record({
       route: fc.constant(`${route.method} ${route.url}`),
       method: fc.oneof(
         { weight: 8, arbitrary: fc.constant(route.method) },
@@ -618,24 +736,39 @@ export function fuzzRequest(routes: Route[], v: DemoValues): fc.Arbitrary<FuzzRe
       query: fc.oneof(
         { weight: 2, arbitrary: fc.constant('') },
         { weight: 2, arbitrary: anyQuery },
-        { weight: declared.length ? 1 : 0, arbitrary: declaredQuery },
+        { weight: declared?.names.length ? 1 : 0, arbitrary: ownQuery },
       ),
       headers,
-      body: route.method === 'GET' || route.method === 'HEAD' ? fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body }) : body,
+      body: bodyless ? fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body }) : bodyFor([]),
       remoteAddress: fc.ipV4(),
-    });
+      wellFormed: fc.constant(false),
+      jsonType: fc.boolean(),
+    })
+      // Half of the bodies say they are JSON, as a client's would; the others are left to what the headers drew.
+      .map(({ jsonType, ...request }): FuzzRequest => (jsonType ? { ...request, headers: jsonTyped(request.headers, request.body) } : request));
     // A quarter of the requests name records that exist, with the route's own method and parameters: every read is
-    // reached often enough to be seen answering, whatever the seed (the test prints the fewest 2xx of a read).
-    const wellFormed = fc.record({
-      route: fc.constant(`${route.method} ${route.url}`),
-      method: fc.constant(route.method),
-      path: validPathArbitrary(route, v),
-      query: declaredQuery,
-      headers,
-      body: route.method === 'GET' || route.method === 'HEAD' ? fc.constant(null) : body,
-      remoteAddress: fc.ipV4(),
-    });
-    return fc.oneof({ weight: 3, arbitrary: hostile }, { weight: 1, arbitrary: wellFormed });
+    // reached often enough to be seen answering, whatever the seed (the test prints the fewest 2xx of a read). Their
+    // bodies name records of the path's group.
+    const admitted = v.admittedBy?.get(`${route.method} ${route.url}`) ?? [];
+    const admittedAuthorization = admitted.length ? fc.option(fc.constantFrom(...admitted), { nil: undefined }) : fc.constant(undefined);
+    const wellFormed = fc
+      .tuple(validPathArbitrary(route, v), ownQuery, headers, fc.ipV4(), admittedAuthorization)
+      .map(([path, query, drawn, remoteAddress, authorization]) => [path, query, authorization ? { ...drawn, authorization } : drawn, remoteAddress] as const)
+      .chain(([path, query, headers, remoteAddress]) =>
+        (bodyless ? fc.constant(null) : bodyFor(ownersOfPath(path, v))).map(
+          (requestBody): FuzzRequest => ({
+            route: `${route.method} ${route.url}`,
+            method: route.method,
+            path,
+            query,
+            headers: jsonTyped(headers, requestBody),
+            body: requestBody,
+            remoteAddress,
+            wellFormed: true,
+          }),
+        ),
+      );
+    return fc.oneof({ weight: options.hostilePerWellFormed ?? 3, arbitrary: hostile }, { weight: 1, arbitrary: wellFormed });
   });
   // Every route as often as every other (fc.nat would favour the first and last).
   return fc.oneof(...byRoute);

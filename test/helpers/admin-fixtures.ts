@@ -20,5 +20,17 @@ export async function citiesAdminApp(t: Parameters<typeof authApp>[0], kind: Par
   const [asRoot, asManager, asOutsider, asEditor] = await Promise.all(
     ['root@collecte.fr', 'manager@brest.fr', 'outsider@aber.fr', 'editor@brest.fr'].map((email) => loginHeaders(app, email)),
   );
-  return { app, db, asRoot, asManager, asOutsider, asEditor };
+  return { app, database, db, asRoot, asManager, asOutsider, asEditor };
+}
+
+/**
+ * citiesAdminApp's agents plus a challenge manager of `ids.group` holding CHALLENGES alone, and an agent holding
+ * CHALLENGES for `ids.emptyGroup` only.
+ */
+export async function challengesAdminApp(t: Parameters<typeof authApp>[0], kind: Parameters<typeof authApp>[1]) {
+  const built = await citiesAdminApp(t, kind);
+  await createAccount(built.db, { email: 'coach@brest.fr', name: 'Loïc Défis', permissions: ['CHALLENGES'] });
+  await createAccount(built.db, { email: 'coach@aber.fr', name: 'Aber Défis', permissions: ['CHALLENGES'], cityGroupIds: [ids.emptyGroup] });
+  const [asCoach, asOtherCoach] = await Promise.all(['coach@brest.fr', 'coach@aber.fr'].map((email) => loginHeaders(built.app, email)));
+  return { ...built, asCoach, asOtherCoach };
 }

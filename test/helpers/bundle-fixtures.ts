@@ -267,6 +267,7 @@ export function validBundle(): Bundle {
         mimeType: 'image/png',
         public: true,
         alt: 'Logo du Val Test',
+        cityGroupId: ids.cityGroup,
         path: BUNDLE_MEDIA_PATH,
       },
     ],

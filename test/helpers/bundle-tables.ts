@@ -12,6 +12,7 @@ export const BUNDLE_TABLES = [
   'collection_day',
   'collection_exception',
   'attached_location',
+  'place_street',
   'recycling_point',
   'recycling_point_material',
   'quiz_question',

@@ -76,6 +76,21 @@ for (const kind of testDatabaseKinds()) {
       assert.match(broken.json().message, /Host/);
     });
 
+    it('never serves an app configuration built for plain HTTP to a client a trusted proxy says came over HTTPS, nor the reverse', async (t) => {
+      const { app, database } = await buildTestApp(t, kind, { clock: fixedClock(NOW), env: { TRUST_PROXY: '10.0.0.0/24' } });
+      await insertSite(database.db, { name: 'Brest Tri', slug: 'brest-tri', type: 'APP' });
+      const through = (proto: string) =>
+        app.inject({
+          url: '/public/cms/apps/brest-tri',
+          remoteAddress: '10.0.0.5',
+          headers: { host: 'collecte.brest.fr', 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': proto },
+        });
+      // Anyone may reach the balancer over plain HTTP first: its answer must not downgrade the apps that use HTTPS.
+      assert.equal((await through('http')).json().apiUrl, 'http://collecte.brest.fr/public');
+      assert.equal((await through('https')).json().apiUrl, 'https://collecte.brest.fr/public');
+      assert.equal((await through('http')).json().apiUrl, 'http://collecte.brest.fr/public');
+    });
+
     it('with PUBLIC_BASE_URL, the Host header plays no part at all', async (t) => {
       const { app, database } = await buildTestApp(t, kind, { clock: fixedClock(NOW), env: { PUBLIC_BASE_URL: 'https://collecte.example.fr' } });
       await insertSite(database.db, { name: 'Brest Tri', slug: 'brest-tri', type: 'APP' });

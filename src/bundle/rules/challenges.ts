@@ -18,6 +18,11 @@ export interface CityQuizQuestions {
  */
 export interface ChallengeRequirements {
   requiredOf: ReadonlyMap<string, string | null>;
+  /**
+   * When given, the challenges a requirement may name: the admin API keeps a requirement within the challenge's city
+   * (a bundle may name any challenge it or the database holds).
+   */
+  sameCity?: ReadonlySet<string>;
 }
 
 export function challengeFaults(challenge: Pick<BundleChallenge, 'startDate' | 'endDate'>): BundleFault[] {
@@ -36,6 +41,7 @@ export function requirementFaults(
   if (required == null) return [];
   const fault = (message: string): BundleFault[] => [{ path: 'requiredChallengeId', message }];
   if (required === challenge.id) return fault(bundleMessages.challengeRequiresItself);
+  if (challenges.sameCity && !challenges.sameCity.has(required)) return fault(bundleMessages.notAChallengeOfTheCity(required));
   if (!challenges.requiredOf.has(required)) return fault(bundleMessages.unknownChallenge(required));
   const chain = [challenge.id];
   const visited = new Set(chain);

@@ -1,8 +1,17 @@
 import { bundleMessages } from '../../kernel/validation-messages.ts';
 import type { BundleFault } from '../faults.ts';
-import type { BundleMenuItem } from '../schema.ts';
+import type { BundleMenuItem, BundlePage } from '../schema.ts';
+import { mdxContentFaults } from './mdx.ts';
 
-/** The rules of a site's records once their shape is right (see cities.ts): a menu item's link. */
+/**
+ * The rules of a site's records once their shape is right (see cities.ts): a page's MDX, a menu item's link and,
+ * for the admin API where an item names its parent (the bundle nests them), its place in its menu.
+ */
+
+/** A page's content compiles as MDX ('' when absent). */
+export function pageFaults(page: Pick<BundlePage, 'content'>): Promise<BundleFault[]> {
+  return mdxContentFaults(page.content ?? '');
+}
 
 /** What a menu item may link to: the pages of its menu's site. */
 export interface SitePages {
@@ -26,4 +35,24 @@ export function menuItemFaults(item: Pick<BundleMenuItem, 'linkType' | 'pageId' 
     fault('externalUrl', bundleMessages.nullUnlessLinkType('EXTERNAL'));
   }
   return faults;
+}
+
+/** The items of one menu, each with its parent: where an item may hang. */
+export interface MenuItems {
+  parentOf: ReadonlyMap<string, string | null>;
+}
+
+/**
+ * An item's parent is an item of the same menu, and never the item itself or one of its descendants (a cycle would
+ * hide the whole branch from citizens). The bundle nests items, so it cannot break this; the admin API names parents.
+ */
+export function menuItemParentFaults(item: { id: string; parentId: string | null }, menu: MenuItems): BundleFault[] {
+  if (item.parentId === null) return [];
+  if (!menu.parentOf.has(item.parentId)) return [{ path: 'parentId', message: bundleMessages.notAnItemOfTheMenu(item.parentId) }];
+  const seen = new Set<string>();
+  for (let at: string | null = item.parentId; at !== null && !seen.has(at); at = menu.parentOf.get(at) ?? null) {
+    if (at === item.id) return [{ path: 'parentId', message: bundleMessages.menuItemCycle }];
+    seen.add(at);
+  }
+  return [];
 }

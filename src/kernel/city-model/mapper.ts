@@ -30,8 +30,8 @@ export function toWasteType(w: Row<'wasteTypes'>, details: Row<'details'>[]): Wa
   };
 }
 
-/** Days from Monday to Sunday, then by waste type name, then id. */
-function toCollectionDays(days: Row<'days'>[], typeNames: Map<string, string>): WasteCollectionPlaceApi['collectionDays'] {
+/** Days from Monday to Sunday, then by waste type name, then id (the admin API lists a place's days so too). */
+export function toCollectionDays(days: Row<'days'>[], typeNames: Map<string, string>): WasteCollectionPlaceApi['collectionDays'] {
   return days
     .sort(
       (a, b) =>
@@ -63,8 +63,25 @@ function toExceptions(exceptions: Row<'exceptions'>[]): WasteCollectionPlaceApi[
     }));
 }
 
-function toAttachedLocation(l: Row<'locations'>): WasteCollectionPlaceApi['attachedLocations'][number] {
+export function toAttachedLocation(l: Row<'locations'>): WasteCollectionPlaceApi['attachedLocations'][number] {
   return { id: l.id, name: l.name, reference: l.reference, latitude: l.latitude, longitude: l.longitude };
+}
+
+/** A place with its days, exceptions and attached locations in the public order; `typeNames` order its days. */
+export function toCollectionPlace(
+  p: Row<'places'>,
+  days: Row<'days'>[],
+  exceptions: Row<'exceptions'>[],
+  locations: Row<'locations'>[],
+  typeNames: Map<string, string>,
+): WasteCollectionPlaceApi {
+  return {
+    id: p.id,
+    name: p.name,
+    collectionDays: toCollectionDays(days, typeNames),
+    exceptions: toExceptions(exceptions),
+    attachedLocations: sortByText(locations, (l) => l.name).map(toAttachedLocation),
+  };
 }
 
 function toRecyclingPoint(p: Row<'points'>): CityApi['recyclingPoints'][number] {
@@ -106,13 +123,8 @@ export function toCities(rows: CityRows): CityApi[] {
   const questionsByCity = Map.groupBy(rows.questions, (q) => q.city_id);
   const typeNames = new Map(rows.wasteTypes.map((w) => [w.id, w.name]));
 
-  const toPlace = (p: Row<'places'>): WasteCollectionPlaceApi => ({
-    id: p.id,
-    name: p.name,
-    collectionDays: toCollectionDays(daysByPlace.get(p.id) ?? [], typeNames),
-    exceptions: toExceptions(exceptionsByPlace.get(p.id) ?? []),
-    attachedLocations: sortByText(locationsByPlace.get(p.id) ?? [], (l) => l.name).map(toAttachedLocation),
-  });
+  const toPlace = (p: Row<'places'>): WasteCollectionPlaceApi =>
+    toCollectionPlace(p, daysByPlace.get(p.id) ?? [], exceptionsByPlace.get(p.id) ?? [], locationsByPlace.get(p.id) ?? [], typeNames);
 
   return rows.cities.map((c) => ({
     ...toCityFields(c),

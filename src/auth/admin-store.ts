@@ -1,0 +1,203 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { findCityOwner, findPlaceOwner, type CityOwner, type PlaceOwner } from '../kernel/cities.ts';
+import { errors, type DomainError } from '../kernel/errors.ts';
+import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { recordAudit, recordPublicChange, type AuditChange } from './audit.ts';
+import { reachableRecord, type AdminAgent } from './guard.ts';
+import { assertIfMatch, etagOf } from './revision.ts';
+
+/**
+ * The five operations of an admin resource, written once (CONTRACT section 13). An area describes how its records
+ * are found, shown, checked and written ({@link AdminStore}); {@link adminService} turns that into the service that
+ * `registerAdminResource` serves: every read scoped to the agent's groups (404 outside, as if missing), every write
+ * in one transaction with its record locked, its `If-Match` checked, its audit entry and (for public data) the
+ * `data_version` bump, so that two agents never overwrite each other silently and an entry never describes a write
+ * that did not happen.
+ */
+
+/** What a service answers for one record: the record, its ETag, and after a write the data version it moved to. */
+export interface Versioned<T> {
+  record: T;
+  etag: string;
+  dataVersion?: number;
+}
+
+/** A stored record with the city groups it belongs to (null: no group, seen by super admins only). */
+export interface Found<Row> {
+  row: Row;
+  groupIds: readonly (string | null)[];
+}
+
+/** A record found with the owner it hangs off (a city, a place): found by its owner's group. */
+export const ownedBy = <R>(found: { row: R; owner: { cityGroupId: string | null } } | undefined): Found<R> | undefined =>
+  found && { row: found.row, groupIds: [found.owner.cityGroupId] };
+
+/** An owner (a city, a place) found as a parent: by its own group. */
+export const ownerFound = <O extends { cityGroupId: string | null }>(owner: O | undefined): Found<O> | undefined =>
+  owner && { row: owner, groupIds: [owner.cityGroupId] };
+
+/**
+ * The parent half of a store whose records hang off a city and never leave it (waste types, places, recycling points,
+ * quiz questions, challenges): found by the city's group, 404 `Ville introuvable` outside it.
+ */
+export const underCity = {
+  fixedParent: true,
+  parentNotFound: errors.cityNotFound,
+  findParent: async (db: Kysely<DB>, cityId: string) => ownerFound(await findCityOwner(db, cityId)),
+} satisfies Partial<AdminStore<unknown, { id: string }, CityOwner, unknown, unknown>>;
+
+/** The parent half of a store whose records hang off a place and never leave it (days, exceptions, locations, streets). */
+export const underPlace = {
+  fixedParent: true,
+  parentNotFound: errors.collectionPlaceNotFound,
+  findParent: async (db: Kysely<DB>, placeId: string) => ownerFound(await findPlaceOwner(db, placeId)),
+} satisfies Partial<AdminStore<unknown, { id: string }, PlaceOwner, unknown, unknown>>;
+
+/** A record as the admin API shows it, with what it was read from. */
+export interface Shown<Row, T> extends Found<Row> {
+  record: T;
+}
+
+export interface AdminStore<Row, T extends { id: string }, Parent, Create, Patch> {
+  /** The kind's singular camelCase name, for the audit log: `exception`, `blogPost`. */
+  entity: string;
+  notFound: () => DomainError;
+  /** Whether its writes change public answers (the `data_version` bump); default true. */
+  publicData?: boolean;
+  /**
+   * True when a record never leaves its parent (an exception stays with its place): its groups after a write are its
+   * parent's, known without reading it back. Otherwise each write reads the record back and checks the agent still
+   * reaches it (a city moved to another group).
+   */
+  fixedParent?: boolean;
+  /**
+   * The parent a record is listed and created under (a city, a place) with its groups, or undefined (404). Absent
+   * for a top-level resource (city groups).
+   */
+  findParent?(db: Kysely<DB>, parentId: string): Promise<Found<Parent> | undefined>;
+  parentNotFound?: () => DomainError;
+  /** One record, locked `FOR UPDATE` when asked. */
+  find(db: Kysely<DB>, id: string, options: { forUpdate: boolean }): Promise<Found<Row> | undefined>;
+  /** One page of the records under a parent (null: top level) that the agent may see (`scope` null: every group). */
+  list(db: Kysely<DB>, parent: Parent | null, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: Row[]; total: number }>;
+  /** The rows as the admin API shows them, in order (batched: one query per kind of child, not one per row). */
+  show(db: Kysely<DB>, rows: Row[]): Promise<T[]>;
+  /** Checks and stores a new record (400 naming the field); answers its row. */
+  insert(trx: Kysely<DB>, context: WriteContext<Parent | null>, input: Create): Promise<Row>;
+  /** Checks and stores a change (400 naming the field; a move to another parent is checked with `reachable`). */
+  update(trx: Kysely<DB>, context: WriteContext<Shown<Row, T>>, patch: Patch): Promise<Row>;
+  /** Deletes the record (409 when still in use). */
+  remove(trx: Kysely<DB>, context: WriteContext<Shown<Row, T>>): Promise<void>;
+}
+
+/** What a write knows: the agent, the record or parent it starts from, and how to check another one the agent names. */
+export interface WriteContext<Subject> {
+  agent: AdminAgent;
+  subject: Subject;
+  now: Date;
+  /** The found record if the agent may see it, `notFound()` otherwise: for a parent named in a body. */
+  reachable<R>(found: Found<R> | undefined, notFound: () => DomainError): R;
+}
+
+export interface AdminService<T> {
+  list(db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined, page: PageRequest): Promise<{ data: T[]; meta: object }>;
+  create(db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined, body: never, now: Date): Promise<Versioned<T>>;
+  get(db: Kysely<DB>, agent: AdminAgent, id: string): Promise<Versioned<T>>;
+  update(db: Kysely<DB>, agent: AdminAgent, id: string, body: never, ifMatch: string | undefined, now: Date): Promise<Versioned<T>>;
+  remove(db: Kysely<DB>, agent: AdminAgent, id: string, ifMatch: string | undefined, now: Date): Promise<number | undefined>;
+}
+
+export function adminService<Row, T extends { id: string }, Parent, Create, Patch>(
+  store: AdminStore<Row, T, Parent, Create, Patch>,
+): AdminService<T> {
+  const reachableFor = (agent: AdminAgent) => <R>(found: Found<R> | undefined, notFound: () => DomainError): R =>
+    reachableRecord(agent, found, (f) => f.groupIds, notFound).row;
+
+  const parentOf = async (db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined): Promise<Found<Parent> | null> => {
+    if (!store.findParent || parentId === undefined) return null;
+    return reachableRecord(agent, await store.findParent(db, parentId), (f) => f.groupIds, store.parentNotFound ?? store.notFound);
+  };
+
+  const shown = async (db: Kysely<DB>, found: Found<Row>): Promise<Shown<Row, T>> => {
+    const [record] = await store.show(db, [found.row]);
+    return { ...found, record };
+  };
+
+  const reachable = async (db: Kysely<DB>, agent: AdminAgent, id: string, forUpdate: boolean): Promise<Shown<Row, T>> => {
+    const found = reachableRecord(agent, await store.find(db, id, { forUpdate }), (f) => f.groupIds, store.notFound);
+    return shown(db, found);
+  };
+
+  const versioned = (record: T): Versioned<T> => ({ record, etag: etagOf(record) });
+
+  /** Audits the write and, for public data, bumps the data version (answered). */
+  const audited = async (trx: Kysely<DB>, agent: AdminAgent, change: AuditChange, now: Date): Promise<number | undefined> => {
+    if (store.publicData === false) {
+      await recordAudit(trx, agent, change, now);
+      return undefined;
+    }
+    return recordPublicChange(trx, agent, change, now);
+  };
+
+  const change = (action: AuditChange['action'], before: Shown<Row, T> | null, after: Shown<Row, T> | null): AuditChange => ({
+    action,
+    entity: store.entity,
+    entityId: (before ?? after)!.record.id,
+    cityGroupIds: [...(before?.groupIds ?? []), ...(after?.groupIds ?? [])],
+    before: before && before.record,
+    after: after && after.record,
+  });
+
+  /** The stored row, read back with its groups (a write may have moved it). */
+  const reread = async (trx: Kysely<DB>, id: string): Promise<Shown<Row, T>> => shown(trx, (await store.find(trx, id, { forUpdate: false }))!);
+
+  return {
+    async list(db, agent, parentId, page) {
+      const parent = await parentOf(db, agent, parentId);
+      const scope = agent.superAdmin ? null : agent.cityGroupIds;
+      const { rows, total } = await store.list(db, parent?.row ?? null, page, scope);
+      return { data: await store.show(db, rows), meta: pageMeta(page, total) };
+    },
+
+    async get(db, agent, id) {
+      return versioned((await reachable(db, agent, id, false)).record);
+    },
+
+    async create(db, agent, parentId, body, now) {
+      return db.transaction().execute(async (trx) => {
+        const parent = await parentOf(trx, agent, parentId);
+        const context = { agent, subject: parent?.row ?? null, now, reachable: reachableFor(agent) };
+        const row = await store.insert(trx, context, body as Create);
+        const after = parent && store.fixedParent ? await shown(trx, { row, groupIds: parent.groupIds }) : await reread(trx, (await store.show(trx, [row]))[0].id);
+        // A super admin may create a record of a group it names; anyone else only in its own groups.
+        reachableRecord(agent, after, (f) => f.groupIds, store.parentNotFound ?? store.notFound);
+        const dataVersion = await audited(trx, agent, change('create', null, after), now);
+        return { ...versioned(after.record), dataVersion };
+      });
+    },
+
+    async update(db, agent, id, body, ifMatch, now) {
+      return db.transaction().execute(async (trx) => {
+        const before = await reachable(trx, agent, id, true);
+        assertIfMatch(ifMatch, versioned(before.record).etag);
+        const context = { agent, subject: before, now, reachable: reachableFor(agent) };
+        const row = await store.update(trx, context, body as Patch);
+        const after = store.fixedParent ? await shown(trx, { row, groupIds: before.groupIds }) : await reread(trx, before.record.id);
+        // A move to a group the agent does not hold is refused as if the target were missing.
+        reachableRecord(agent, after, (f) => f.groupIds, store.parentNotFound ?? store.notFound);
+        const dataVersion = await audited(trx, agent, change('update', before, after), now);
+        return { ...versioned(after.record), dataVersion };
+      });
+    },
+
+    async remove(db, agent, id, ifMatch, now) {
+      return db.transaction().execute(async (trx) => {
+        const before = await reachable(trx, agent, id, true);
+        assertIfMatch(ifMatch, versioned(before.record).etag);
+        await store.remove(trx, { agent, subject: before, now, reachable: reachableFor(agent) });
+        return audited(trx, agent, change('delete', before, null), now);
+      });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminStore, Found } from '../auth/admin-store.ts';
+import { blogPostFaults } from '../bundle/rules/blog.ts';
+import { errors } from '../kernel/errors.ts';
+import { toAdminBlogPost } from './mapper.ts';
+import * as repo from './repository.ts';
+import type { BlogPostRow } from './repository.ts';
+import type { AdminBlogPost, BlogPostPatch, CreateBlogPostInput } from './schemas.ts';
+
+/**
+ * The admin API's blog posts (CONTRACT section 13): created under their city group, then read, changed and deleted
+ * at `/admin/blog-posts/:id`. A post is saved as a draft (`published` false) and published by a PATCH of
+ * `{published, publishedAt}`: now (no date, or a past one) or at a later date (scheduled: it appears at its time
+ * on every instance, see src/http/data-version.ts). Its content must compile as MDX, the import bundle's rule.
+ */
+
+const found = (row: BlogPostRow | undefined): Found<BlogPostRow> | undefined => row && { row, groupIds: [row.city_group_id] };
+
+async function assertContent(content: string) {
+  const [fault] = await blogPostFaults({ content });
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+}
+
+/**
+ * When the post is public: its date, or now for a post published without one. Only a write that publishes (or
+ * dates) the post sets it, so that editing the text of a post published undated does not date it.
+ */
+function publicationDate(published: boolean, publishedAt: string | null, touched: boolean, now: Date): Date | null {
+  if (publishedAt !== null) return new Date(publishedAt);
+  return published && touched ? now : null;
+}
+
+export const blogPostStore: AdminStore<BlogPostRow, AdminBlogPost, { id: string }, CreateBlogPostInput, BlogPostPatch> = {
+  entity: 'blogPost',
+  notFound: errors.blogPostNotFound,
+  parentNotFound: errors.cityGroupNotFound,
+  findParent: async (db, cityGroupId) => {
+    const group = await repo.findCityGroup(db, cityGroupId);
+    return group && { row: group, groupIds: [group.id] };
+  },
+  find: async (db, id, options) => found(await repo.findBlogPost(db, id, options)),
+  list: (db, group, page) => repo.listGroupBlogPosts(db, group!.id, page),
+  show: async (_db, rows) => rows.map(toAdminBlogPost),
+  async insert(trx, { subject: group, now }, input) {
+    await assertContent(input.content);
+    const id = randomUUID();
+    const published = input.published ?? false;
+    await repo.insertBlogPost(trx, id, {
+      title: input.title,
+      content: input.content,
+      published,
+      published_at: publicationDate(published, input.publishedAt ?? null, true, now),
+      city_group_id: group!.id,
+      created_at: now,
+      updated_at: now,
+    });
+    return (await repo.findBlogPost(trx, id))!;
+  },
+  async update(trx, { subject, now, reachable }, patch) {
+    if (patch.content !== undefined) await assertContent(patch.content);
+    if (patch.cityGroupId !== undefined) {
+      // A move: to a group the agent holds (404 otherwise, as if it did not exist).
+      const target = await repo.findCityGroup(trx, patch.cityGroupId.toLowerCase());
+      reachable(target && { row: target, groupIds: [target.id] }, errors.cityGroupNotFound);
+    }
+    const record = { ...subject.record, ...patch };
+    const touched = patch.published !== undefined || patch.publishedAt !== undefined;
+    await repo.updateBlogPost(trx, subject.row.id, {
+      title: record.title,
+      content: record.content,
+      published: record.published,
+      published_at: publicationDate(record.published, record.publishedAt, touched, now),
+      city_group_id: record.cityGroupId.toLowerCase(),
+      updated_at: now,
+    });
+    return (await repo.findBlogPost(trx, subject.row.id))!;
+  },
+  async remove(trx, { subject }) {
+    await repo.deleteBlogPost(trx, subject.row.id);
+  },
+};

@@ -1,0 +1,127 @@
+import { bundleMessages } from '../../kernel/validation-messages.ts';
+import { streetKey } from '../../kernel/address.ts';
+import type { BundleFault } from '../faults.ts';
+
+/**
+ * The rules of a collection place's streets and area (CONTRACT section 11), for the import bundle (walk.ts) and the
+ * admin API alike. Paths are relative to the record checked: a street rule (`toNumber`) or a place (`area.coordinates[0][3]`).
+ */
+
+export type StreetSide = 'ALL' | 'ODD' | 'EVEN';
+
+export interface StreetRuleFields {
+  street: string;
+  fromNumber?: number | null;
+  toNumber?: number | null;
+  side: StreetSide;
+}
+
+/** Numbers from 1; an inclusive range whose ends may be open (null). */
+export function streetRuleFaults(rule: StreetRuleFields): BundleFault[] {
+  const faults: BundleFault[] = [];
+  for (const field of ['fromNumber', 'toNumber'] as const) {
+    const n = rule[field];
+    if (n != null && n < 1) faults.push({ path: field, message: bundleMessages.streetNumberBelowOne });
+  }
+  if (faults.length === 0 && rule.fromNumber != null && rule.toNumber != null && rule.fromNumber > rule.toNumber) {
+    faults.push({ path: 'toNumber', message: bundleMessages.streetNumbersReversed });
+  }
+  return faults;
+}
+
+/**
+ * Whether two rules claim at least one common address: the same street (by key), ranges that meet, and a number
+ * in the common range on a side both hold (`ODD 1–3` and `EVEN 2–2` share none; `ALL 2–2` and `ODD 1–9` neither).
+ */
+export function streetRulesOverlap(a: StreetRuleFields, b: StreetRuleFields): boolean {
+  if (streetKey(a.street) !== streetKey(b.street)) return false;
+  const side = commonSide(a.side, b.side);
+  if (side === null) return false;
+  const from = Math.max(a.fromNumber ?? 1, b.fromNumber ?? 1);
+  const to = Math.min(a.toNumber ?? Infinity, b.toNumber ?? Infinity);
+  if (from > to) return false;
+  if (side === 'ALL') return true;
+  const first = (from % 2 === 1) === (side === 'ODD') ? from : from + 1;
+  return first <= to;
+}
+
+function commonSide(a: StreetSide, b: StreetSide): StreetSide | null {
+  if (a === 'ALL') return b;
+  if (b === 'ALL' || a === b) return a;
+  return null;
+}
+
+/** A rule held by another place of the city, and how a fault names it. */
+export interface OtherPlaceRule {
+  rule: StreetRuleFields;
+  describedAs: string;
+}
+
+/** The first rule of another place that claims an address this one claims: a fault at `street` naming it. */
+export function streetOverlapFaults(rule: StreetRuleFields, others: Iterable<OtherPlaceRule>): BundleFault[] {
+  for (const other of others) {
+    if (streetRulesOverlap(rule, other.rule)) {
+      return [{ path: 'street', message: bundleMessages.streetRuleOverlaps(rule.street, other.describedAs) }];
+    }
+  }
+  return [];
+}
+
+/**
+ * A place's `area`: a GeoJSON Polygon (rings of positions) or MultiPolygon (polygons of rings); each ring at least
+ * four positions, closed (last = first); positions `[longitude, latitude]` in range. Its path starts at `area`.
+ */
+export function areaFaults(area: { type: string; coordinates: unknown } | null | undefined): BundleFault[] {
+  if (area == null) return [];
+  const faults: BundleFault[] = [];
+  if (area.type === 'Polygon') polygonFaults(area.coordinates, 'area.coordinates', faults);
+  else if (area.type === 'MultiPolygon') {
+    const polygons = area.coordinates;
+    if (!Array.isArray(polygons)) faults.push({ path: 'area.coordinates', message: bundleMessages.areaNotAList });
+    else if (polygons.length === 0) faults.push({ path: 'area.coordinates', message: bundleMessages.areaMultiPolygonEmpty });
+    else polygons.forEach((polygon, i) => polygonFaults(polygon, `area.coordinates[${i}]`, faults));
+  } else faults.push({ path: 'area.type', message: bundleMessages.areaType });
+  return faults;
+}
+
+function polygonFaults(rings: unknown, path: string, faults: BundleFault[]): void {
+  if (!Array.isArray(rings)) return void faults.push({ path, message: bundleMessages.areaNotAList });
+  if (rings.length === 0) return void faults.push({ path, message: bundleMessages.areaPolygonEmpty });
+  rings.forEach((ring, i) => ringFaults(ring, `${path}[${i}]`, faults));
+}
+
+function ringFaults(ring: unknown, path: string, faults: BundleFault[]): void {
+  if (!Array.isArray(ring)) return void faults.push({ path, message: bundleMessages.areaNotAList });
+  const before = faults.length;
+  ring.forEach((position, i) => positionFaults(position, `${path}[${i}]`, faults));
+  if (faults.length > before) return;
+  if (ring.length < 4) return void faults.push({ path, message: bundleMessages.areaRingTooShort });
+  const [first, last] = [ring[0] as number[], ring[ring.length - 1] as number[]];
+  if (first[0] !== last[0] || first[1] !== last[1]) faults.push({ path, message: bundleMessages.areaRingNotClosed });
+}
+
+function positionFaults(position: unknown, path: string, faults: BundleFault[]): void {
+  if (!Array.isArray(position) || position.length < 2 || position.length > 3 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+    return void faults.push({ path, message: bundleMessages.areaNotAPosition });
+  }
+  const [lon, lat] = position as number[];
+  if (lon < -180 || lon > 180) faults.push({ path: `${path}[0]`, message: bundleMessages.areaLongitude });
+  if (lat < -90 || lat > 90) faults.push({ path: `${path}[1]`, message: bundleMessages.areaLatitude });
+}
+
+/** The bounding box of a valid area, for the place's area_min/max columns (a loop: an area may hold many positions). */
+export function areaBox(area: { type: string; coordinates: unknown }) {
+  const polygons = (area.type === 'Polygon' ? [area.coordinates] : area.coordinates) as number[][][][];
+  const box = { minLon: Infinity, minLat: Infinity, maxLon: -Infinity, maxLat: -Infinity };
+  for (const polygon of polygons) {
+    for (const ring of polygon) {
+      for (const [lon, lat] of ring) {
+        box.minLon = Math.min(box.minLon, lon);
+        box.maxLon = Math.max(box.maxLon, lon);
+        box.minLat = Math.min(box.minLat, lat);
+        box.maxLat = Math.max(box.maxLat, lat);
+      }
+    }
+  }
+  return box;
+}

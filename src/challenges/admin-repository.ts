@@ -1,0 +1,250 @@
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
+import { findCityOwner, type CityOwner } from '../kernel/cities.ts';
+import { compareFrench } from '../kernel/french.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+
+/**
+ * What the admin API reads and writes of quiz questions, challenges, their badges and series (CONTRACT section 13),
+ * one record at a time. A city holds a few dozen of each: lists are read whole, sorted by the public order (French
+ * rule, the same on both databases whatever their collations), then paged.
+ */
+
+export type QuizQuestionRow = Selectable<QuizQuestionTable>;
+export type ChallengeRow = Selectable<ChallengeTable>;
+export type BadgeRow = Selectable<BadgeTable>;
+export type SerieRow = Selectable<SerieTable>;
+
+/** A challenge with what its badge and series need: its city and the city's group. */
+export interface ChallengeOwner extends CityOwner {
+  challengeId: string;
+}
+
+type Page<R> = { rows: R[]; total: number };
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** The public order of challenges and series: `order`, then name. */
+export const byOrderThenName = (a: { order: number; name: string; id: string }, b: { order: number; name: string; id: string }) =>
+  a.order - b.order || compareFrench(a.name, b.name) || byId(a, b);
+/** The public order of quiz questions: `order`, then material. */
+export const byOrderThenMaterial = (a: { order: number; material: string; id: string }, b: { order: number; material: string; id: string }) =>
+  a.order - b.order || compareFrench(a.material, b.material) || byId(a, b);
+
+function paged<R>(all: R[], page: PageRequest): Page<R> {
+  const window = pageWindow(page, all.length);
+  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
+}
+
+async function owned<R extends { city_id: string }>(row: R | undefined, db: Kysely<DB>): Promise<{ row: R; owner: CityOwner } | undefined> {
+  const owner = row && (await findCityOwner(db, row.city_id));
+  return row && owner && { row, owner };
+}
+
+export async function findChallengeOwner(db: Kysely<DB>, challengeId: string): Promise<ChallengeOwner | undefined> {
+  return db
+    .selectFrom('challenge')
+    .innerJoin('city', 'city.id', 'challenge.city_id')
+    .select(['challenge.id as challengeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
+    .where('challenge.id', '=', challengeId)
+    .executeTakeFirst();
+}
+
+async function ownedByChallenge<R extends { challenge_id: string }>(row: R | undefined, db: Kysely<DB>) {
+  const owner = row && (await findChallengeOwner(db, row.challenge_id));
+  return row && owner && { row, owner };
+}
+
+// Quiz questions.
+
+export async function listCityQuizQuestions(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<Page<QuizQuestionRow>> {
+  return paged((await db.selectFrom('quiz_question').selectAll().where('city_id', '=', cityId).execute()).sort(byOrderThenMaterial), page);
+}
+
+export async function findQuizQuestion(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
+  return owned(await db.selectFrom('quiz_question').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
+}
+
+type QuizQuestionValues = Omit<Insertable<QuizQuestionTable>, 'id' | 'city_id'>;
+
+export async function insertQuizQuestion(db: Kysely<DB>, id: string, cityId: string, values: QuizQuestionValues): Promise<QuizQuestionRow> {
+  return db.insertInto('quiz_question').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateQuizQuestion(db: Kysely<DB>, id: string, values: QuizQuestionValues): Promise<QuizQuestionRow> {
+  return db.updateTable('quiz_question').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** How many series hold the question. */
+export async function countSeriesOfQuestion(db: Kysely<DB>, id: string): Promise<number> {
+  const { count } = await db.selectFrom('serie_question').select((eb) => eb.fn.countAll<string>().as('count')).where('quiz_question_id', '=', id).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export async function deleteQuizQuestion(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('quiz_question').where('id', '=', id).execute();
+}
+
+export async function cityQuizQuestionIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
+  return new Set((await db.selectFrom('quiz_question').select('id').where('city_id', '=', cityId).execute()).map((q) => q.id));
+}
+
+// Challenges.
+
+export async function listCityChallenges(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<Page<ChallengeRow>> {
+  return paged((await db.selectFrom('challenge').selectAll().where('city_id', '=', cityId).execute()).sort(byOrderThenName), page);
+}
+
+export async function findChallenge(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
+  return owned(await db.selectFrom('challenge').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
+}
+
+type ChallengeValues = Omit<Insertable<ChallengeTable>, 'id' | 'city_id'>;
+
+export async function insertChallenge(db: Kysely<DB>, id: string, cityId: string, values: ChallengeValues): Promise<ChallengeRow> {
+  return db.insertInto('challenge').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateChallenge(db: Kysely<DB>, id: string, values: ChallengeValues): Promise<ChallengeRow> {
+  return db.updateTable('challenge').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteChallenge(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('challenge').where('id', '=', id).execute();
+}
+
+export async function cityChallengeIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
+  return new Set((await db.selectFrom('challenge').select('id').where('city_id', '=', cityId).execute()).map((c) => c.id));
+}
+
+/** Any number that no other advisory lock of Collecte uses: see lockRequirements. */
+const REQUIREMENTS_LOCK = 0x436f6c52; // 'ColR'
+
+/**
+ * Serialises the writes that set a requirement until the transaction ends, so that two agents cannot close a cycle
+ * between them (A requires B and B requires A, each checked before the other committed). They are rare.
+ */
+export async function lockRequirements(db: Kysely<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${REQUIREMENTS_LOCK}::bigint)`.execute(db);
+}
+
+/**
+ * The requirements met from `challengeId` on (it, what it requires, and so on) with the challenge each requires: all a
+ * cycle through a new requirement can pass by. UNION stops at a challenge already met, so a stored cycle ends too.
+ */
+export async function requirementChain(db: Kysely<DB>, challengeId: string): Promise<Map<string, string | null>> {
+  const { rows } = await sql<{ id: string; required_challenge_id: string | null }>`
+    WITH RECURSIVE chain AS (
+      SELECT id, required_challenge_id FROM challenge WHERE id = ${challengeId}
+      UNION
+      SELECT c.id, c.required_challenge_id FROM challenge c JOIN chain ON c.id = chain.required_challenge_id
+    )
+    SELECT id, required_challenge_id FROM chain
+  `.execute(db);
+  return new Map(rows.map((r) => [r.id, r.required_challenge_id]));
+}
+
+/** The names of the challenges that require this one, by name. */
+export async function requiringNames(db: Kysely<DB>, id: string): Promise<string[]> {
+  const rows = await db.selectFrom('challenge').select('name').where('required_challenge_id', '=', id).execute();
+  return rows.map((r) => r.name).sort(compareFrench);
+}
+
+export async function countCompletions(db: Kysely<DB>, challengeId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('challenge_completion')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('challenge_id', '=', challengeId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** The names of challenges by id (a requirement's). */
+export async function challengeNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('challenge').select(['id', 'name']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+// Badges.
+
+export async function badgesOf(db: Kysely<DB>, challengeIds: readonly string[]): Promise<BadgeRow[]> {
+  if (challengeIds.length === 0) return [];
+  return db.selectFrom('badge').selectAll().where('challenge_id', 'in', [...challengeIds]).execute();
+}
+
+export async function listChallengeBadges(db: Kysely<DB>, challengeId: string, page: PageRequest): Promise<Page<BadgeRow>> {
+  return paged(await badgesOf(db, [challengeId]), page);
+}
+
+export async function findBadge(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
+  return ownedByChallenge(await db.selectFrom('badge').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
+}
+
+type BadgeValues = Omit<Insertable<BadgeTable>, 'id' | 'challenge_id'>;
+
+/** The new badge, or undefined when the challenge has one already (one per challenge, the database's unique key). */
+export async function insertBadge(db: Kysely<DB>, id: string, challengeId: string, values: BadgeValues): Promise<BadgeRow | undefined> {
+  return db
+    .insertInto('badge')
+    .values({ id, challenge_id: challengeId, ...values })
+    .onConflict((oc) => oc.column('challenge_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateBadge(db: Kysely<DB>, id: string, values: BadgeValues): Promise<BadgeRow> {
+  return db.updateTable('badge').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteBadge(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('badge').where('id', '=', id).execute();
+}
+
+// Series.
+
+export async function seriesOf(db: Kysely<DB>, challengeIds: readonly string[]): Promise<SerieRow[]> {
+  if (challengeIds.length === 0) return [];
+  return (await db.selectFrom('serie').selectAll().where('challenge_id', 'in', [...challengeIds]).execute()).sort(byOrderThenName);
+}
+
+export async function listChallengeSeries(db: Kysely<DB>, challengeId: string, page: PageRequest): Promise<Page<SerieRow>> {
+  return paged(await seriesOf(db, [challengeId]), page);
+}
+
+export async function findSerie(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
+  return ownedByChallenge(await db.selectFrom('serie').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
+}
+
+type SerieValues = Omit<Insertable<SerieTable>, 'id' | 'challenge_id'>;
+
+export async function insertSerie(db: Kysely<DB>, id: string, challengeId: string, values: SerieValues): Promise<SerieRow> {
+  return db.insertInto('serie').values({ id, challenge_id: challengeId, ...values }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateSerie(db: Kysely<DB>, id: string, values: SerieValues): Promise<SerieRow> {
+  return db.updateTable('serie').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteSerie(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('serie').where('id', '=', id).execute();
+}
+
+/** The serie holds exactly `questionIds` (quiz questions of its city, checked before). */
+export async function setSerieQuestions(db: Kysely<DB>, serieId: string, questionIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('serie_question').where('serie_id', '=', serieId).execute();
+  if (questionIds.length === 0) return;
+  await db.insertInto('serie_question').values(questionIds.map((quizQuestionId) => ({ serie_id: serieId, quiz_question_id: quizQuestionId }))).execute();
+}
+
+/** The question ids of each serie, in the public order of the questions (`order`, then material). */
+export async function questionIdsOf(db: Kysely<DB>, serieIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (serieIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('serie_question as sq')
+    .innerJoin('quiz_question as q', 'q.id', 'sq.quiz_question_id')
+    .select(['sq.serie_id', 'q.id', 'q.order', 'q.material'])
+    .where('sq.serie_id', 'in', [...serieIds])
+    .execute();
+  const bySerie = Map.groupBy(rows.sort(byOrderThenMaterial), (r) => r.serie_id);
+  return new Map([...bySerie].map(([serieId, questions]) => [serieId, questions.map((q) => q.id)]));
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB, WeekdayName } from '../db/types.ts';
+import { ownedBy, underCity, underPlace, type AdminStore } from '../auth/admin-store.ts';
+import { areaColumns } from '../bundle/city-rows.ts';
+import { collectionDayFaults } from '../bundle/rules/cities.ts';
+import { areaFaults } from '../bundle/rules/streets.ts';
+import { toAttachedLocation, toCollectionDays, toCollectionPlace } from '../kernel/city-model/mapper.ts';
+import { errors } from '../kernel/errors.ts';
+import * as repo from './place-repository.ts';
+import { placesStreetRules } from './street-repository.ts';
+import { toAdminStreetRule } from './admin-streets.ts';
+import { cityWasteTypeIds, findPlaceOwner, type CityOwner, type PlaceOwner } from '../kernel/cities.ts';
+import { pageOf } from '../kernel/pagination.ts';
+import type { DayRow, LocationRow, PlaceRow } from './place-repository.ts';
+import type {
+  AdminAttachedLocation,
+  AdminCollectionDay,
+  AdminPlace,
+  AttachedLocationPatch,
+  CollectionDayPatch,
+  CreateAttachedLocationInput,
+  CreateCollectionDayInput,
+  CreatePlaceInput,
+  PlacePatch,
+} from './admin-schemas.ts';
+
+/**
+ * The admin API's collection places (`/admin/cities/:cityId/places`, `/admin/places/:id`), their collection days
+ * (`/admin/places/:placeId/collection-days`, `/admin/collection-days/:id`) and attached locations
+ * (`/admin/places/:placeId/attached-locations`, `/admin/attached-locations/:id`), CONTRACT section 13. A city or place
+ * outside the agent's groups answers 404, as if missing. A day is checked with the import bundle's rule (a waste type
+ * of the place's city, a start date for a biweekly day). A place is deleted with its days, exceptions and locations,
+ * which are its parts as the bundle nests them. Its `area` is checked with the bundle's rule (a closed GeoJSON polygon
+ * in range); its street rules are written at their own paths (admin-streets.ts).
+ */
+
+/** The area as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
+function placeColumns(name: string, area: AdminPlace['area']) {
+  const [fault] = areaFaults(area);
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+  return { name: name.trim(), ...areaColumns(area) };
+}
+
+export const placeStore: AdminStore<PlaceRow, AdminPlace, CityOwner, CreatePlaceInput, PlacePatch> = {
+  entity: 'collectionPlace',
+  ...underCity,
+  notFound: errors.collectionPlaceNotFound,
+  find: async (db, id, options) => ownedBy(await repo.findPlace(db, id, options)),
+  list: (db, city, page) => repo.listPlaces(db, city!.cityId, page),
+  async show(db, rows) {
+    const children = await repo.placeChildren(db, rows.map((row) => row.id));
+    const days = Map.groupBy(children.days, (d) => d.place_id);
+    const exceptions = Map.groupBy(children.exceptions, (e) => e.place_id);
+    const locations = Map.groupBy(children.locations, (l) => l.place_id);
+    const streets = Map.groupBy(await placesStreetRules(db, rows.map((row) => row.id)), (r) => r.place_id);
+    return rows.map((row) => ({
+      ...toCollectionPlace(row, days.get(row.id) ?? [], exceptions.get(row.id) ?? [], locations.get(row.id) ?? [], children.typeNames),
+      cityId: row.city_id,
+      streets: (streets.get(row.id) ?? []).map(toAdminStreetRule),
+      area: row.area,
+    }));
+  },
+  insert: (trx, { subject: city }, input) => repo.insertPlace(trx, randomUUID(), city!.cityId, placeColumns(input.name, input.area ?? null)),
+  update: (trx, { subject }, patch) =>
+    repo.updatePlace(trx, subject.row.id, placeColumns(patch.name ?? subject.record.name, patch.area === undefined ? subject.record.area : patch.area)),
+  async remove(trx, { subject }) {
+    await repo.deletePlace(trx, subject.row.id);
+  },
+};
+
+// Collection days
+
+type DayFields = Omit<AdminCollectionDay, 'id' | 'placeId'>;
+
+/** The day as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
+async function dayColumns(db: Kysely<DB>, cityId: string, day: DayFields) {
+  const wasteTypeId = day.wasteTypeId.toLowerCase();
+  const [fault] = collectionDayFaults({ ...day, wasteTypeId }, { wasteTypeIds: await cityWasteTypeIds(db, cityId) });
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+  return {
+    // A weekday: the schema or the database's own column said so.
+    name: day.name as WeekdayName,
+    waste_type_id: wasteTypeId,
+    description: day.description,
+    biweekly: day.biweekly,
+    start_date: day.startDate === null ? null : new Date(day.startDate),
+  };
+}
+
+export const collectionDayStore: AdminStore<DayRow, AdminCollectionDay, PlaceOwner, CreateCollectionDayInput, CollectionDayPatch> = {
+  entity: 'collectionDay',
+  ...underPlace,
+  notFound: errors.collectionDayNotFound,
+  find: async (db, id, options) => ownedBy(await repo.findDay(db, id, options)),
+  // A place has a handful of days: read whole, put in the public order (Monday to Sunday, waste type name, id), paged.
+  async list(db, place, page) {
+    const [days, names] = await Promise.all([repo.placeDays(db, place!.placeId), repo.wasteTypeNames(db, place!.cityId)]);
+    const order = new Map(toCollectionDays(days, names).map((d, i) => [d.id, i]));
+    return pageOf(days.sort((a, b) => order.get(a.id)! - order.get(b.id)!), page);
+  },
+  show: async (_db, rows) =>
+    rows.map((row) => ({ ...toCollectionDays([row], new Map())[0], placeId: row.place_id })),
+  async insert(trx, { subject: place }, input) {
+    const day = { description: null, biweekly: null, startDate: null, ...input };
+    return repo.insertDay(trx, randomUUID(), place!.placeId, await dayColumns(trx, place!.cityId, day));
+  },
+  async update(trx, { subject }, patch) {
+    const owner = await findPlaceOwner(trx, subject.row.place_id);
+    return repo.updateDay(trx, subject.row.id, await dayColumns(trx, owner!.cityId, { ...subject.record, ...patch }));
+  },
+  async remove(trx, { subject }) {
+    await repo.deleteDay(trx, subject.row.id);
+  },
+};
+
+// Attached locations
+
+type LocationFields = Omit<AdminAttachedLocation, 'id' | 'placeId'>;
+
+const locationColumns = (l: LocationFields) => ({ name: l.name.trim(), reference: l.reference, latitude: l.latitude, longitude: l.longitude });
+
+export const attachedLocationStore: AdminStore<
+  LocationRow,
+  AdminAttachedLocation,
+  PlaceOwner,
+  CreateAttachedLocationInput,
+  AttachedLocationPatch
+> = {
+  entity: 'attachedLocation',
+  ...underPlace,
+  notFound: errors.attachedLocationNotFound,
+  find: async (db, id, options) => ownedBy(await repo.findLocation(db, id, options)),
+  list: (db, place, page) => repo.listLocations(db, place!.placeId, page),
+  show: async (_db, rows) => rows.map((row) => ({ ...toAttachedLocation(row), placeId: row.place_id })),
+  insert: (trx, { subject: place }, input) => repo.insertLocation(trx, randomUUID(), place!.placeId, locationColumns(input)),
+  update: (trx, { subject }, patch) => repo.updateLocation(trx, subject.row.id, locationColumns({ ...subject.record, ...patch })),
+  async remove(trx, { subject }) {
+    await repo.deleteLocation(trx, subject.row.id);
+  },
+};

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { ownedBy, underPlace, type AdminStore } from '../auth/admin-store.ts';
+import { streetOverlapFaults, streetRuleFaults } from '../bundle/rules/streets.ts';
+import { errors } from '../kernel/errors.ts';
+import { streetKey } from '../kernel/address.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
+import { findPlaceOwner, type PlaceOwner } from '../kernel/cities.ts';
+import * as repo from './street-repository.ts';
+import type { StreetRuleRow } from './street-repository.ts';
+import type { AdminStreetRule, CreateStreetRuleInput, StreetRulePatch } from './admin-schemas.ts';
+
+/**
+ * The admin API's street rules (CONTRACT section 11 and 13): created under their place
+ * (`/admin/places/:placeId/streets`), then read, changed and deleted at `/admin/streets/:id`; audited as `street`.
+ * A write checks the import bundle's rules (src/bundle/rules/streets.ts): numbers from 1, `fromNumber <= toNumber`,
+ * and no overlap with a rule of the same street on another place of the city, read from the database after locking
+ * the city's street rules, so that two concurrent writes cannot both pass.
+ */
+
+export function toAdminStreetRule(row: StreetRuleRow): AdminStreetRule {
+  return { id: row.id, street: row.street, fromNumber: row.from_number, toNumber: row.to_number, side: row.side, placeId: row.place_id };
+}
+
+type RuleFields = Omit<AdminStreetRule, 'id' | 'placeId'>;
+
+/** The rule as the bundle would hold it must pass the bundle's rules, against the city's other places: 400 naming the field. */
+async function ruleColumns(trx: Kysely<DB>, place: PlaceOwner, rule: RuleFields) {
+  const street = rule.street.trim();
+  const checked = { ...rule, street };
+  const key = streetKey(street);
+  let [fault] = streetRuleFaults(checked);
+  if (!fault) {
+    await repo.lockCityStreets(trx, place.cityId);
+    const others = (await repo.otherPlacesRules(trx, place.cityId, place.placeId, key)).map((r) => ({
+      rule: { street: r.street, fromNumber: r.from_number, toNumber: r.to_number, side: r.side },
+      describedAs: bundleMessages.streetRuleInDatabase(r.id, r.placeName, r.placeId),
+    }));
+    [fault] = streetOverlapFaults(checked, others);
+  }
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+  return { street, street_key: key, from_number: rule.fromNumber, to_number: rule.toNumber, side: rule.side };
+}
+
+export const streetRuleStore: AdminStore<StreetRuleRow, AdminStreetRule, PlaceOwner, CreateStreetRuleInput, StreetRulePatch> = {
+  entity: 'street',
+  ...underPlace,
+  notFound: errors.streetRuleNotFound,
+  find: async (db, id, options) => ownedBy(await repo.findStreetRule(db, id, options)),
+  list: (db, place, page) => repo.listStreetRules(db, place!.placeId, page),
+  show: async (_db, rows) => rows.map(toAdminStreetRule),
+  async insert(trx, { subject: place }, input) {
+    const rule = { fromNumber: null, toNumber: null, ...input };
+    return repo.insertStreetRule(trx, randomUUID(), place!.placeId, await ruleColumns(trx, place!, rule));
+  },
+  async update(trx, { subject }, patch) {
+    const place = (await findPlaceOwner(trx, subject.row.place_id))!;
+    return repo.updateStreetRule(trx, subject.row.id, await ruleColumns(trx, place, { ...subject.record, ...patch }));
+  },
+  async remove(trx, { subject }) {
+    await repo.deleteStreetRule(trx, subject.row.id);
+  },
+};

@@ -1,0 +1,160 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { DB, MenuItemTable, MenuTable, PageTable, SiteTable } from '../db/types.ts';
+import { findSiteById, findSitesOfGroup, type SiteRow } from './repository.ts';
+
+/**
+ * The admin API's CMS storage: sites, pages (drafts too), menus and their items, as rows, each found with the site
+ * (and so the city group) it belongs to. Lists come unordered: the order is the kernel's French rule, applied by the
+ * admin stores as by the public service.
+ */
+
+/** The site a page, menu or item belongs to, with its group (null: a site of no group, for super admins only). */
+export interface SiteOwner {
+  siteId: string;
+  cityGroupId: string | null;
+}
+
+type Db = Kysely<DB>;
+const lock = <Q extends { forUpdate(): Q }>(q: Q, forUpdate: boolean | undefined) => (forUpdate ? q.forUpdate() : q);
+
+export async function findCityGroup(db: Db, id: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSiteOwner(db: Db, siteId: string): Promise<SiteOwner | undefined> {
+  return db.selectFrom('site').select(['id as siteId', 'city_group_id as cityGroupId']).where('id', '=', siteId).executeTakeFirst();
+}
+
+// ---------------------------------------------------------------- sites
+
+export async function findSite(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<SiteRow | undefined> {
+  if (options.forUpdate) await db.selectFrom('site').select('id').where('id', '=', id).forUpdate().execute();
+  return (await findSiteById(db, id)) ?? undefined;
+}
+
+export const findGroupSites = findSitesOfGroup;
+
+/** The site holding `slug`, if any. */
+export async function siteWithSlug(db: Db, slug: string): Promise<string | undefined> {
+  return (await db.selectFrom('site').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
+}
+
+export async function insertSite(db: Db, values: Insertable<SiteTable>): Promise<void> {
+  await db.insertInto('site').values(values).execute();
+}
+
+export async function updateSite(db: Db, id: string, values: Updateable<SiteTable>): Promise<void> {
+  await db.updateTable('site').set(values).where('id', '=', id).execute();
+}
+
+/** What a site still holds: its pages and menus. */
+export async function countSiteContents(db: Db, siteId: string): Promise<{ pages: number; menus: number }> {
+  const { rows } = await sql<{ pages: string; menus: string }>`
+    SELECT (SELECT count(*) FROM page WHERE site_id = ${siteId}) AS pages, (SELECT count(*) FROM menu WHERE site_id = ${siteId}) AS menus
+  `.execute(db);
+  return { pages: Number(rows[0].pages), menus: Number(rows[0].menus) };
+}
+
+export async function deleteSite(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('site').where('id', '=', id).execute();
+}
+
+// ---------------------------------------------------------------- pages
+
+export type AdminPageRow = Selectable<PageTable>;
+
+export async function findPage(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await lock(db.selectFrom('page').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
+  const owner = row && (await findSiteOwner(db, row.site_id));
+  return row && owner && { row, owner };
+}
+
+export async function findSitePages(db: Db, siteId: string): Promise<AdminPageRow[]> {
+  return db.selectFrom('page').selectAll().where('site_id', '=', siteId).execute();
+}
+
+/** The page of the site holding `slug`, if any. */
+export async function pageWithSlug(db: Db, siteId: string, slug: string): Promise<string | undefined> {
+  return (await db.selectFrom('page').select('id').where('site_id', '=', siteId).where('slug', '=', slug).executeTakeFirst())?.id;
+}
+
+export async function sitePageIds(db: Db, siteId: string): Promise<Set<string>> {
+  return new Set((await db.selectFrom('page').select('id').where('site_id', '=', siteId).execute()).map((row) => row.id));
+}
+
+export async function insertPage(db: Db, values: Insertable<PageTable>): Promise<void> {
+  await db.insertInto('page').values(values).execute();
+}
+
+export async function updatePage(db: Db, id: string, values: Updateable<PageTable>): Promise<void> {
+  await db.updateTable('page').set(values).where('id', '=', id).execute();
+}
+
+/** How many menu items link to the page. */
+export async function countPageLinks(db: Db, pageId: string): Promise<number> {
+  const [{ links }] = await db.selectFrom('menu_item').select((eb) => eb.fn.countAll<string>().as('links')).where('page_id', '=', pageId).execute();
+  return Number(links);
+}
+
+export async function deletePage(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('page').where('id', '=', id).execute();
+}
+
+// ---------------------------------------------------------------- menus and their items
+
+export type AdminMenuRow = Selectable<MenuTable>;
+export type AdminMenuItemRow = Selectable<MenuItemTable>;
+
+export async function findMenu(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await lock(db.selectFrom('menu').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
+  const owner = row && (await findSiteOwner(db, row.site_id));
+  return row && owner && { row, owner };
+}
+
+export async function findSiteMenus(db: Db, siteId: string): Promise<AdminMenuRow[]> {
+  return db.selectFrom('menu').selectAll().where('site_id', '=', siteId).execute();
+}
+
+/** The menu of the site at `location`, if any. */
+export async function menuAtLocation(db: Db, siteId: string, location: string): Promise<string | undefined> {
+  return (await db.selectFrom('menu').select('id').where('site_id', '=', siteId).where('location', '=', location).executeTakeFirst())?.id;
+}
+
+export async function insertMenu(db: Db, values: Insertable<MenuTable>): Promise<void> {
+  await db.insertInto('menu').values(values).execute();
+}
+
+export async function updateMenu(db: Db, id: string, values: Updateable<MenuTable>): Promise<void> {
+  await db.updateTable('menu').set(values).where('id', '=', id).execute();
+}
+
+/** Deletes the menu; its items go with it (foreign key). */
+export async function deleteMenu(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('menu').where('id', '=', id).execute();
+}
+
+/** A menu item with the menu's site. */
+export async function findMenuItem(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await lock(db.selectFrom('menu_item').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
+  const menu = row && (await findMenu(db, row.menu_id));
+  return row && menu && { row, menu: menu.row, owner: menu.owner };
+}
+
+/** Every item of the menus, in no particular order. */
+export async function findItemsOfMenus(db: Db, menuIds: readonly string[]): Promise<AdminMenuItemRow[]> {
+  if (menuIds.length === 0) return [];
+  return db.selectFrom('menu_item').selectAll().where('menu_id', 'in', menuIds).execute();
+}
+
+export async function insertMenuItem(db: Db, values: Insertable<MenuItemTable>): Promise<void> {
+  await db.insertInto('menu_item').values(values).execute();
+}
+
+export async function updateMenuItem(db: Db, id: string, values: Updateable<MenuItemTable>): Promise<void> {
+  await db.updateTable('menu_item').set(values).where('id', '=', id).execute();
+}
+
+/** Deletes the item; its sub-items go with it (foreign key). */
+export async function deleteMenuItem(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('menu_item').where('id', '=', id).execute();
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
+import { recyclingPointFaults } from '../bundle/rules/cities.ts';
+import { cityWasteTypeIds, type CityOwner } from '../kernel/cities.ts';
+import { errors } from '../kernel/errors.ts';
+import * as repo from './repository.ts';
+import type { PointRow } from './repository.ts';
+import type { AdminRecyclingPoint, CreateRecyclingPointInput, RecyclingPointPatch } from './schemas.ts';
+
+/**
+ * The admin API's recycling points (CONTRACT sections 13 and 14): created under their city, then read, changed and
+ * deleted at `/admin/recycling-points/:id`. A city outside the agent's groups answers 404, as if missing. A write
+ * checks the import bundle's rule (an `openingHoursSpec` that parses, materials that are waste types of the city,
+ * each once); adminService (src/auth/admin-store.ts) wraps it in one transaction with its audit entry and the
+ * data_version bump, so that the public points, their open-data exports and the city follow at once. A point keeps
+ * its city, as in the bundle: its materials are waste types of that city.
+ */
+
+async function withMaterials(db: Kysely<DB>, rows: PointRow[]): Promise<AdminRecyclingPoint[]> {
+  const materials = await repo.materialsOf(db, rows.map((row) => row.id));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    openingHours: row.opening_hours,
+    openingHoursSpec: row.opening_hours_spec,
+    kind: row.kind,
+    materials: materials.get(row.id) ?? [],
+    cityId: row.city_id,
+  }));
+}
+
+type PointFields = Omit<AdminRecyclingPoint, 'id' | 'cityId'>;
+
+/** The written record as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
+async function assertValid(db: Kysely<DB>, cityId: string, point: PointFields): Promise<void> {
+  const [fault] = recyclingPointFaults(point, { wasteTypeIds: await cityWasteTypeIds(db, cityId) });
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+}
+
+const columns = (p: PointFields) => ({
+  name: p.name.trim(),
+  address: p.address,
+  latitude: p.latitude,
+  longitude: p.longitude,
+  opening_hours: p.openingHours,
+  opening_hours_spec: p.openingHoursSpec,
+  kind: p.kind,
+});
+
+/** Ids are stored lowercase; the rule compares them as stored. */
+const normalised = <P extends Partial<PointFields>>(p: P): P => (p.materials ? { ...p, materials: p.materials.map((id) => id.toLowerCase()) } : p);
+
+async function write(trx: Kysely<DB>, cityId: string, fields: PointFields, store: (values: ReturnType<typeof columns>) => Promise<PointRow>) {
+  await assertValid(trx, cityId, fields);
+  const row = await store(columns(fields));
+  await repo.setPointMaterials(trx, row, fields.materials);
+  return row;
+}
+
+export const recyclingPointStore: AdminStore<PointRow, AdminRecyclingPoint, CityOwner, CreateRecyclingPointInput, RecyclingPointPatch> = {
+  entity: 'recyclingPoint',
+  ...underCity,
+  notFound: errors.recyclingPointNotFound,
+  find: async (db, id, options) => ownedBy(await repo.findPoint(db, id, options)),
+  list: (db, city, page) => repo.listCityPoints(db, city!.cityId, page),
+  show: withMaterials,
+  insert(trx, { subject: city }, input) {
+    const fields: PointFields = {
+      address: null, latitude: null, longitude: null, openingHours: null, openingHoursSpec: null, kind: null, materials: [],
+      ...normalised(input),
+    };
+    return write(trx, city!.cityId, fields, (values) => repo.insertPoint(trx, randomUUID(), city!.cityId, values));
+  },
+  update(trx, { subject }, patch) {
+    const fields = { ...subject.record, ...normalised(patch) };
+    return write(trx, subject.row.city_id, fields, (values) => repo.updatePoint(trx, subject.row.id, values));
+  },
+  async remove(trx, { subject }) {
+    await repo.deletePoint(trx, subject.row.id);
+  },
+};

@@ -1,0 +1,108 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { testDatabaseKinds } from '../helpers/database.ts';
+import { ids } from '../helpers/city-fixtures.ts';
+import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
+
+const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
+const NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' };
+const SUPER_ADMIN_ONLY = {
+  statusCode: 403, error: 'Forbidden', message: 'Seul un super administrateur peut créer, modifier ou supprimer un groupe de villes.',
+};
+const IROISE = { name: 'Pays d’Iroise', type: 'Communauté de communes', code: 'CCPI', siren: '242900645', siret: '24290064500019' };
+
+const publicGroupNames = async (app: FastifyInstance) =>
+  ((await app.inject('/public/city-groups')).json() as { name: string }[]).map((g) => g.name);
+const publicBrestGroup = async (app: FastifyInstance) =>
+  ((await app.inject('/public/cities')).json() as { id: string; cityGroup: { name: string } }[]).find((c) => c.id === ids.brest)!.cityGroup.name;
+
+for (const kind of testDatabaseKinds()) {
+  describe(`/admin city groups (${kind})`, () => {
+    it('lets a super admin create, change and delete a group, each write public at once and audited; 409 for a group with cities', async (t) => {
+      const { app, db, asRoot } = await setup(t, kind);
+      // Warm the public caches, so that what follows proves the writes reach them.
+      assert.equal(await publicBrestGroup(app), 'Brest Métropole');
+      assert.equal((await publicGroupNames(app)).length, 2);
+
+      const created = await inject(app, asRoot, 'POST', '/admin/city-groups', { ...IROISE, name: '  Pays d’Iroise ' });
+      assert.equal(created.statusCode, 201, created.body);
+      const group = created.json();
+      assert.deepEqual({ ...group, id: undefined, createdAt: undefined, updatedAt: undefined }, {
+        ...IROISE, id: undefined, chatEnabled: false, createdAt: undefined, updatedAt: undefined,
+      });
+      assert.match(group.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.ok((await publicGroupNames(app)).includes('Pays d’Iroise'));
+
+      const list = await inject(app, asRoot, 'GET', '/admin/city-groups?pageSize=2');
+      assert.deepEqual(list.json().meta, { page: 1, pageSize: 2, total: 3, totalPages: 2 });
+      assert.deepEqual(list.json().data.map((g: { name: string }) => g.name), ['Aber Communauté', 'Brest Métropole'], 'by name, French');
+
+      const read = await inject(app, asRoot, 'GET', `/admin/city-groups/${group.id}`);
+      assert.deepEqual(read.json(), group);
+      const etag = String(read.headers.etag);
+      const changed = await inject(app, { ...asRoot, 'if-match': etag }, 'PATCH', `/admin/city-groups/${group.id}`, { chatEnabled: true, code: 'IROISE' });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.deepEqual({ ...(changed.json() as object), updatedAt: undefined }, { ...group, chatEnabled: true, code: 'IROISE', updatedAt: undefined });
+      const stale = await inject(app, { ...asRoot, 'if-match': etag }, 'DELETE', `/admin/city-groups/${group.id}`);
+      assert.equal(stale.statusCode, 412);
+
+      // A group that holds cities is not deleted: its cities would be left without a group.
+      const full = await inject(app, asRoot, 'DELETE', `/admin/city-groups/${ids.group}`);
+      assert.equal(full.statusCode, 409);
+      assert.equal(full.json().message,
+        'Ce groupe de villes contient encore 3\u00a0villes\u00a0: supprimez-les ou rattachez-les à un autre groupe d’abord.');
+      const renamed = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'Brest métropole océane' });
+      assert.equal(renamed.statusCode, 200);
+      assert.equal(await publicBrestGroup(app), 'Brest métropole océane', 'the cached city list follows the write');
+
+      const deleted = await inject(app, { ...asRoot, 'if-match': String(changed.headers.etag) }, 'DELETE', `/admin/city-groups/${group.id}`);
+      assert.equal(deleted.statusCode, 204);
+      assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/city-groups/${group.id}`)).json(), NOT_FOUND);
+      assert.ok(!(await publicGroupNames(app)).includes('Pays d’Iroise'));
+
+      const audit = await inject(app, asRoot, 'GET', `/admin/audit?entity=cityGroup&entityId=${group.id}`);
+      const entries = audit.json().data as { action: string; before: { code: string } | null; after: { code: string } | null }[];
+      assert.deepEqual(entries.map((e) => e.action).sort(), ['create', 'delete', 'update']);
+      const update = entries.find((e) => e.action === 'update')!;
+      assert.deepEqual([update.before!.code, update.after!.code], ['CCPI', 'IROISE']);
+      assert.equal(entries.find((e) => e.action === 'delete')!.after, null);
+      assert.equal((await db.selectFrom('city').select('id').where('city_group_id', '=', ids.group).execute()).length, 3);
+    });
+
+    it('keeps writes to super admins (403), reads to an agent’s own groups (404 elsewhere), and refuses a SIRET of another SIREN', async (t) => {
+      const { app, db, asRoot, asManager, asOutsider, asEditor } = await setup(t, kind);
+      const count = async () => (await db.selectFrom('city_group').select('id').execute()).length;
+      const version = await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow();
+
+      assert.equal((await inject(app, {}, 'GET', '/admin/city-groups')).statusCode, 401);
+      const mine = await inject(app, asManager, 'GET', '/admin/city-groups');
+      assert.deepEqual(mine.json().data.map((g: { id: string }) => g.id), [ids.group]);
+      assert.deepEqual((await inject(app, asOutsider, 'GET', '/admin/city-groups')).json().data.map((g: { id: string }) => g.id), [ids.emptyGroup]);
+      assert.equal((await inject(app, asEditor, 'GET', `/admin/city-groups/${ids.group}`)).statusCode, 200, 'any admin permission reads its group');
+      assert.deepEqual((await inject(app, asManager, 'GET', `/admin/city-groups/${ids.emptyGroup}`)).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/city-groups/${UNKNOWN}`)).json(), NOT_FOUND);
+
+      assert.deepEqual((await inject(app, asManager, 'POST', '/admin/city-groups', IROISE)).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, asManager, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, asManager, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), NOT_FOUND);
+
+      const siret = await inject(app, asRoot, 'POST', '/admin/city-groups', { ...IROISE, siret: '11111111100011' });
+      assert.deepEqual(siret.json(), {
+        statusCode: 400, error: 'Bad Request', message: 'Le champ «\u00a0siret\u00a0» doit commencer par le SIREN du groupe (242900645).',
+      });
+      const patched = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { siret: '11111111100011' });
+      assert.equal(patched.statusCode, 400);
+      assert.match(patched.json().message, /«\u00a0siret\u00a0»/);
+      const blank = await inject(app, asRoot, 'POST', '/admin/city-groups', { ...IROISE, name: '   ' });
+      assert.equal(blank.statusCode, 400);
+      assert.match(blank.json().message, /name/);
+
+      assert.equal(await count(), 2);
+      assert.deepEqual(await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow(), version);
+      assert.equal((await db.selectFrom('audit_entry').select('id').where('entity', '=', 'cityGroup').execute()).length, 0);
+    });
+  });
+}

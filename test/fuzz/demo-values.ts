@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../src/db/database.ts';
+import type { DeclaredQuery, DemoValues } from './requests.ts';
+import { tableIds } from './records.ts';
+import { bodySchemas, type JsonSchema } from './schema-bodies.ts';
+
+/** What the fuzz tests read from the API document and the demo data before they draw requests. */
+
+type Operation = { parameters?: Array<{ name: string; in: string; schema?: JsonSchema }> };
+
+/** Every operation of the API document, with its method and path (`/public/cms/sites/{slug}/pages`). */
+function operations(app: FastifyInstance): Array<{ method: string; path: string; operation: Operation }> {
+  const spec = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
+  return Object.entries(spec.paths ?? {}).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
+}
+
+/** The integer and number parameters (query and path) of every route, as the API document describes them. */
+function numericParameters(app: FastifyInstance): string[] {
+  const names = new Set<string>();
+  for (const { operation } of operations(app)) {
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.schema?.type === 'integer' || parameter.schema?.type === 'number') names.add(parameter.name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** The query parameters of each operation, as the API document declares them. */
+function declaredQueries(app: FastifyInstance): DeclaredQuery[] {
+  return operations(app)
+    .map(({ method, path, operation }) => {
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+      return { method, path, names: query.map((p) => p.name), schemas: Object.fromEntries(query.map((p) => [p.name, p.schema ?? {}])) };
+    })
+    .filter((query) => query.names.length > 0);
+}
+
+/**
+ * Ids, slugs and names that exist in the demo data and what the API document declares, so that random requests
+ * reach the database and beyond. No authorizations: each test adds the tokens it fuzzes with.
+ */
+export async function demoValues(app: FastifyInstance, database: Database, now: Date): Promise<DemoValues> {
+  const db = database.db;
+  const idsByTable = await tableIds(db);
+  const cities = await db.selectFrom('city').select(['id', 'status']).execute();
+  const sites = await db.selectFrom('site').select('slug').execute();
+  const places = await db.selectFrom('collection_place').select(['id', 'city_id']).execute();
+  const menus = await db.selectFrom('menu').innerJoin('site', 'site.id', 'menu.site_id').select(['menu.id', 'menu.location', 'site.slug']).execute();
+  const values: DemoValues = {
+    cityIds: cities.map((c) => c.id),
+    inactiveCityIds: cities.filter((c) => c.status !== 'ACTIF').map((c) => c.id),
+    cityGroupIds: idsByTable.city_group ?? [],
+    placeIds: idsByTable.collection_place ?? [],
+    challengeIds: idsByTable.challenge ?? [],
+    blogPostIds: idsByTable.blog_post ?? [],
+    pageIds: idsByTable.page ?? [],
+    menuIds: idsByTable.menu ?? [],
+    mediaIds: idsByTable.media ?? [],
+    wasteTypeIds: idsByTable.waste_type ?? [],
+    slugs: sites.map((s) => s.slug),
+    menuLocations: [...new Set(menus.map((m) => m.location))].filter((l): l is string => typeof l === 'string'),
+    deviceIds: ['fuzz-device-0001', 'demo_device_42'],
+    conversationIds: [],
+    coherentParams: [],
+    authorizations: [],
+    numericParams: numericParameters(app),
+    declaredQueries: declaredQueries(app),
+    idsByTable,
+    bodySchemas: bodySchemas(app.swagger()),
+    now,
+  };
+  for (const place of places) values.coherentParams.push({ cityId: place.city_id, placeId: place.id });
+  for (const menu of menus) values.coherentParams.push({ slug: menu.slug, menuId: menu.id, location: menu.location ?? '' });
+  return values;
+}
