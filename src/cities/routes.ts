@@ -10,7 +10,9 @@ import { toCityGroups } from './mapper.ts';
 import { findCities } from '../kernel/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
 import { CitySchema, type CityApi } from '../kernel/city-model/schemas.ts';
-import { CityGroupSchema, CityIdParams } from './schemas.ts';
+import { CityGroupSchema, CityIdParams, PlaceCandidateSchema, PlaceLookupQuery } from './schemas.ts';
+import { lookupAddress, lookupPosition } from './lookup.ts';
+import { findActiveCity } from '../kernel/cities.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -49,6 +51,44 @@ export default async function cityRoutes(fastify: FastifyInstance) {
       const [city] = await findCities(app.db, { id: request.params.id }, app.clock());
       if (!city) throw errors.cityNotFound();
       return city;
+    },
+  );
+
+  app.get(
+    '/places/lookup',
+    {
+      schema: {
+        tags: ['cities'],
+        summary: 'Collection places of an address or a position',
+        description:
+          'CONTRACT section 11. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with ' +
+          '`bis`/`ter`), the street and its type are read from free text; case, accents, hyphens, apostrophes, the usual ' +
+          'abbreviations, the postcode and the commune\'s name do not matter. Matching tiers, best first: the same street, ' +
+          'the same without articles, the same name without the street type (`12 siam`), a street begun (from two letters ' +
+          'of its name, for suggestions while typing), then one typo (names under 10 letters) or two. With a number some ' +
+          'rule holds, the places whose rules hold it; without a number, or with one no rule holds, every place sharing ' +
+          'the street, labelled with the numbers each serves. Attached locations match by name too (`matchedBy: location`), ' +
+          'after the streets of the same tier. `?lat=&lon=` (with `cityId` or across every ACTIF city): the places whose ' +
+          '`area` holds the point (a point on a border belongs to both sides), else the attached locations within 300 m, ' +
+          'nearest first, one per place, with `distanceMeters`. 400: neither form, both, `lat` without `lon`, `address` ' +
+          'without `cityId`, a malformed or out-of-range coordinate, an address over 200 characters. 404: unknown or ' +
+          'NON_ACTIF city. Nothing found: `[]`.',
+        querystring: PlaceLookupQuery,
+        response: { 200: Type.Array(PlaceCandidateSchema), 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const { cityId, address, lat, lon } = request.query;
+      const positioned = lat !== undefined || lon !== undefined;
+      if (address !== undefined && positioned) throw errors.lookupTwoForms();
+      if (address === undefined && !positioned) throw errors.lookupNoForm();
+      if (address !== undefined && cityId === undefined) throw errors.missingWith('cityId', 'address');
+      if (lat === undefined && positioned) throw errors.missingWith('lat', 'lon');
+      if (lon === undefined && positioned) throw errors.missingWith('lon', 'lat');
+      const city = cityId === undefined ? null : await findActiveCity(app.db, cityId);
+      if (cityId !== undefined && !city) throw errors.cityNotFound();
+      if (address !== undefined) return lookupAddress(app.db, city!, address);
+      return lookupPosition(app.db, { lat: lat!, lon: lon! }, city?.id ?? null);
     },
   );
 

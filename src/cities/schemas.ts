@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { NonBlank, Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
+import { ADDRESS_MAX_LENGTH } from '../kernel/address.ts';
 
 export const CityGroupSchema = Type.Object(
   {
@@ -22,6 +23,34 @@ export const CityGroupSchema = Type.Object(
 export const CityIdParams = Type.Object({ id: Uuid('City id') });
 
 export type CityGroupApi = Static<typeof CityGroupSchema>;
+
+// GET /public/places/lookup (CONTRACT section 11).
+
+export const PlaceLookupQuery = Type.Object({
+  cityId: Type.Optional(Uuid('The city (commune) the address is in; required with `address`, optional with a position')),
+  address: Type.Optional(
+    NonBlank(
+      ADDRESS_MAX_LENGTH,
+      'Free text: `12 bis r. de siam`, `12 rue de Siam 29200 Brest`, a street begun (`rue de si`), a location\'s name',
+    ),
+  ),
+  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude (WGS 84); with `lon`' })),
+  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude (WGS 84); with `lat`' })),
+});
+export type PlaceLookupQueryInput = Static<typeof PlaceLookupQuery>;
+
+export const PlaceCandidateSchema = Type.Object(
+  {
+    cityId: Uuid(),
+    cityName: Type.String(),
+    placeId: Uuid(),
+    placeName: Type.String(),
+    matchedBy: Type.Union([Type.Literal('street'), Type.Literal('area'), Type.Literal('location')]),
+    label: Type.String({ description: 'What matched, in French', examples: ['Rue de Siam, numéros impairs de 1 à 99'] }),
+    distanceMeters: Nullable(Type.Integer({ minimum: 0, description: 'For a location found by position; else null' })),
+  },
+  { $id: 'PlaceCandidate' },
+);
 
 // The admin API's waste types (CONTRACT section 13): the public shape, the import bundle's field names, plus the city.
 

@@ -109,6 +109,15 @@ export function looseStreetKey(key: string): string {
   return key.split(' ').filter((word) => !ARTICLES.has(word)).join(' ');
 }
 
+/**
+ * A loose key without its leading street type (`rue siam` → `siam`): citizens often leave the type out
+ * (`12 siam`); the lookup compares at this level after the full and the loose keys.
+ */
+export function nameKey(looseKey: string): string {
+  const [first, ...rest] = looseKey.split(' ');
+  return TYPE_WORDS.has(first) && rest.length > 0 ? rest.join(' ') : looseKey;
+}
+
 /** Whether a key holds a name beyond its type word and articles (`rue de` does not; `rue de siam` does). */
 function hasName(keyWords: readonly string[]): boolean {
   return keyWords.some((word, index) => !ARTICLES.has(word) && !(index === 0 && TYPE_WORDS.has(word)));

@@ -102,6 +102,16 @@ export const errors = {
   /** Two query parameters that go together (lat and lon), one given without the other. */
   missingWith: (missing: string, given: string) =>
     make('missingWith', 400)(`Le paramètre «\u00a0${missing}\u00a0» est obligatoire avec «\u00a0${given}\u00a0».`),
+  /** GET /public/places/lookup with neither an address nor a position. */
+  lookupNoForm: () =>
+    make('lookupNoForm', 400)(
+      'Indiquez une adresse (paramètres «\u00a0address\u00a0» et «\u00a0cityId\u00a0») ou une position (paramètres «\u00a0lat\u00a0» et «\u00a0lon\u00a0»).',
+    ),
+  /** GET /public/places/lookup with an address and a position at once. */
+  lookupTwoForms: () =>
+    make('lookupTwoForms', 400)(
+      'Le paramètre «\u00a0address\u00a0» ne va pas avec «\u00a0lat\u00a0» et «\u00a0lon\u00a0»\u00a0: cherchez par adresse ou par position, pas les deux.',
+    ),
   calendarSpan: (maxDays: number) =>
     make('calendarSpan', 400)(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
 

@@ -1,5 +1,5 @@
 import { openingStateAt } from '../kernel/opening-hours.ts';
-import { greatCircleMeters } from './distance.ts';
+import { greatCircleMeters } from '../kernel/geo.ts';
 import type { StoredPoint } from './repository.ts';
 import type { RecyclingPointStatus } from './schemas.ts';
 

@@ -397,6 +397,10 @@ function typicalQueryValues(v: DemoValues): Record<string, string[]> {
     cityGroupId: v.cityGroupIds,
     placeId: v.placeIds,
     deviceId: v.deviceIds,
+    // GET /public/places/lookup: addresses and positions of the demo (Brest's centre).
+    address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
+    lat: ['48.39', '48.5'],
+    lon: ['-4.49', '-4.4'],
   };
 }
 
@@ -415,6 +419,10 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
     cityGroupId: v.cityGroupIds,
     placeId: v.placeIds,
     deviceId: v.deviceIds,
+    // GET /public/places/lookup: addresses and positions of the demo (Brest's centre).
+    address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
+    lat: ['48.39', '48.5'],
+    lon: ['-4.49', '-4.4'],
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { greatCircleMeters } from '../../src/recycling/distance.ts';
+import { greatCircleMeters } from '../../src/kernel/geo.ts';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { BUNDLE_IDS as ids } from '../helpers/bundle-fixtures.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';

@@ -1,0 +1,90 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, GeoJsonArea } from '../db/types.ts';
+import type { Position } from '../kernel/geo.ts';
+import type { StreetSide } from '../kernel/street-rules.ts';
+
+/**
+ * What GET /public/places/lookup reads (CONTRACT section 11): a city's street rules and attached locations, matched
+ * in code (lookup.ts); places whose area box holds a position and attached locations in a box, through the GiST
+ * indexes of migration 0008. Only ACTIF cities' places.
+ */
+
+type Db = Kysely<DB>;
+
+/** The place a match leads to, with its city. */
+export interface LookupPlaceRow {
+  city_id: string;
+  city_name: string;
+  place_id: string;
+  place_name: string;
+}
+
+export interface StreetRuleRow extends LookupPlaceRow {
+  street: string;
+  street_key: string;
+  from_number: number | null;
+  to_number: number | null;
+  side: StreetSide;
+}
+
+export interface LocationRow extends LookupPlaceRow {
+  name: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface AreaRow extends LookupPlaceRow {
+  area: GeoJsonArea;
+}
+
+function placesOfActiveCities(db: Db) {
+  return db
+    .selectFrom('collection_place as p')
+    .innerJoin('city as c', 'c.id', 'p.city_id')
+    .where('c.status', '=', 'ACTIF')
+    .select(['c.id as city_id', 'c.name as city_name', 'p.id as place_id', 'p.name as place_name']);
+}
+
+/** Every street rule of a city's places (a commune holds tens to a few thousand). */
+export function findStreetRulesOfCity(db: Db, cityId: string): Promise<StreetRuleRow[]> {
+  return placesOfActiveCities(db)
+    .innerJoin('place_street as s', 's.place_id', 'p.id')
+    .where('p.city_id', '=', cityId)
+    .select(['s.street', 's.street_key', 's.from_number', 's.to_number', 's.side'])
+    .execute() as Promise<StreetRuleRow[]>;
+}
+
+/** Every attached location of a city's places. */
+export function findLocationsOfCity(db: Db, cityId: string): Promise<LocationRow[]> {
+  return placesOfActiveCities(db)
+    .innerJoin('attached_location as l', 'l.place_id', 'p.id')
+    .where('p.city_id', '=', cityId)
+    .select(['l.name', 'l.latitude', 'l.longitude'])
+    .execute();
+}
+
+/** Places whose area's bounding box holds a position (the polygon itself is the caller's test). */
+export function findPlacesWithAreaBoxAt(db: Db, at: Position, cityId: string | null): Promise<AreaRow[]> {
+  let query = placesOfActiveCities(db)
+    .select('p.area')
+    .where('p.area', 'is not', null)
+    .where(sql<boolean>`box(point(p.area_min_lon, p.area_min_lat), point(p.area_max_lon, p.area_max_lat)) @> point(${at.lon}, ${at.lat})`);
+  if (cityId !== null) query = query.where('p.city_id', '=', cityId);
+  return query.execute() as Promise<AreaRow[]>;
+}
+
+/** Attached locations inside a box of positions. */
+export function findLocationsInBox(
+  db: Db,
+  box: { minLat: number; maxLat: number; minLon: number; maxLon: number },
+  cityId: string | null,
+): Promise<LocationRow[]> {
+  let query = placesOfActiveCities(db)
+    .innerJoin('attached_location as l', 'l.place_id', 'p.id')
+    .select(['l.name', 'l.latitude', 'l.longitude'])
+    .where(
+      sql<boolean>`point(l.longitude, l.latitude) <@ box(point(${box.minLon}, ${box.minLat}), point(${box.maxLon}, ${box.maxLat}))`,
+    );
+  if (cityId !== null) query = query.where('p.city_id', '=', cityId);
+  return query.execute();
+}
