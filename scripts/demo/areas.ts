@@ -10,7 +10,8 @@ import type { Commune } from './territory.ts';
  * sector's area (checkAreas proves it on every build).
  *
  * Geometry is done in a plane where one unit is one degree of latitude and longitudes are shrunk by the cosine
- * of the territory's latitude, close enough to metres at this scale for the cells to look right on a map.
+ * of the territory's latitude: at this scale its distances are proportional to those on the ground, so the
+ * cells look right on a map.
  */
 
 export interface SectorSite {
