@@ -7,11 +7,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Bundle, BundleCity, BundleCityGroup, BundleWasteType } from '../src/bundle/schema.ts';
+import type { Area, Bundle, BundleCity, BundleCityGroup, BundleWasteType } from '../src/bundle/schema.ts';
 import { blogPosts } from './demo/blog.ts';
 import { challenges, quizQuestions } from './demo/challenges.ts';
 import { sites } from './demo/cms.ts';
-import { collectionPlaces } from './demo/collection.ts';
+import { checkAreas, sectorAreas } from './demo/areas.ts';
+import { collectionPlaces, sectorSite } from './demo/collection.ts';
 import { guidance } from './demo/guidance.ts';
 import { demoId } from './demo/ids.ts';
 import { writeMedia } from './demo/media.ts';
@@ -53,7 +54,14 @@ function wasteTypes(cityName: string, streams: Stream[]): { types: BundleWasteTy
   return { types, ids };
 }
 
-function city(territory: Territory, commune: Commune, groupId: string, firstRound: number, bins: Stream[]): BundleCity {
+function city(
+  territory: Territory,
+  commune: Commune,
+  groupId: string,
+  firstRound: number,
+  bins: Stream[],
+  areas: Map<string, Area>,
+): BundleCity {
   const cityName = `city:${commune.insee}`;
   const streams = [...bins, ...dropOffStreams(hasTextileBank(commune))];
   const { types, ids } = wasteTypes(cityName, streams);
@@ -69,7 +77,7 @@ function city(territory: Territory, commune: Commune, groupId: string, firstRoun
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
     wasteTypes: types,
-    wasteCollectionPlaces: collectionPlaces(commune, firstRound, ids),
+    wasteCollectionPlaces: collectionPlaces(commune, firstRound, ids, areas),
     recyclingPoints: recyclingPoints(commune, ids),
     quizQuestions: quizQuestions(cityName, ids, streams),
     challenges: challenges(cityName),
@@ -94,14 +102,16 @@ export async function buildDemo(demoDir: string = DEMO_DIR): Promise<Bundle> {
     string
   >;
 
+  const areas = sectorAreas(territories.flatMap((t) => t.communes.flatMap((c) => c.sectors.map((_, i) => sectorSite(c, i)))));
   const cities: BundleCity[] = [];
   territories.forEach((territory, i) => {
     let round = 0;
     for (const commune of territory.communes) {
-      cities.push(city(territory, commune, cityGroups[i].id, round, streams));
+      cities.push(city(territory, commune, cityGroups[i].id, round, streams, areas));
       round += commune.sectors.length;
     }
   });
+  checkAreas(cities);
 
   const media = await writeMedia(streams, demoDir, path.join(demoDir, 'media'));
   return {

@@ -1,8 +1,12 @@
+import { streetRulesOverlap } from '../../src/bundle/rules/streets.ts';
+import { streetKey } from '../../src/kernel/address.ts';
 import type {
+  Area,
   BundleAttachedLocation,
   BundleCollectionDay,
   BundleCollectionException,
   BundleCollectionPlace,
+  BundleStreetRule,
 } from '../../src/bundle/schema.ts';
 import {
   addDays,
@@ -15,7 +19,9 @@ import {
 } from './dates.ts';
 import { demoId, slug, stableFraction } from './ids.ts';
 import type { BinKey } from './sorting.ts';
-import type { Commune } from './territory.ts';
+import type { SectorSite } from './areas.ts';
+import { ruleOf, SECTOR_STREETS } from './streets.ts';
+import type { Commune, Sector } from './territory.ts';
 
 /** The year of holidays the demo announces: from the day the data set describes, for twelve months. */
 export const HOLIDAYS_FROM = '2026-11-22';
@@ -124,12 +130,27 @@ function exceptionsFor(
   return exceptions.sort((a, b) => a.dateFrom.localeCompare(b.dateFrom));
 }
 
-function attachedLocations(placeName: string, commune: Commune, sectorIndex: number, streets: string[]): BundleAttachedLocation[] {
-  // Sectors sit around the commune's centre (the first one on it); streets within a few hundred metres.
-  const angle = (sectorIndex * 2 * Math.PI) / 3 + stableFraction(placeName) * 0.8;
+/** The stable name of a commune's sector, from which its ids derive. */
+export const placeNameOf = (commune: Commune, sector: Sector): string => `city:${commune.insee}/place:${slug(sector.name)}`;
+
+/** Where a sector's streets are: the first sector on the commune's centre, the others around it. */
+export function sectorSite(commune: Commune, sectorIndex: number): SectorSite {
+  const sector = commune.sectors[sectorIndex];
+  const placeName = placeNameOf(commune, sector);
+  const angle =
+    sector.bearing !== undefined ? (sector.bearing * Math.PI) / 180 : (sectorIndex * 2 * Math.PI) / 3 + stableFraction(placeName) * 0.8;
   const spread = commune.population > 10_000 ? 0.014 : 0.008;
-  const centreLat = commune.lat + (sectorIndex === 0 ? 0 : Math.sin(angle) * spread);
-  const centreLon = commune.lon + (sectorIndex === 0 ? 0 : Math.cos(angle) * spread * 1.5);
+  return {
+    placeName,
+    commune,
+    lat: commune.lat + (sectorIndex === 0 ? 0 : Math.sin(angle) * spread),
+    lon: commune.lon + (sectorIndex === 0 ? 0 : Math.cos(angle) * spread * 1.5),
+  };
+}
+
+function attachedLocations(site: SectorSite, streets: string[]): BundleAttachedLocation[] {
+  // Streets within a few hundred metres of the sector's site.
+  const { placeName, commune } = site;
   return streets.map((street) => {
     const key = `${placeName}/street:${slug(street)}`;
     const dLat = (stableFraction(`${key}:lat`) - 0.5) * 0.006;
@@ -139,10 +160,37 @@ function attachedLocations(placeName: string, commune: Commune, sectorIndex: num
       name: street,
       // Shaped like a BAN street identifier: INSEE code, underscore, four characters.
       reference: `${commune.insee}_${String(Math.floor(stableFraction(`${key}:ref`) * 9000) + 1000)}`,
-      latitude: Number((centreLat + dLat).toFixed(5)),
-      longitude: Number((centreLon + dLon).toFixed(5)),
+      latitude: Number((site.lat + dLat).toFixed(5)),
+      longitude: Number((site.lon + dLon).toFixed(5)),
     };
   });
+}
+
+/**
+ * The street rules of a sector (streets.ts); none for a commune that has not joined the service. Throws when an
+ * attached location's street is not among its own sector's rules, or when two sectors claim one address.
+ */
+function streetRules(commune: Commune, sector: Sector, placeName: string): BundleStreetRule[] {
+  if (!commune.active) return [];
+  const entries = SECTOR_STREETS[commune.insee]?.[sector.name];
+  if (!entries) throw new Error(`${commune.name} / ${sector.name}: no streets in streets.ts`);
+  const rules = entries.map(ruleOf);
+  for (const street of sector.streets) {
+    if (!rules.some((r) => streetKey(r.street) === streetKey(street))) {
+      throw new Error(`${commune.name} / ${sector.name}: attached location ${street} is not one of its streets`);
+    }
+  }
+  for (const other of commune.sectors) {
+    if (other === sector) continue;
+    for (const rule of rules) {
+      const clash = (SECTOR_STREETS[commune.insee]?.[other.name] ?? []).map(ruleOf).find((r) => streetRulesOverlap(rule, r));
+      if (clash) throw new Error(`${commune.name}: ${rule.street} is claimed by ${sector.name} and ${other.name}`);
+    }
+  }
+  return rules.map((rule) => ({
+    id: demoId(`${placeName}/street-rule:${slug(rule.street)}:${rule.side}:${rule.fromNumber ?? ''}-${rule.toNumber ?? ''}`),
+    ...rule,
+  }));
 }
 
 /** The collection places of a commune. `firstRound` is the number of sectors of the territory before it. */
@@ -150,9 +198,11 @@ export function collectionPlaces(
   commune: Commune,
   firstRound: number,
   wasteTypeIds: Record<BinKey, string>,
+  areas: Map<string, Area>,
 ): BundleCollectionPlace[] {
   return commune.sectors.map((sector, index) => {
-    const placeName = `city:${commune.insee}/place:${slug(sector.name)}`;
+    const site = sectorSite(commune, index);
+    const placeName = site.placeName;
     const rules = dayRules(commune, index, firstRound + index);
     const collectionDays: BundleCollectionDay[] = rules.map((rule) => ({
       id: demoId(`${placeName}/day:${rule.stream}:${rule.day}`),
@@ -167,7 +217,9 @@ export function collectionPlaces(
       name: sector.name,
       collectionDays,
       exceptions: exceptionsFor(placeName, rules, wasteTypeIds),
-      attachedLocations: attachedLocations(placeName, commune, index, sector.streets),
+      attachedLocations: attachedLocations(site, sector.streets),
+      streets: streetRules(commune, sector, placeName),
+      area: areas.get(placeName) ?? null,
     };
   });
 }

@@ -35,7 +35,13 @@ export interface Commune {
 
 export interface Sector {
   name: string;
+  /** The streets of its attached locations (all of them among its street rules, streets.ts). */
   streets: string[];
+  /**
+   * Where the sector lies from the commune's centre, in degrees counter-clockwise from east, when known (Brest's
+   * quarters); else a stable invented direction. The first sector is on the centre.
+   */
+  bearing?: number;
 }
 
 export interface Territory {
@@ -63,8 +69,8 @@ const COMMUNE_PLACES: Record<string, { lat: number; lon: number; postcode: strin
     lat: 48.3904, lon: -4.4861, postcode: '29200',
     sectors: [
       { name: 'Centre-ville et Recouvrance', streets: ['Rue de Siam', 'Rue Jean Jaurès', 'Rue de la Porte', 'Place Guérin'] },
-      { name: 'Lambézellec et Saint-Martin', streets: ['Rue Anatole France', "Rue de l'Harteloire", 'Rue Robespierre'] },
-      { name: 'Saint-Marc et Bellevue', streets: ['Rue du Commandant Drogou', 'Avenue Victor Le Gorgeu', 'Rue Saint-Marc'] },
+      { name: 'Lambézellec et Saint-Martin', bearing: 95, streets: ['Rue Anatole France', "Rue de l'Harteloire", 'Rue Robespierre'] },
+      { name: 'Saint-Marc et Bellevue', bearing: 10, streets: ['Rue du Commandant Drogou', 'Avenue Victor Le Gorgeu', 'Rue Saint-Marc'] },
     ],
   },
   '29075': {

@@ -227,6 +227,39 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(christmas[0].date_from.toISOString(), '2026-12-24T23:00:00.000Z');
     });
 
+    it('gives every active place street rules and every place an area holding its attached locations (CONTRACT §11)', async () => {
+      const cities = await database.db.selectFrom('city').selectAll().execute();
+      const places = await database.db.selectFrom('collection_place').selectAll().execute();
+      const streets = await database.db.selectFrom('place_street').selectAll().execute();
+      const locations = await database.db.selectFrom('attached_location').selectAll().execute();
+      for (const place of places) {
+        const city = cities.find((c) => c.id === place.city_id)!;
+        const own = streets.filter((s) => s.place_id === place.id);
+        if (city.status !== 'ACTIF') assert.equal(own.length, 0, city.name);
+        else if (city.name === 'Brest') assert.ok(own.length >= 8 && own.length <= 12, `${place.name}: ${own.length} streets`);
+        else assert.ok(own.length >= 3 && own.length <= 6, `${city.name} ${place.name}: ${own.length} streets`);
+        // Every attached location is on one of its place's streets and inside its area's bounding box.
+        assert.equal(place.area?.type, 'Polygon', place.name);
+        for (const l of locations.filter((x) => x.place_id === place.id)) {
+          assert.ok(own.length === 0 || own.some((s) => s.street === l.name), `${place.name}: ${l.name}`);
+          assert.ok(l.longitude > place.area_min_lon! && l.longitude < place.area_max_lon!, l.name);
+          assert.ok(l.latitude > place.area_min_lat! && l.latitude < place.area_max_lat!, l.name);
+        }
+      }
+      // Brest's Rue Jean Jaurès is split by numbers between two places, Rue Général Paulet by sides.
+      const brest = places.filter((p) => p.city_id === cities.find((c) => c.name === 'Brest')!.id);
+      const rulesOf = (street: string) =>
+        streets.filter((s) => s.street === street && brest.some((p) => p.id === s.place_id)).map((s) => [brest.find((p) => p.id === s.place_id)?.name, s.from_number, s.to_number, s.side]).sort();
+      assert.deepEqual(rulesOf('Rue Jean Jaurès'), [
+        ['Centre-ville et Recouvrance', 1, 99, 'ALL'],
+        ['Lambézellec et Saint-Martin', 100, null, 'ALL'],
+      ]);
+      assert.deepEqual(rulesOf('Rue Général Paulet'), [
+        ['Lambézellec et Saint-Martin', null, null, 'ODD'],
+        ['Saint-Marc et Bellevue', null, null, 'EVEN'],
+      ]);
+    });
+
     it('lists recycling centres and glass banks with addresses and opening hours', async () => {
       const points = await database.db.selectFrom('recycling_point').selectAll().execute();
       const cities = await database.db.selectFrom('city').select(['id', 'name']).execute();
