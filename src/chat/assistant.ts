@@ -5,6 +5,7 @@ import {
   findMaterial,
   placesCollecting,
   placeMentioned,
+  addressMentioned,
   wasteTypesMentioned,
   type CityKnowledge,
   type GuidanceTopic,
@@ -110,12 +111,19 @@ export function answer(input: AssistantInput): AssistantReply {
 }
 
 function answerBounded(input: AssistantInput): AssistantReply {
-  const { knowledge, text, now } = input;
-  const intents = readIntents(text);
+  const { knowledge, now } = input;
+  const whole = readIntents(input.text);
   // Nothing here may move the conversation: no place, no hand-off.
-  if (intents.injection) return { content: say.outOfScope(knowledge), place: null, handoff: false };
-  if (intents.empty) return { content: say.notUnderstood(knowledge), place: null, handoff: false };
-  if (intents.english) return { content: say.frenchOnly(knowledge), place: null, handoff: false };
+  if (whole.injection) return { content: say.outOfScope(knowledge), place: null, handoff: false };
+  if (whole.empty) return { content: say.notUnderstood(knowledge), place: null, handoff: false };
+  if (whole.english) return { content: say.frenchOnly(knowledge), place: null, handoff: false };
+
+  // An address of the city's street rules ("j'habite 12 rue de Siam") says the place better than a name does; the
+  // question is read from the rest of the message (a street's words name no bin, no material, no point).
+  const address = addressMentioned(knowledge, input.text);
+  // "mon adresse : …" introduces the address; it asks for no point's address.
+  const text = address ? input.text.replace(address.text, ' ').replace(/\b(?:mon|notre)\s+adresse\b/giu, ' ') : input.text;
+  const intents = address ? { ...readIntents(text), residence: true } : whole;
 
   const places = knowledge.city.wasteCollectionPlaces;
   const onlyPlace = places.length === 1 ? places[0] : null;
@@ -129,17 +137,23 @@ function answerBounded(input: AssistantInput): AssistantReply {
   // A place counts by its distinctive words. One such word is weak evidence when a material explains it too;
   // a name made of everyday words ("Bourg", "Le Passage", "Quartier Nord") counts only given alone or as where
   // the citizen lives, even after "which sector?" ("la capitale du Nord" answers nothing).
-  const match = placeMentioned(knowledge, text);
+  const match = placeMentioned(knowledge, input.text);
+  const addressPlace = address && 'place' in address ? address.place : null;
+  const streetShared = address !== null && 'shared' in address;
   let named =
+    addressPlace ??
+    (!streetShared &&
     match && (match.weak ? intents.residence || match.alone : match.score >= 2 || expectsPlace || match.alone || material.kind === 'none')
       ? match.place
-      : null;
+      : null);
   // "2" answers the numbered list of places the assistant just gave.
   if (!named && intents.number !== null && pending !== null) named = places[intents.number - 1] ?? null;
   const place = named ?? input.place ?? onlyPlace;
   const reply = (content: string, handoff = false): AssistantReply => ({ content, place: named, handoff });
 
   if (intents.handoff) return reply(say.handoff(knowledge), true);
+  // A street shared between sectors, without its number: which numbers go where, and the number asked.
+  if (!named && streetShared) return reply(say.streetShared(address.shared));
 
   // "sapin de Noël" is a material, not a holiday question; "et à Noël ?" is not the Christmas tree.
   const asked = dayAsked(text, today);
@@ -152,7 +166,7 @@ function answerBounded(input: AssistantInput): AssistantReply {
   const collection = intents.collection || followUp;
 
   if (!hasOwnQuestion(intents, wasteTypes.length > 0, material.kind !== 'none') && day === null && !intents.wasteWord) {
-    if (named && (match?.alone || expectsPlace)) {
+    if (named && (match?.alone || expectsPlace || addressPlace)) {
       const resumed = pending ? answer({ ...input, text: pending, place: named, history: [] }).content : say.placeSummary(knowledge, named, now);
       return reply(`${say.placeNoted(named)}\n${resumed}`);
     }

@@ -3,6 +3,9 @@ import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurr
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
+import { addressesIn, parseAddress } from '../kernel/address.ts';
+import { matchAddress, type AddressMatch } from '../kernel/address-match.ts';
+import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**
  * What the assistants know: plain functions over one city's published data (the same data the public API
@@ -14,6 +17,17 @@ export interface CityKnowledge {
   city: CityApi;
   /** IANA zone of the city, for "today" and for writing dates. */
   timeZone: string;
+  /** The street rules of the city's places (CONTRACT section 11), which the public city does not show. */
+  streets: KnowledgeStreetRule[];
+}
+
+export interface KnowledgeStreetRule {
+  placeId: string;
+  street: string;
+  streetKey: string;
+  fromNumber: number | null;
+  toNumber: number | null;
+  side: StreetSide;
 }
 
 export type Place = WasteCollectionPlaceApi;
@@ -403,6 +417,39 @@ export function placeMentioned(knowledge: CityKnowledge, text: string): PlaceMat
   if (!best || tie) return null;
   const rest = typed.filter((t) => !best.match.used.has(t) && !PLACE_KIND_WORDS.has(t) && !PLACE_FILLER.has(t));
   return { place: best.place, score: best.match.score, weak: best.match.weak, alone: rest.length === 0 };
+}
+
+/** An address a message gives: the one place it is in, or the places sharing its street when it has no number. */
+export type AddressMention = ({ place: Place } | { shared: AddressMatch<Place>[] }) & {
+  /** The stretch of the message that is the address. */
+  text: string;
+};
+
+/**
+ * The address a message holds (`j'habite au 12 rue de Siam`), matched as GET /public/places/lookup matches one
+ * (kernel/address-match.ts) on the city's street rules and attached locations, streets begun aside: the longest
+ * stretch of the sentence from a street type word that names a known street (a typo or two tolerated). Null when
+ * the message names no street of the city.
+ */
+export function addressMentioned(knowledge: CityKnowledge, text: string): AddressMention | null {
+  const candidates = addressesIn(text);
+  if (candidates.length === 0) return null;
+  const places = new Map(knowledge.city.wasteCollectionPlaces.map((p) => [p.id, p]));
+  const rules = knowledge.streets.flatMap((rule) => {
+    const place = places.get(rule.placeId);
+    return place ? [{ ...rule, place, placeName: place.name }] : [];
+  });
+  const locations = knowledge.city.wasteCollectionPlaces.flatMap((place) =>
+    place.attachedLocations.map((l) => ({ place, placeId: place.id, placeName: place.name, name: l.name })),
+  );
+  for (const candidate of candidates) {
+    const matches = matchAddress(parseAddress(candidate, { communeNames: [knowledge.city.name] }), rules, locations, { prefixes: false });
+    if (matches.length === 0) continue;
+    const best = matches.filter((m) => m.tier === matches[0].tier && m.name === matches[0].name);
+    const ids = new Set(best.map((m) => m.place.id));
+    return ids.size === 1 ? { place: best[0].place, text: candidate } : { shared: best, text: candidate };
+  }
+  return null;
 }
 
 /** Words around a place given alone ("j'habite au bourg", "c'est le secteur 2"). */

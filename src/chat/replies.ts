@@ -14,6 +14,7 @@ import {
 } from './knowledge.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import type { CityApi } from '../kernel/city-model/schemas.ts';
+import type { AddressMatch } from '../kernel/address-match.ts';
 
 /**
  * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from
@@ -89,6 +90,19 @@ export function placeQuestion(k: CityKnowledge): string {
   const names = k.city.wasteCollectionPlaces.map((p, i) => `${i + 1}. ${p.name}`).join('\n');
   if (!names) return `Les données de ${k.city.name} ne contiennent aucun secteur de collecte. ${OFFER_AGENT}`;
   return `${PLACE_QUESTION_START} de ${k.city.name} habitez-vous ? Les jours de collecte en dépendent :\n${names}\nRépondez par le nom du secteur, son numéro ou le nom de votre rue.`;
+}
+
+/**
+ * A street shared between sectors, given without a number (or with one no rule holds): which numbers go where, and
+ * a question for the number. `matches` are one street's, one per sector (knowledge.ts addressMentioned).
+ */
+export function streetShared(matches: AddressMatch<Place>[]): string {
+  const street = matches[0].name;
+  const lines = matches.map((m) => `• ${m.label.slice(street.length + 2)}\u00a0: secteur ${m.place.name}`);
+  return (
+    `«\u00a0${street}\u00a0» est partagée entre plusieurs secteurs de collecte\u00a0:\n${lines.join('\n')}\n` +
+    `Quel est votre numéro\u202f? Écrivez-le avec la rue (par exemple «\u00a012 ${street}\u00a0»).`
+  );
 }
 
 const PLACE_NOTED_START = 'C’est noté : secteur';

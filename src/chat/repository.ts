@@ -157,10 +157,16 @@ export async function recordLlmUsage(
 
 /** Everything the assistants know about an ACTIF city (the public city read plus its time zone), or null. */
 export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Date): Promise<CityKnowledge | null> {
-  const [cities, zone] = await Promise.all([
+  const [cities, zone, streets] = await Promise.all([
     findCities(db, { id: cityId }, now),
     db.selectFrom('city').select('time_zone').where('id', '=', cityId).executeTakeFirst(),
+    db
+      .selectFrom('place_street as s')
+      .innerJoin('collection_place as p', 'p.id', 's.place_id')
+      .where('p.city_id', '=', cityId)
+      .select(['s.place_id as placeId', 's.street', 's.street_key as streetKey', 's.from_number as fromNumber', 's.to_number as toNumber', 's.side'])
+      .execute(),
   ]);
   const city = cities[0];
-  return city && zone ? { city, timeZone: zone.time_zone } : null;
+  return city && zone ? { city, timeZone: zone.time_zone, streets } : null;
 }

@@ -39,6 +39,8 @@ export interface AddressLocation<P> {
 export interface AddressMatch<P> {
   place: P;
   matchedBy: 'street' | 'location';
+  /** The street or location matched, as written (`Rue de Siam`). */
+  name: string;
   /** French: `Rue de Siam, numéros impairs de 1 à 99`, or the location's name. */
   label: string;
   /** The tier above (0 best). */
@@ -100,8 +102,6 @@ interface Ranked<P> {
   distance: number;
   /** Street matches before location matches at the same tier. */
   kind: 0 | 1;
-  /** The matched name, for the order between names. */
-  name: string;
   /** Order within one name (a shared street's places by their first number). */
   within: number;
   placeName: string;
@@ -128,7 +128,7 @@ function streetMatches<P>(
   return [...byPlace.values()].map((placeRules) => {
     const ordered = [...placeRules].sort((a, b) => (a.fromNumber ?? 1) - (b.fromNumber ?? 1) || a.side.localeCompare(b.side));
     const label = holding.length > 0 ? numbersLabel(ordered[0]) : listLabels(ordered.map((rule) => numbersLabel(rule)));
-    const match = { place: ordered[0].place, matchedBy: 'street' as const, label: `${street}, ${label}` };
+    const match = { place: ordered[0].place, matchedBy: 'street' as const, name: street, label: `${street}, ${label}` };
     return { match, within: ordered[0].fromNumber ?? 1, placeName: ordered[0].placeName };
   });
 }
@@ -150,7 +150,7 @@ export function matchAddress<P>(
     const found = matchTier(typed, keysOf(key), options);
     if (!found) continue;
     for (const { match, within, placeName } of streetMatches(streetRules, address.number)) {
-      ranked.push({ match: { ...match, tier: found.tier }, distance: found.distance, kind: 0, name: streetRules[0].street, within, placeName });
+      ranked.push({ match: { ...match, tier: found.tier }, distance: found.distance, kind: 0, within, placeName });
     }
   }
   // A location named as a street that has rules (seed data names streets as locations) gives way to the rules: they
@@ -161,8 +161,8 @@ export function matchAddress<P>(
     if (ruledLooseKeys.has(stored.loose)) continue;
     const found = matchTier(typed, stored, options);
     if (!found) continue;
-    const match: AddressMatch<P> = { place: location.place, matchedBy: 'location', label: location.name, tier: found.tier };
-    ranked.push({ match, distance: found.distance, kind: 1, name: location.name, within: 0, placeName: location.placeName });
+    const match: AddressMatch<P> = { place: location.place, matchedBy: 'location', name: location.name, label: location.name, tier: found.tier };
+    ranked.push({ match, distance: found.distance, kind: 1, within: 0, placeName: location.placeName });
   }
 
   ranked.sort(
@@ -170,7 +170,7 @@ export function matchAddress<P>(
       a.match.tier - b.match.tier ||
       a.distance - b.distance ||
       a.kind - b.kind ||
-      compareFrench(a.name, b.name) ||
+      compareFrench(a.match.name, b.match.name) ||
       a.within - b.within ||
       compareFrench(a.placeName, b.placeName),
   );

@@ -296,3 +296,38 @@ function readTrailingNumber(tokens: Token[]): { digits: string; suffix: HouseNum
   if (!hasName(streetKey(tokens.slice(0, at).map((token) => token.text).join(' ')).split(' '))) return null;
   return { digits: read.digits, suffix: suffixWord ?? read.suffix, at };
 }
+
+/**
+ * Street types that begin an address inside a sentence (`j'habite au 12 rue de Siam`): the full words and the
+ * abbreviations that are no everyday French word (`pas`, `port`, `all` are left out).
+ */
+const SENTENCE_TYPE_WORDS = new Set([
+  'rue', 'avenue', 'av', 'boulevard', 'bd', 'place', 'impasse', 'imp', 'allee', 'chemin', 'route', 'rte', 'square', 'cours',
+  'quai', 'passage', 'residence', 'lotissement', 'faubourg', 'hameau', 'esplanade', 'promenade', 'sentier', 'venelle',
+  'cite', 'villa', 'voie', 'parvis', 'ruelle', 'montee',
+]);
+
+/**
+ * The addresses a sentence may hold, longest first: from a street type word (with the house number just before it,
+ * if any) to the end of its clause, then one word shorter each time (`12 rue de Siam et le verre`, `12 rue de Siam
+ * et le`, …, `12 rue de Siam`, `12 rue de`), down to the type word and one more. The caller keeps the first that
+ * names a street it knows. Empty when the sentence has no street type word.
+ */
+export function addressesIn(sentence: string): string[] {
+  // Clauses end at ? ! ; : or a new line, and at a full stop before a capital unless it ends an abbreviation
+  // (`r. Jean-Jaurès`, `av. Foch`, `St. Marc`).
+  const clauses = sentence.split(/[?!;:\n]|(?<!(?:^|[\s'’])(?:r|av|bd|bvd|pl|imp|rte|sq|qu|ch|all|fg|st|ste|dr|gal|pdt|cdt|mgr))\.\s+(?=\p{Lu})/iu);
+  const found: string[] = [];
+  for (const clause of clauses) {
+    const raw = clause.trim().split(/\s+/).filter(Boolean);
+    const folded = raw.map((word) => fold(word).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/^(?:l|d|j|qu)['’]/, ''));
+    const at = folded.findIndex((word, i) => SENTENCE_TYPE_WORDS.has(word) || /^r\.$/i.test(raw[i]));
+    if (at < 0) continue;
+    let start = at;
+    // `12 rue`, `12 bis rue`, `12bis rue`, `12, rue`: the number goes with the street.
+    if (start > 0 && SUFFIXES.has(folded[start - 1]) && start > 1 && readNumber(folded[start - 2])) start -= 2;
+    else if (start > 0 && readNumber(folded[start - 1])) start -= 1;
+    for (let end = raw.length; end >= at + 2; end--) found.push(raw.slice(start, end).join(' '));
+  }
+  return found;
+}

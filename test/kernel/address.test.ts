@@ -9,6 +9,7 @@ import {
   type HouseNumberSuffix,
   type ParseAddressOptions,
 } from '../../src/kernel/address.ts';
+import { addressesIn } from '../../src/kernel/address.ts';
 
 // ---- Generators of real-looking Brest and Plabennec streets, and of the ways a citizen writes them ----
 
@@ -300,5 +301,19 @@ describe('parseAddress', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('addressesIn: the addresses a chat message may hold, longest first', () => {
+  it('starts at the house number before a street type word and ends with its clause', () => {
+    assert.deepEqual(addressesIn('j’habite 12 rue de Siam'), ['12 rue de Siam', '12 rue de']);
+    assert.deepEqual(addressesIn('Quand passe le verre ? J’habite au 3 bis, avenue Foch')[0], '3 bis, avenue Foch');
+    assert.deepEqual(addressesIn('je suis au 151 bis r. Jean-Jaurès. Merci')[0], '151 bis r. Jean-Jaurès');
+    assert.deepEqual(addressesIn('j’habite l’avenue Victor Le Gorgeu')[0], 'l’avenue Victor Le Gorgeu');
+  });
+
+  it('finds none without a street type word, nor in everyday abbreviations-looking words', () => {
+    assert.deepEqual(addressesIn('quand passent les ordures ?'), []);
+    assert.deepEqual(addressesIn('je ne sais pas où est le port'), []);
   });
 });
