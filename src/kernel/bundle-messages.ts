@@ -68,6 +68,8 @@ export const bundleMessages = {
   areaMultiPolygonEmpty: 'doit contenir au moins un polygone',
   areaRingTooShort: 'doit compter au moins 4 positions (un anneau fermé)',
   areaRingNotClosed: 'doit se refermer\u00a0: sa dernière position doit être égale à la première',
+  areaRingSelfIntersects: (a: number, b: number) =>
+    `ne doit pas se croiser\u00a0: ses côtés partant des positions ${a} et ${b} se coupent`,
   areaNotAPosition: 'doit être une position [longitude, latitude] en nombres',
   areaLongitude: 'doit être une longitude entre -180 et 180',
   areaLatitude: 'doit être une latitude entre -90 et 90',

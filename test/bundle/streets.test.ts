@@ -87,6 +87,23 @@ const cases: FaultCase[] = [
     message: 'doit se refermer\u00a0: sa dernière position doit être égale à la première',
   },
   {
+    name: 'a ring that crosses itself (a bow tie)',
+    change: (b) =>
+      (place(b, 0).area = { type: 'Polygon', coordinates: [[[4.84, 45.74], [4.86, 45.76], [4.86, 45.74], [4.84, 45.76], [4.84, 45.74]]] }),
+    path: `${PLACE_0}.area.coordinates[0]`,
+    message: 'ne doit pas se croiser\u00a0: ses côtés partant des positions 0 et 2 se coupent',
+  },
+  {
+    name: 'a ring whose side touches another position (a figure eight)',
+    change: (b) =>
+      (place(b, 0).area = {
+        type: 'Polygon',
+        coordinates: [[[0, 0], [2, 0], [2, 2], [1, 1], [0, 2], [1, 1], [0, 0]]],
+      }),
+    path: `${PLACE_0}.area.coordinates[0]`,
+    message: 'ne doit pas se croiser\u00a0: ses côtés partant des positions 2 et 4 se coupent',
+  },
+  {
     name: 'a ring of fewer than 4 positions',
     change: (b) => (place(b, 1).area = { type: 'MultiPolygon', coordinates: [[[RING[0], RING[1], RING[0]]]] }),
     path: `${PLACE_1}.area.coordinates[0][0]`,

@@ -97,7 +97,44 @@ function ringFaults(ring: unknown, path: string, faults: BundleFault[]): void {
   if (faults.length > before) return;
   if (ring.length < 4) return void faults.push({ path, message: bundleMessages.areaRingTooShort });
   const [first, last] = [ring[0] as number[], ring[ring.length - 1] as number[]];
-  if (first[0] !== last[0] || first[1] !== last[1]) faults.push({ path, message: bundleMessages.areaRingNotClosed });
+  if (first[0] !== last[0] || first[1] !== last[1]) return void faults.push({ path, message: bundleMessages.areaRingNotClosed });
+  const crossing = selfCrossing(ring as number[][]);
+  if (crossing) faults.push({ path, message: bundleMessages.areaRingSelfIntersects(crossing[0], crossing[1]) });
+}
+
+/** Rings longer than this are not checked for crossings (n² pairs of sides): a commune's sector has far fewer. */
+const CROSSING_CHECK_MAX_POSITIONS = 2000;
+
+/**
+ * The first two sides of a closed ring that cross or touch, other than neighbours meeting at their shared position
+ * (a bow tie, a figure eight): the indexes of the positions they start from; null when the ring is simple.
+ */
+function selfCrossing(ring: number[][]): [number, number] | null {
+  const sides = ring.length - 1;
+  if (ring.length > CROSSING_CHECK_MAX_POSITIONS) return null;
+  for (let i = 0; i < sides; i++) {
+    for (let j = i + 1; j < sides; j++) {
+      const neighbours = j === i + 1 || (i === 0 && j === sides - 1);
+      if (neighbours) continue;
+      if (segmentsMeet(ring[i], ring[i + 1], ring[j], ring[j + 1])) return [i, j];
+    }
+  }
+  return null;
+}
+
+function orientation(a: number[], b: number[], c: number[]): number {
+  const value = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  return value > 0 ? 1 : value < 0 ? -1 : 0;
+}
+
+function onSegment(a: number[], b: number[], p: number[]): boolean {
+  return Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
+}
+
+function segmentsMeet(p1: number[], p2: number[], q1: number[], q2: number[]): boolean {
+  const [o1, o2, o3, o4] = [orientation(p1, p2, q1), orientation(p1, p2, q2), orientation(q1, q2, p1), orientation(q1, q2, p2)];
+  if (o1 !== o2 && o3 !== o4) return true;
+  return (o1 === 0 && onSegment(p1, p2, q1)) || (o2 === 0 && onSegment(p1, p2, q2)) || (o3 === 0 && onSegment(q1, q2, p1)) || (o4 === 0 && onSegment(q1, q2, p2));
 }
 
 function positionFaults(position: unknown, path: string, faults: BundleFault[]): void {
