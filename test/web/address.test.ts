@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -183,6 +183,28 @@ describe('web app: finding one’s place from an address or a position', { skip:
     await context.close();
   });
 
+  it('aborts a suggestion request superseded by more typing: the latest text wins', async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${origin}/communes/${brestId}`);
+    // The first request is held unanswered until the next one leaves.
+    let held: Route | null = null;
+    await page.route('**/public/places/lookup**', (route) => {
+      if (!held) held = route;
+      else return route.continue();
+    });
+    const box = page.getByRole('combobox', { name: 'Votre adresse' });
+    const first = page.waitForRequest((r) => r.url().includes('/places/lookup'));
+    await box.fill('150 rue jean');
+    const firstUrl = (await first).url();
+    const aborted = page.waitForEvent('requestfailed', (r) => r.url() === firstUrl);
+    await box.fill('12 rue jean jaur');
+    assert.match((await aborted).url(), /address=150%20rue%20jean$/);
+    await page.getByRole('option').first().waitFor();
+    assert.match(await page.getByRole('option').first().innerText(), /Centre-ville et Recouvrance/);
+    await (held as Route | null)?.continue().catch(() => {});
+    await context.close();
+  });
+
   it('« Me localiser » asks for the position only on the tap, and opens the calendar of the one place there', async () => {
     const { context, page } = await newPage({ permissions: ['geolocation'], geolocation: { latitude: 48.41, longitude: -4.48 } });
     await page.goto(`${origin}/communes/${brestId}`);
@@ -197,6 +219,52 @@ describe('web app: finding one’s place from an address or a position', { skip:
     await context.close();
   });
 
+  it('« Me localiser » on a border: the places sharing it, to choose from', async () => {
+    // A corner that Brest's three areas share (demo/bundle.json): a point on a border belongs to each side.
+    const corner = { latitude: 48.39793, longitude: -4.47745 };
+    const expected = await api<Candidate[]>(`/public/places/lookup?cityId=${brestId}&lat=${corner.latitude}&lon=${corner.longitude}`);
+    assert.ok(expected.length > 1, 'several places at the corner');
+    const { context, page } = await newPage({ permissions: ['geolocation'], geolocation: corner });
+    await page.goto(`${origin}/communes/${brestId}`);
+    await page.getByRole('button', { name: 'Me localiser' }).click();
+    const list = page.getByRole('list', { name: 'Secteurs à votre position' });
+    await list.waitFor();
+    await page.getByText(`Plusieurs secteurs correspondent à votre position${NBSP}: choisissez le vôtre.`).waitFor();
+    assert.deepEqual(
+      await list.getByRole('link').locator('strong').allInnerTexts(),
+      expected.map((c) => c.placeName),
+    );
+    await checkA11y(page, 'places at the position');
+    await list.getByRole('link', { name: /Saint-Marc et Bellevue/ }).click();
+    await seeCalendarOf(page, 'Saint-Marc et Bellevue');
+    await context.close();
+  });
+
+  it('goes to the network for every lookup: the service worker keeps none, offline says so in French', async () => {
+    const { context, page } = await newPage({ serviceWorkers: 'allow' });
+    await page.goto(`${origin}/communes/${brestId}`);
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await page.reload();
+    assert.equal(await page.evaluate('Boolean(navigator.serviceWorker.controller)'), true, 'the worker controls the page');
+    const box = page.getByRole('combobox', { name: 'Votre adresse' });
+    await box.fill('12 rue jean jaur');
+    await page.getByRole('option').first().waitFor();
+    const cached = (await page.evaluate(
+      'caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((lists) => lists.flat().map((r) => r.url))',
+    )) as string[];
+    assert.equal(cached.filter((url) => url.includes('/places/lookup')).length, 0, cached.join(' '));
+
+    await context.setOffline(true);
+    try {
+      await box.fill('150 rue jean jaur');
+      await page.getByRole('alert').getByText('Impossible de joindre le service').waitFor();
+      assert.equal(await page.getByRole('option').count(), 0);
+    } finally {
+      await context.setOffline(false);
+    }
+    await context.close();
+  });
+
   it('« Me localiser » elsewhere: a French sentence when no place is there, another when the position is refused', async () => {
     const far = await newPage({ permissions: ['geolocation'], geolocation: { latitude: 45.76, longitude: 4.83 } });
     await far.page.goto(`${origin}/communes/${brestId}`);
@@ -208,7 +276,7 @@ describe('web app: finding one’s place from an address or a position', { skip:
     const refused = await newPage();
     await refused.page.goto(`${origin}/communes/${brestId}`);
     await refused.page.getByRole('button', { name: 'Me localiser' }).click();
-    await refused.page.getByRole('alert').getByText(/Vous n'avez pas autorisé la localisation|Votre position n'a pas pu être déterminée/).waitFor();
+    await refused.page.getByRole('alert').getByText(`Vous n'avez pas autorisé la localisation${NBSP}: tapez votre adresse ci-dessus`).waitFor();
     await refused.page.getByRole('combobox', { name: 'Votre adresse' }).waitFor();
     await refused.context.close();
   });
