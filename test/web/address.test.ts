@@ -235,6 +235,7 @@ describe('web app: finding one’s place from an address or a position', { skip:
       expected.map((c) => c.placeName),
     );
     await checkA11y(page, 'places at the position');
+    await page.screenshot({ path: path.join(SHOTS, 'address-position-choices-phone.png'), fullPage: true });
     await list.getByRole('link', { name: /Saint-Marc et Bellevue/ }).click();
     await seeCalendarOf(page, 'Saint-Marc et Bellevue');
     await context.close();

@@ -177,6 +177,12 @@ const NOWHERE = `Aucun secteur de collecte n'a été trouvé à votre position${
 const DENIED = `Vous n'avez pas autorisé la localisation${NBSP}: tapez votre adresse ci-dessus, ou choisissez votre secteur ci-dessous.`;
 const UNAVAILABLE = `Votre position n'a pas pu être déterminée${NBSP}: tapez votre adresse ci-dessus, ou choisissez votre secteur ci-dessous.`;
 
+/** What a position matched, beside the place's name: nothing for its area (the label would repeat the name). */
+function whereFound(c: PlaceCandidate): string {
+  if (c.matchedBy === 'area') return '';
+  return c.distanceMeters === null ? c.label : `${c.label}, à ${c.distanceMeters}${NBSP}m`;
+}
+
 /** Geolocation exists and may work here (browsers refuse it outside secure contexts). */
 export function canLocate(): boolean {
   return typeof navigator !== 'undefined' && 'geolocation' in navigator && globalThis.isSecureContext !== false;
@@ -246,7 +252,7 @@ export function LocateMe({ cityId }: { cityId: string }) {
             {state.candidates.map((c) => (
               <li key={c.placeId}>
                 <Link href={calendarOf(c)}>
-                  <strong>{c.placeName}</strong> <span class="muted">{c.label}</span>
+                  <strong>{c.placeName}</strong> {whereFound(c) && <span class="muted">{whereFound(c)}</span>}
                 </Link>
               </li>
             ))}
