@@ -22,15 +22,25 @@ function tooMany(retryAfter: string | null): string {
   return `Trop de demandes en peu de temps : patientez ${wait}, puis réessayez.`;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+interface RequestOptions {
+  /** Aborts the request; the promise then rejects with the AbortError itself, not an ApiError. */
+  signal?: AbortSignal;
+  /** The browser's HTTP cache mode (`no-cache`: revalidate, never a stored answer as it is). */
+  cache?: RequestCache;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, { signal, cache }: RequestOptions = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache,
     });
-  } catch {
+  } catch (err) {
+    if (signal?.aborted) throw err;
     throw new ApiError(OFFLINE, 0, true);
   }
   if (response.ok) return (await response.json()) as T;
@@ -53,6 +63,14 @@ export function get<T>(path: string, { fresh = false } = {}): Promise<T> {
   cache.set(path, pending);
   pending.catch(() => cache.delete(path));
   return pending;
+}
+
+/**
+ * GET straight from the network, never remembered: for answers that depend on what the citizen is typing
+ * (address suggestions), where a superseded request is aborted and an old answer must not pass for a fresh one.
+ */
+export function getLive<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return request<T>('GET', path, undefined, { signal, cache: 'no-cache' });
 }
 
 export function post<T>(path: string, body: unknown): Promise<T> {

@@ -46,6 +46,17 @@ export interface Place {
   collectionDays: CollectionDay[];
   exceptions: PlaceException[];
 }
+/** A collection place found from an address or a position (GET /public/places/lookup, CONTRACT section 11). */
+export interface PlaceCandidate {
+  cityId: string;
+  cityName: string;
+  placeId: string;
+  placeName: string;
+  matchedBy: 'street' | 'area' | 'location';
+  label: string;
+  distanceMeters: number | null;
+}
+
 export interface RecyclingPoint {
   id: string;
   name: string;

@@ -6,6 +6,7 @@ import { chooseCity, write } from '../store.ts';
 import { fold } from '../text.ts';
 import type { City, CityGroup } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
+import { FindMyPlace } from './address.tsx';
 
 interface CityEntry {
   id: string;
@@ -100,19 +101,23 @@ export function PlaceChoice({ cityId }: { cityId: string }) {
   return (
     <section>
       <Title text={city.data.name}>{city.data.name} : votre secteur</Title>
-      <p class="lead">Les jours de collecte dépendent de votre secteur. Choisissez le vôtre :</p>
       {places.length === 0 ? (
         <p class="card">Aucun secteur de collecte n'est encore publié pour {city.data.name}.</p>
       ) : (
-        <ul class="choices" aria-label="Secteurs de collecte">
-          {places.map((p) => (
-            <li key={p.id}>
-              <Link href={`/communes/${cityId}/${p.id}`}>
-                <strong>{p.name}</strong>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p class="lead">Les jours de collecte dépendent de votre secteur. Trouvez-le à partir de votre adresse&nbsp;:</p>
+          <FindMyPlace cityId={cityId} />
+          <h2 id="places-title" class="or">Ou choisissez votre secteur</h2>
+          <ul class="choices" aria-labelledby="places-title">
+            {places.map((p) => (
+              <li key={p.id}>
+                <Link href={`/communes/${cityId}/${p.id}`}>
+                  <strong>{p.name}</strong>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <p>
         <Link href="/communes">Choisir une autre commune</Link>
