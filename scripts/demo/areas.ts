@@ -1,5 +1,6 @@
 import type { Area, BundleCity } from '../../src/bundle/schema.ts';
 import type { Commune } from './territory.ts';
+import { areaContains, type GeoArea } from '../../src/kernel/geo.ts';
 
 /**
  * The `area` of every collection place (CONTRACT section 11): invented, believable sector polygons. Each sector has
@@ -100,21 +101,6 @@ function signedArea(positions: number[][]): number {
   return sum;
 }
 
-/** Whether a `[lon, lat]` point lies inside a ring (ray casting). */
-function ringContains(positions: number[][], lon: number, lat: number): boolean {
-  let inside = false;
-  for (let i = 0, j = positions.length - 1; i < positions.length; j = i++) {
-    const [xi, yi] = positions[i];
-    const [xj, yj] = positions[j];
-    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-function areaContains(area: Area, lon: number, lat: number): boolean {
-  const polygons = (area.type === 'Polygon' ? [area.coordinates] : area.coordinates) as number[][][][];
-  return polygons.some(([outer, ...holes]) => ringContains(outer, lon, lat) && !holes.some((h) => ringContains(h, lon, lat)));
-}
 
 /**
  * Throws unless every area is a closed counter-clockwise ring and a position lookup at each attached location
@@ -132,7 +118,7 @@ export function checkAreas(cities: BundleCity[]): void {
   }
   for (const { city, place } of places) {
     for (const location of place.attachedLocations ?? []) {
-      const found = places.filter((p) => p.place.area && areaContains(p.place.area, location.longitude, location.latitude));
+      const found = places.filter((p) => p.place.area && areaContains(p.place.area as GeoArea, { lon: location.longitude, lat: location.latitude }));
       const names = found.map((p) => `${p.city.name} / ${p.place.name}`);
       if (found.length !== 1 || found[0].place !== place) {
         throw new Error(`${city.name} / ${place.name}: attached location ${location.name} lies in [${names.join(', ')}]`);

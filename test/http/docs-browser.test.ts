@@ -2,13 +2,12 @@
 // the document and run a request with no policy violation. Skipped with a reason where Debian's chromium is missing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.ts';
+import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+const SKIP = CHROMIUM_SKIP;
 
 describe('API documentation in a browser', { skip: SKIP, timeout: 120_000 }, () => {
   let origin: string;
@@ -19,10 +18,7 @@ describe('API documentation in a browser', { skip: SKIP, timeout: 120_000 }, () 
     const { app } = await buildTestApp({ after: (fn: () => Promise<void>) => closers.push(fn) }, 'pglite');
     await app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

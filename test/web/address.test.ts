@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
+import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+const SKIP = CHROMIUM_SKIP;
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -55,11 +55,7 @@ describe('web app: finding one’s place from an address or a position', { skip:
     origin = server.origin;
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      downloadsPath: userDataDir,
-    });
+    browser = await launchChromium(userDataDir);
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
   });

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { agentToken, bearer } from '../helpers/console-fixtures.ts';
+import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+const SKIP = CHROMIUM_SKIP;
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -48,22 +48,7 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     origin = server.origin;
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      // launch() always starts Chromium on a fresh temporary --user-data-dir of its own (it refuses
-      // the flag in args); the downloads and traces directory is ours and removed afterwards.
-      downloadsPath: userDataDir,
-    });
+    browser = await launchChromium(userDataDir);
     phone = await newContext(PHONE);
     page = await phone.newPage();
   });
