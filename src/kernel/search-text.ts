@@ -25,7 +25,8 @@ export function singular(word: string): string {
  */
 const LINKING_WORDS = new Set([
   'a', 'au', 'aux', 'avec', 'd', 'de', 'des', 'du', 'en', 'et', 'l', 'la', 'le', 'les', 'ou', 'par', 'pour', 'sans',
-  'sur', 'dans', 'un', 'une', 'mon', 'ma', 'mes', 'jeter', 'jete', 'jette', 'recycler', 'trier', 'mettre', 'met',
+  'sur', 'dans', 'un', 'une', 'mon', 'ma', 'mes', 'ce', 'ces', 'cet', 'cette', 'je', 'j', 'on', 'il', 'est', 'que', 'qu',
+  'comment', 'faut', 'peut', 'jeter', 'jete', 'jette', 'recycler', 'trier', 'mettre', 'met',
 ]);
 
 /** The folded singular words of a text that carry its meaning (all of them when it holds only linking words). */

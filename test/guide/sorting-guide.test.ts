@@ -45,6 +45,10 @@ const QUERIES: [query: string, wasteType: string][] = [
   // One word for the object, the start of a word, the waste type itself
   ['pizza', EMB], ['gazon', VERTS], ['herbe', VERTS], ['peinture', DECH], ['huile', DECH], ['aerosol', EMB], ['parfum', VERRE],
   ['frig', DECH], ['verre', VERRE], ['textile', TEXT], ['déchets verts', VERTS], ['biodechets', BIO], ['seringue', PHARMA],
+  ['papier', EMB], ['cartons', EMB], ['aspirateur', DECH], ['bouchons', EMB], ['lit', DECH], ['dechetterie', DECH], ['ampoul', DECH],
+  // Whole sentences, brand-like words, objects the city does not name as such
+  ['où jeter les piles', DECH], ['je jette mes couches', OM], ['frigidaire', DECH], ['nespresso', EMB], ['boite de pizza', EMB],
+  ['ecran plat', DECH], ['vieux vêtements', TEXT], ['bouteille de lait', EMB],
 ];
 
 for (const kind of testDatabaseKinds()) {
