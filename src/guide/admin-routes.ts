@@ -23,9 +23,9 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
       ...adminRoute,
       summary: 'What citizens search in the sorting guide, per day',
       description:
-        'Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, at most 366 days; default the last ' +
+        'Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last ' +
         '30 days, today in Europe/Paris included): the most searched queries of the group\'s cities with their counts ' +
-        `(\`topQueries\`, at most ${PER_DAY}), and the searches that found nothing (\`notFound\`, at most ${PER_DAY}). A query ` +
+        `(\`topQueries\`, up to ${PER_DAY}), and the searches that found nothing (\`notFound\`, up to ${PER_DAY}). A query ` +
         'is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is ' +
         'another). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics` and ' +
         '`unanswered` are filled by the assistant\'s analytics (always empty until then). `cityGroupId` names one group ' +

@@ -18,13 +18,13 @@ const RANKING =
   '(`cafe` = « Café (marc) »). Ranking tiers, best first: 1. the whole name; 2. a whole synonym; 3. every query word in a ' +
   'name or synonym, in any order (a name before a synonym, then the fewer other words); 4. every query word a typo or two ' +
   'away from a word of it (none under 5 letters, one under 10, two from there, as for street names) or the start of one ' +
-  '(3 letters at least); 5. trigram similarity of at least 0.3 (pg_trgm\'s measure, computed in code). Ties keep the ' +
-  'materials\' order, then quiz materials, then waste types. At most ' + MAX_RESULTS + ' results, one per (material, ' +
+  '(3 letters or more); 5. trigram similarity of 0.3 or more (pg_trgm\'s measure, computed in code). Ties keep the ' +
+  'materials\' order, then quiz materials, then waste types. Up to ' + MAX_RESULTS + ' results, one per (material, ' +
   'waste type).';
 
 const COUNTING =
   'Each search is counted: per day (in the city\'s time zone), city and normalised query (folded, punctuation removed, ' +
-  'at most 100 characters), with whether it found anything, and nothing else (no IP, no device, no time of day). The ' +
+  'up to 100 characters), with whether it found anything, and nothing else (no IP, no device, no time of day). The ' +
   'answer is therefore never served from the response cache (`Cache-Control: no-cache`: a client revalidates, and is ' +
   'counted again).';
 

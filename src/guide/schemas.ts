@@ -27,7 +27,7 @@ export const AnalyticsQuerySchema = Type.Object({
 export type AnalyticsQuery = Static<typeof AnalyticsQuerySchema>;
 
 const QueryCountSchema = Type.Object({
-  query: Type.String({ description: 'The query as counted: folded (case, accents), punctuation removed, at most 100 characters' }),
+  query: Type.String({ description: 'The query as counted: folded (case, accents), punctuation removed, up to 100 characters' }),
   count: Type.Integer({ minimum: 1 }),
 });
 
@@ -35,8 +35,8 @@ const FILLED_BY_ASSISTANT = 'Filled by the assistant\'s analytics; always empty 
 
 export const AnalyticsDaySchema = Type.Object({
   day: Type.String({ description: '`YYYY-MM-DD`, each city\'s own calendar day' }),
-  topQueries: Type.Array(QueryCountSchema, { description: 'The most searched queries of the day, most first (at most 20)' }),
-  notFound: Type.Array(QueryCountSchema, { description: 'The searches that found nothing, most first (at most 20)' }),
+  topQueries: Type.Array(QueryCountSchema, { description: 'The most searched queries of the day, most first (up to 20)' }),
+  notFound: Type.Array(QueryCountSchema, { description: 'The searches that found nothing, most first (up to 20)' }),
   chatTopics: Type.Array(Type.Object({ topic: Type.String(), count: Type.Integer() }), {
     description: `The chat's most asked topics. ${FILLED_BY_ASSISTANT}`,
   }),
