@@ -1,4 +1,4 @@
-import { matchText, searchableText, searchQuery, type SearchableText, type TextMatch } from '../kernel/search-text.ts';
+import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
 import type { ActiveCity } from '../kernel/cities.ts';
 import type { CityGuideRows } from './repository.ts';
 
@@ -114,7 +114,7 @@ function compareRanks(a: Rank, b: Rank): number {
 }
 
 /** The best rank of an entry for a query, or null when neither its name nor a synonym matches. */
-function entryRank(query: ReturnType<typeof searchQuery>, entry: GuideEntry): Rank | null {
+function entryRank(query: SearchQuery, entry: GuideEntry): Rank | null {
   let best: Rank | null = null;
   const consider = (text: SearchableText, synonym: boolean) => {
     const match = matchText(query, text);
