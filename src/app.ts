@@ -16,6 +16,7 @@ import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
 import calendarExportRoutes from './calendar/export-routes.ts';
 import recyclingRoutes from './recycling/routes.ts';
+import guideRoutes from './guide/routes.ts';
 import challengeRoutes from './challenges/routes.ts';
 import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
@@ -31,6 +32,7 @@ import blogAdminRoutes from './blog/admin-routes.ts';
 import cmsAdminRoutes from './cms/admin-routes.ts';
 import mediaAdminRoutes from './media/admin-routes.ts';
 import recyclingAdminRoutes from './recycling/admin-routes.ts';
+import guideAdminRoutes from './guide/admin-routes.ts';
 import challengeAdminRoutes from './challenges/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
@@ -64,6 +66,7 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [calendarRoutes, '/public'],
   [calendarExportRoutes, '/public'],
   [recyclingRoutes, '/public'],
+  [guideRoutes, '/public'],
   [challengeRoutes, '/public'],
   [blogRoutes, '/public'],
   [cmsRoutes, '/public'],
@@ -79,6 +82,7 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [bundleAdminRoutes, '/admin'],
   [mediaAdminRoutes, '/admin'],
   [recyclingAdminRoutes, '/admin'],
+  [guideAdminRoutes, '/admin'],
   [challengeAdminRoutes, '/admin'],
   [webRoutes, ''],
 ];

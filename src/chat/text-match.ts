@@ -3,6 +3,7 @@
  * with plurals and typos. Both the citizen's text and the city's data go through the same normalization,
  * so a rule such as plural stripping only has to be consistent, not linguistically perfect.
  */
+import { stem } from '../kernel/search-text.ts';
 
 /**
  * Texts already normalized, up to NORMALIZED_KEPT: one answer reads the same message and the city's same names many
@@ -31,11 +32,8 @@ export function normalizeText(text: string): string {
   return result;
 }
 
-/** Crude French plural stripping: "bouteilles" -> "bouteille", "journaux" -> "journau" (on both sides). */
-export function stem(word: string): string {
-  if (word.length > 3 && /[sx]$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
-  return word;
-}
+// The plural stripping is the kernel's, shared with the sorting guide's search.
+export { stem };
 
 /** Normalized, stemmed words of a text. */
 export function tokenize(text: string): string[] {

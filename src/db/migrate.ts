@@ -8,6 +8,7 @@ import * as challengeAvailability from './migrations/0005-challenge-availability
 import * as accounts from './migrations/0006-accounts.ts';
 import * as mediaGroup from './migrations/0007-media-group.ts';
 import * as streetsAndAreas from './migrations/0008-streets-and-areas.ts';
+import * as searchCounts from './migrations/0009-search-counts.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-accounts': accounts,
   '0007-media-group': mediaGroup,
   '0008-streets-and-areas': streetsAndAreas,
+  '0009-search-counts': searchCounts,
 };
 
 const provider: MigrationProvider = {

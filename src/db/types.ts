@@ -376,6 +376,16 @@ export interface AuditEntryTable {
   after: NullableJson;
 }
 
+/** One day's searches of one normalised query in one city (CONTRACT section 15): nothing that identifies a citizen. */
+export interface SearchCountTable {
+  /** The city's calendar day, written `YYYY-MM-DD`. */
+  day: ColumnType<string, string, string>;
+  city_id: string;
+  query: string;
+  found: boolean;
+  count: number;
+}
+
 export interface DB {
   city_group: CityGroupTable;
   city: CityTable;
@@ -410,4 +420,5 @@ export interface DB {
   refresh_session: RefreshSessionTable;
   login_attempt: LoginAttemptTable;
   audit_entry: AuditEntryTable;
+  search_count: SearchCountTable;
 }

@@ -39,6 +39,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'The calendar\'s CSV export is under calendar. GET /public/cities keeps the seed\'s RecyclingPoint unchanged.',
         },
         {
+          name: 'guide',
+          description:
+            'The sorting guide: « où jeter ? » searched on the server over a city\'s materials, their synonyms, its quiz ' +
+            'materials and its waste types, ranked and forgiving (accents, plurals, word order, typos). Each search is counted ' +
+            'per day, city and normalised query, with nothing that identifies the citizen.',
+        },
+        {
           name: 'challenges',
           description:
             'Quiz challenges with badges. Completing again keeps the best score (an equal score does not move completedAt); ' +

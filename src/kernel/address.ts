@@ -76,7 +76,7 @@ const SUFFIXES: ReadonlyMap<string, HouseNumberSuffix> = dictionary({
 });
 
 /** Lowercase, accents and ligatures removed, compatibility forms folded (`ﬁ` → `fi`); punctuation kept. */
-function fold(text: string): string {
+export function fold(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -89,7 +89,7 @@ function fold(text: string): string {
 }
 
 /** Folded words of a text: every run of characters other than letters and digits separates words. */
-function words(text: string): string[] {
+export function words(text: string): string[] {
   return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 

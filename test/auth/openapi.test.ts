@@ -43,6 +43,7 @@ describe('OpenAPI of the agents’ accounts', () => {
       'DELETE /admin/users/{id}',
       'DELETE /admin/waste-type-details/{id}',
       'DELETE /admin/waste-types/{id}',
+      'GET /admin/analytics',
       'GET /admin/attached-locations/{id}',
       'GET /admin/audit',
       'GET /admin/badges/{id}',

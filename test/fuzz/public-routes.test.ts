@@ -45,10 +45,10 @@ const LIST_ALL = process.env.FUZZ_LIST === '1';
 
 /**
  * Tables that requests may legitimately write: a valid challenge completion, a conversation and its messages
- * (and what the assistant records alongside), a failed login (counted by the login throttle). Every other table must
- * be byte for byte the same after the run.
+ * (and what the assistant records alongside), a failed login (counted by the login throttle), a sorting-guide search
+ * (counted per day and query). Every other table must be byte for byte the same after the run.
  */
-const WRITABLE_TABLES = ['challenge_completion', 'conversation', 'message', 'ticket', 'llm_usage', 'login_attempt'] as const;
+const WRITABLE_TABLES = ['challenge_completion', 'conversation', 'message', 'ticket', 'llm_usage', 'login_attempt', 'search_count'] as const;
 
 const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
 

@@ -48,6 +48,7 @@ describe('OpenAPI document', () => {
       'GET /public/cities/{cityId}/recycling-points.geojson',
       'GET /public/city-groups/{id}/equipements.csv',
       'GET /public/cities/{cityId}/collections.csv',
+      'GET /public/cities/{cityId}/sorting-guide',
     ];
     for (const route of seed) assert.ok(operations.includes(route), `${route} is documented`);
   });

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
+import { adminAgentOf, assertReaches, groupScope, requireAdminAgent } from '../auth/guard.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { errors } from '../kernel/errors.ts';
+import { analyticsRange, searchDays } from './analytics.ts';
+import { cityGroupExists, citiesOfGroups, searchAnalytics } from './repository.ts';
+import { searchCountsOf } from './search-counts.ts';
+import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
+
+/** Queries listed per day and list. */
+const PER_DAY = 20;
+
+/** `GET /admin/analytics` (CONTRACT section 15): what citizens search, per day, for agents holding CITIES. */
+export default async function guideAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  requireAdminAgent(app, 'CITIES');
+  const counts = searchCountsOf(app);
+
+  app.get('/analytics', {
+    schema: {
+      ...adminRoute,
+      summary: 'What citizens search in the sorting guide, per day',
+      description:
+        'Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last ' +
+        '30 days, today in Europe/Paris included): the most searched queries of the group\'s cities with their counts ' +
+        `(\`topQueries\`, up to ${PER_DAY}), and the searches that found nothing (\`notFound\`, up to ${PER_DAY}). A query ` +
+        'is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is ' +
+        'another). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics` and ' +
+        '`unanswered` are filled by the assistant\'s analytics (always empty until then). `cityGroupId` names one group ' +
+        '(one outside the agent\'s groups answers 404, like an unknown one); without it, every group of the agent (a super ' +
+        'admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.',
+      querystring: AnalyticsQuerySchema,
+      response: { 200: AnalyticsSchema, ...guardErrors, 404: ErrorSchema },
+    },
+  }, async (request) => {
+    const agent = adminAgentOf(request);
+    const range = analyticsRange(request.query, app.clock());
+    let groups = groupScope(agent);
+    const { cityGroupId } = request.query;
+    if (cityGroupId !== undefined) {
+      const id = cityGroupId.toLowerCase();
+      assertReaches(agent, [id], errors.cityGroupNotFound);
+      if (!(await cityGroupExists(app.db, id))) throw errors.cityGroupNotFound();
+      groups = [id];
+    }
+    // This instance's latest searches first, so that the answer holds them.
+    await counts.flush();
+    const cityIds = await citiesOfGroups(app.db, groups);
+    const found = await searchAnalytics(app.db, cityIds, range.from, range.to, PER_DAY);
+    return { from: range.from, to: range.to, days: searchDays(range, found) };
+  });
+}

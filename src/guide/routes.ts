@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { formatDayNumber, todayIn } from '../kernel/dates.ts';
+import { errors } from '../kernel/errors.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { normalisedQuery } from '../kernel/search-text.ts';
+import { loadCityGuide } from './repository.ts';
+import { buildCityGuide, cachedGuides, MAX_RESULTS, searchGuide } from './search.ts';
+import { searchCountsOf } from './search-counts.ts';
+import { CityParamsSchema, SortingGuideQuerySchema, SortingGuideResultSchema } from './schemas.ts';
+
+const RANKING =
+  'Searched: the city\'s materials (waste type details) and the synonyms their description lists after « Aussi appelé : », ' +
+  'its quiz materials (answered by the question\'s waste type), and its waste types by name (answered with `material` = ' +
+  'the waste type\'s name). Both sides are folded first: case, accents, punctuation and French plurals (`piles` = « Pile », ' +
+  '`journaux` = « Journal »), and linking words (`de`, `la`, `en`…) are ignored; a name\'s parentheses may be left out ' +
+  '(`cafe` = « Café (marc) »). Ranking tiers, best first: 1. the whole name; 2. a whole synonym; 3. every query word in a ' +
+  'name or synonym, in any order (a name before a synonym, then the fewer other words); 4. every query word a typo or two ' +
+  'away from a word of it (none under 5 letters, one under 10, two from there, as for street names) or the start of one ' +
+  '(3 letters or more); 5. trigram similarity of 0.3 or more (pg_trgm\'s measure, computed in code). Ties keep the ' +
+  'materials\' order, then quiz materials, then waste types. Up to ' + MAX_RESULTS + ' results, one per (material, ' +
+  'waste type).';
+
+const COUNTING =
+  'Each search is counted: per day (in the city\'s time zone), city and normalised query (folded, punctuation removed, ' +
+  'up to 100 characters), with whether it found anything, and nothing else (no IP, no device, no time of day). The ' +
+  'answer is therefore never served from the response cache (`Cache-Control: no-cache`: a client revalidates, and is ' +
+  'counted again).';
+
+/** `GET /public/cities/:cityId/sorting-guide?q=` (CONTRACT section 15). Registered under /public. */
+export default async function guideRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const counts = searchCountsOf(app);
+  const guideOf = cachedGuides(
+    async (cityId) => {
+      const rows = await loadCityGuide(app.db, cityId);
+      return rows && buildCityGuide(rows);
+    },
+    () => app.dataVersion.current,
+    () => app.clock().getTime(),
+  );
+
+  app.get(
+    '/cities/:cityId/sorting-guide',
+    {
+      // Every search must reach the handler to be counted: a cached answer is written before any route hook runs.
+      config: { cache: false },
+      schema: {
+        tags: ['guide'],
+        summary: 'Where does this go? The city\'s materials matching what the citizen typed, best first',
+        description:
+          `A bare array of up to ${MAX_RESULTS} \`{material, wasteTypeId, wasteTypeName, instructions, recyclingPointIds}\`, ` +
+          'best first; `[]` when nothing matches. `instructions`: the material\'s own, else its waste type\'s; ' +
+          '`recyclingPointIds`: the city\'s recycling points whose `materials` hold that waste type, by name. ' +
+          `${RANKING} \`q\` missing, blank or over 200 characters: 400. Unknown or NON_ACTIF city: 404. ${COUNTING}`,
+        params: CityParamsSchema,
+        querystring: SortingGuideQuerySchema,
+        response: { 200: Type.Array(SortingGuideResultSchema), 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const guide = await guideOf(request.params.cityId.toLowerCase());
+      if (!guide) throw errors.cityNotFound();
+      const results = searchGuide(guide, request.query.q);
+      const query = normalisedQuery(request.query.q);
+      // Punctuation alone names nothing worth counting (and would be an empty query).
+      if (query !== '') {
+        const day = formatDayNumber(todayIn(guide.city.timeZone, app.clock()));
+        counts.add({ day, cityId: guide.city.id, query, found: results.length > 0 });
+      }
+      reply.header('cache-control', 'no-cache');
+      return results;
+    },
+  );
+}

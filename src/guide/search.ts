@@ -1,0 +1,170 @@
+import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
+import type { ActiveCity } from '../kernel/cities.ts';
+import type { CityGuideRows } from './repository.ts';
+
+/** Most results answered (CONTRACT section 15). */
+export const MAX_RESULTS = 10;
+
+/** One answer of the sorting guide. */
+export interface GuideResult {
+  material: string;
+  wasteTypeId: string;
+  wasteTypeName: string;
+  instructions: string | null;
+  recyclingPointIds: string[];
+}
+
+/** A searchable thing: a material (with its synonyms) or a waste type, prepared once per city and data version. */
+interface GuideEntry {
+  result: GuideResult;
+  name: SearchableText;
+  synonyms: SearchableText[];
+}
+
+/** A city's sorting guide, ready to search: built from its rows once, searched many times. */
+export interface CityGuide {
+  city: ActiveCity;
+  entries: GuideEntry[];
+}
+
+const SYNONYMS = /aussi\s+appel[ée]e?s?\s*:\s*([^\n]*)/i;
+
+/**
+ * The synonyms a description lists after « Aussi appelé : » (commas inside parentheses do not separate them):
+ * `Aussi appelé : Frigidaire, Frigo.` -> `Frigidaire`, `Frigo`.
+ */
+export function synonymsOf(description: string | null): string[] {
+  const list = description && SYNONYMS.exec(description)?.[1];
+  if (!list) return [];
+  const found: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of list) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      found.push(current);
+      current = '';
+    } else current += char;
+  }
+  found.push(current);
+  return found.map((s) => s.trim().replace(/[.…\s]+$/u, '')).filter((s) => s !== '');
+}
+
+/**
+ * The city's entries: its materials (each with its synonyms), its quiz materials not already among them (answered by
+ * the question's waste type), then its waste types by name. One entry per (material, waste type).
+ */
+export function buildCityGuide(rows: CityGuideRows): CityGuide {
+  const types = new Map(rows.wasteTypes.map((w) => [w.id, w]));
+  const pointsTaking = (wasteTypeId: string) => rows.points.filter((p) => p.wasteTypeIds.includes(wasteTypeId)).map((p) => p.id);
+  const entries: GuideEntry[] = [];
+  const seen = new Set<string>();
+  const add = (material: string, wasteTypeId: string, instructions: string | null, synonyms: string[]) => {
+    const type = types.get(wasteTypeId);
+    const key = `${material}\u0000${wasteTypeId}`;
+    if (!type || seen.has(key)) return;
+    seen.add(key);
+    entries.push({
+      result: {
+        material,
+        wasteTypeId,
+        wasteTypeName: type.name,
+        instructions: instructions ?? type.instructions,
+        recyclingPointIds: pointsTaking(wasteTypeId),
+      },
+      name: searchableText(material),
+      synonyms: synonyms.map(searchableText),
+    });
+  };
+  for (const d of rows.details) add(d.material, d.wasteTypeId, d.instructions, synonymsOf(d.description));
+  for (const q of rows.quizMaterials) add(q.material, q.wasteTypeId, null, []);
+  for (const w of rows.wasteTypes) add(w.name, w.id, null, []);
+  return { city: rows.city, entries };
+}
+
+/**
+ * Where a match ranks, as a tuple compared left to right (smaller first): the tier (0 exact name, 1 exact synonym,
+ * 2 every word found, 3 typos or word starts, 4 trigram similarity), then within a tier what makes a match closer.
+ */
+type Rank = number[];
+
+function rankOf(match: TextMatch, synonym: boolean): Rank {
+  const by = synonym ? 1 : 0;
+  switch (match.kind) {
+    case 'exact':
+      return [by];
+    case 'words':
+      // A name holding the words beats a synonym holding them (`couche`: « Couche-culotte » before a product whose
+      // synonym is « Sous-couche »); then the fewer words the name has beyond the query's.
+      return [2, by, match.extraWords];
+    case 'near':
+      return [3, match.cost, by, match.extraWords];
+    case 'similar':
+      return [4, -match.similarity, by];
+  }
+}
+
+function compareRanks(a: Rank, b: Rank): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The best rank of an entry for a query, or null when neither its name nor a synonym matches. */
+function entryRank(query: SearchQuery, entry: GuideEntry): Rank | null {
+  let best: Rank | null = null;
+  const consider = (text: SearchableText, synonym: boolean) => {
+    const match = matchText(query, text);
+    if (!match) return;
+    const rank = rankOf(match, synonym);
+    if (!best || compareRanks(rank, best) < 0) best = rank;
+  };
+  consider(entry.name, false);
+  for (const synonym of entry.synonyms) consider(synonym, true);
+  return best;
+}
+
+/** Up to MAX_RESULTS entries matching `q`, best first (ties in the entries' order); [] when none. */
+export function searchGuide(guide: CityGuide, q: string): GuideResult[] {
+  const query = searchQuery(q);
+  if (query.words.length === 0) return [];
+  const ranked: { rank: Rank; index: number; result: GuideResult }[] = [];
+  guide.entries.forEach((entry, index) => {
+    const rank = entryRank(query, entry);
+    if (rank) ranked.push({ rank, index, result: entry.result });
+  });
+  ranked.sort((a, b) => compareRanks(a.rank, b.rank) || a.index - b.index);
+  return ranked.slice(0, MAX_RESULTS).map((r) => r.result);
+}
+
+/** How long a city's guide is kept at most (as the public response cache keeps its answers). */
+const GUIDE_TTL_MS = 60_000;
+/** Cities kept at most; past it the one kept longest goes first. */
+const GUIDES_KEPT = 200;
+
+/**
+ * `load` behind a cache per city, until the data version moves or GUIDE_TTL_MS pass: searches are not kept by the
+ * response cache (each must be counted), so without this every keystroke of the web app's search box would read the
+ * city's materials again (five queries, ~100 rows). Concurrent loads of one city share one read; a failed read is not kept.
+ */
+export function cachedGuides(
+  load: (cityId: string) => Promise<CityGuide | null>,
+  version: () => number,
+  now: () => number,
+): (cityId: string) => Promise<CityGuide | null> {
+  const kept = new Map<string, { version: number; until: number; guide: Promise<CityGuide | null> }>();
+  return (cityId) => {
+    const at = now();
+    const entry = kept.get(cityId);
+    if (entry && entry.version === version() && at < entry.until) return entry.guide;
+    kept.delete(cityId);
+    const fresh = { version: version(), until: at + GUIDE_TTL_MS, guide: load(cityId) };
+    kept.set(cityId, fresh);
+    if (kept.size > GUIDES_KEPT) kept.delete(kept.keys().next().value!);
+    fresh.guide.catch(() => kept.get(cityId) === fresh && kept.delete(cityId));
+    return fresh.guide;
+  };
+}

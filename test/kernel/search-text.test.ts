@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { matchText, meaningfulWords, normalisedQuery, searchQuery, searchableText, singular } from '../../src/kernel/search-text.ts';
+import { stem } from '../../src/chat/text-match.ts';
+
+/** The sorting guide's text matching (src/kernel/search-text.ts), without a database. */
+describe('search text', () => {
+  it('folds accents, case, punctuation, plurals and linking words', () => {
+    assert.deepEqual(meaningfulWords('Pots de Yaourt'), ['pot', 'yaourt']);
+    assert.deepEqual(meaningfulWords('Les journaux'), ['journal']);
+    assert.deepEqual(meaningfulWords('Coquilles d’œufs'), ['coquille', 'oeuf']);
+    assert.deepEqual(meaningfulWords('de la'), ['de', 'la']);
+    assert.equal(singular('verres'), 'verre');
+    assert.equal(singular('bus'), 'bus');
+    assert.equal(singular('stress'), 'stress');
+  });
+
+  it('keeps the chat\'s plural stripping in the kernel (one rule, two areas)', () => {
+    assert.equal(stem('bouteilles'), 'bouteille');
+    assert.equal(stem('journaux'), 'journau');
+  });
+
+  it('normalises a counted query: folded, punctuation gone, plurals kept, at most 100 characters', () => {
+    assert.equal(normalisedQuery('  Où jeter   les PILES ?! '), 'ou jeter les piles');
+    assert.equal(normalisedQuery('é'.repeat(150)).length, 100);
+    assert.equal(normalisedQuery('?!'), '');
+  });
+
+  it('tells an exact name, all its words, a near word and trigram likeness apart', () => {
+    const kind = (q: string, name: string) => matchText(searchQuery(q), searchableText(name))?.kind ?? null;
+    assert.equal(kind('piles', 'Pile'), 'exact');
+    assert.equal(kind('canape', 'Canapé'), 'exact');
+    assert.equal(kind('cafe', 'Café (marc)'), 'exact');
+    assert.equal(kind('yaourt pot', 'Pot en plastique (yaourt, crème fraîche)'), 'words');
+    assert.equal(kind('capsule café', 'Capsule de café'), 'exact');
+    assert.equal(kind('pille', 'Pile jetable'), 'near');
+    assert.equal(kind('refrigirateur', 'Réfrigérateur'), 'near');
+    assert.equal(kind('frig', 'Frigo'), 'near');
+    // Under 5 letters no typo is forgiven; under 3 no word start counts.
+    assert.equal(kind('pil', 'Pneu'), null);
+    assert.equal(kind('fr', 'Frigo'), null);
+    assert.equal(kind('xylophone', 'Pile jetable'), null);
+  });
+});
