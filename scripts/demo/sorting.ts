@@ -133,10 +133,23 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
   },
 ];
 
+/** Spelling faults of ADEME's text, corrected here so that the vendored file stays as published. */
+const ADEME_CORRECTIONS: [RegExp, string][] = [
+  [/\bPillule\b/g, 'Pilule'],
+  [/Il n'existe par de/g, 'Il n’existe pas de'],
+];
+
+const corrected = (text: string) => ADEME_CORRECTIONS.reduce((out, [fault, fix]) => out.replace(fault, fix), text);
+
 export function loadAdemeProducts(): Map<number, AdemeProduct> {
   const require = createRequire(import.meta.url);
   const file = require('./ademe-products.json') as { products: AdemeProduct[] };
-  return new Map(file.products.map((p) => [p.id, p]));
+  return new Map(
+    file.products.map((p) => [
+      p.id,
+      { ...p, name: corrected(p.name), whatToDo: corrected(p.whatToDo), synonyms: p.synonyms.map(corrected) },
+    ]),
+  );
 }
 
 /** ADEME's HTML-ish text as plain paragraphs, without the sentences the local rule contradicts. */
