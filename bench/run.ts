@@ -528,15 +528,36 @@ async function main() {
       const r: Record<string, Figures[]> = { address: [], position: [] };
       const indexS: number[] = [];
       let firstShare = 0;
+      const floor: Record<string, Figures[]> = { address: [], position: [] };
+      let lookupLimit: { port: number; child: Child } | null = null;
       for (let turn = 0; turn < 2; turn++) {
         const service = await startService();
         if (turn === 0) {
           firstShare = await verifyLookups(service.port, probes, 50);
           console.log(`lookup check: 50 addresses with a typo found their place (${Math.round(firstShare * 100)} % first), 50 positions their area`);
+          // For the reader: the HTTP floor of such an answer, the limit server replaying one of each (same bytes).
+          const captured = [];
+          for (const kind of kinds) {
+            const res = await rawGet(`http://127.0.0.1:${service.port}${pathOf(kind, 0)}`, {});
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (typeof value === 'string' && !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value;
+            }
+            captured.push({ key: `GET ${pathOf(kind, 0)} identity`, status: res.status, headers, body: res.body.toString('base64') });
+          }
+          const file = path.join(dataDir, 'captured-lookup.json');
+          fs.writeFileSync(file, JSON.stringify(captured));
+          const port = await freePort();
+          lookupLimit = { port, child: startNode(['bench/limit-server.ts', file, String(port)], {}) };
+          children.push(lookupLimit.child);
+          await waitFor(`http://127.0.0.1:${port}/`, lookupLimit.child);
         }
         for (const kind of kinds) {
           await serve(service.port, kind, WARMUP);
           o[kind].push(await serve(service.port, kind, DURATION));
+          const floorUrl = `http://127.0.0.1:${lookupLimit!.port}${pathOf(kind, 0)}`;
+          await cannon(floorUrl, {}, WARMUP);
+          floor[kind].push(await cannon(floorUrl, {}, DURATION));
         }
         await service.child.stop();
         const base = await openBaselineDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir });
@@ -558,7 +579,13 @@ async function main() {
         rows.push(row);
         printRow(row);
       }
-      lookup = { addressProbes: probes.addresses.length, positionProbes: probes.positions.length, trigramIndexS: indexS, typoFoundFirstShare: firstShare };
+      await lookupLimit?.child.stop();
+      const floors = { address: mean(floor.address), position: mean(floor.position) };
+      for (const kind of kinds) {
+        const f = floors[kind];
+        console.log(`HTTP floor of a ${kind} lookup's answer (limit server, same bytes): ${Math.round(f.rps)} req/s, p50/p99 ${f.p50} / ${f.p99} ms; ours/floor ${(mean(o[kind]).rps / f.rps).toFixed(2)}, bare query/floor ${(mean(r[kind]).rps / f.rps).toFixed(2)}`);
+      }
+      lookup = { addressProbes: probes.addresses.length, positionProbes: probes.positions.length, trigramIndexS: indexS, typoFoundFirstShare: firstShare, httpFloor: floors };
       console.log(`lookups over ${probes.addresses.length} streets and ${probes.positions.length} areas; the baseline's trigram index built in ${indexS.map((s) => s.toFixed(1)).join(', ')} s`);
     }
 
