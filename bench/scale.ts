@@ -4,7 +4,9 @@
  * grouped into their real EPCI (name, SIREN, type label), each with the nested data of a typical demo commune:
  * a Communauté de communes commune of demo/bundle.json with two collection places (waste types and details,
  * places with days, exceptions and locations, recycling points, quiz questions, challenges with series and
- * badges). Every id of the clone is remapped to a UUID v5 of the commune code and the old id, so references
+ * badges), whose places get 50 street rules in all (believable French names drawn from lists of types and names; five
+ * streets shared by the first two places, by side or by number range) and an area each (wedges of a disc around
+ * the commune's centre, laid on a grid over France: no two places overlap). Every id of the clone is remapped to a UUID v5 of the commune code and the old id, so references
  * stay consistent and a rebuild gives the same ids (a re-import changes nothing).
  *
  * The bundle is written in chunks of CHUNK_CITIES cities (never one giant JSON: V8 strings top out near
@@ -14,6 +16,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { addProbes, type LookupProbes } from './lookup.ts';
+
+/** Streets of each generated city kept as address probes (the shared ones first). */
+const PROBE_STREETS_PER_CITY = 6;
 
 /** Cities per bundle file: about 40 MB of JSON, imported in one transaction each. */
 export const CHUNK_CITIES = 1000;
@@ -93,11 +99,93 @@ function pickTemplate(demo: any): any {
   return template;
 }
 
+/** Street rules per generated city, in all (issue 17): 40 whole streets and 5 shared by two places (2 rules each). */
+export const STREET_RULES_PER_CITY = 50;
+const SHARED_STREETS = 5;
+
+const STREET_TYPES = ['Rue', 'Rue', 'Rue', 'Avenue', 'Boulevard', 'Place', 'Impasse', 'Allée', 'Chemin', 'Route', 'Quai', 'Square', 'Cours', 'Chaussée'];
+const STREET_NAMES = [
+  'Jean Jaurès', 'Victor Hugo', 'de la République', 'Pasteur', 'du Général de Gaulle', 'de la Gare', 'des Écoles', "de l'Église",
+  'Gambetta', 'Jules Ferry', 'Anatole France', 'du Moulin', 'des Lilas', 'Émile Zola', 'de la Mairie', 'du Château', 'des Tilleuls',
+  'Voltaire', 'Jean Moulin', 'de la Liberté', 'du Stade', 'des Acacias', 'Carnot', 'Louis Pasteur', 'du 8 Mai 1945', 'Saint-Exupéry',
+  'Albert Camus', 'de Verdun', 'des Peupliers', 'du Maréchal Foch', 'Paul Bert', 'Aristide Briand', 'de la Fontaine', 'des Vignes',
+  'du Four', 'de la Croix', 'Pierre Curie', 'Marie Curie', 'Georges Clemenceau', 'de Bretagne', 'du Lavoir', 'des Prés', 'de la Poste',
+  'Saint-Martin', 'Sainte-Anne', 'du Bourg', 'des Chênes', 'de la Forge', "de l'Abbaye", 'Jacques Prévert', 'Charles Péguy',
+  'Léon Blum', 'Jean Monnet', 'Lamartine', 'Alsace-Lorraine', 'des Jardins', 'du Calvaire', 'de la Paix', 'des Rosiers', 'du Port',
+];
+
+/** A small deterministic generator (mulberry32) seeded from a string. */
+export function seededRandom(seed: string): () => number {
+  let a = createHash('sha1').update(seed).digest().readUInt32LE(0);
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The street rules of one generated city's places, 50 in all: SHARED_STREETS streets split between the first two
+ * places (odd/even sides, or numbers 1–49 and 50 on), the rest whole streets dealt to the places in turn. Distinct
+ * (type, name) pairs from the lists above, chosen from the commune code, so no two places claim the same address.
+ */
+function generatedStreets(code: string, placeIds: string[]): Map<string, any[]> {
+  const random = seededRandom(`streets:${code}`);
+  const chosen = new Set<string>();
+  while (chosen.size < STREET_RULES_PER_CITY) {
+    chosen.add(`${STREET_TYPES[Math.floor(random() * STREET_TYPES.length)]} ${STREET_NAMES[Math.floor(random() * STREET_NAMES.length)]}`);
+  }
+  const streets = [...chosen];
+  const rules = new Map<string, any[]>(placeIds.map((id) => [id, []]));
+  let count = 0;
+  const add = (placeId: string, street: string, fromNumber: number | null, toNumber: number | null, side: string) =>
+    rules.get(placeId)!.push({ id: uuidV5(`city:${code}/street/${count++}`), street, fromNumber, toNumber, side });
+  let next = 0;
+  if (placeIds.length >= 2) {
+    for (; next < SHARED_STREETS; next++) {
+      const street = streets[next];
+      if (next % 2 === 0) {
+        add(placeIds[0], street, null, null, 'ODD');
+        add(placeIds[1], street, null, null, 'EVEN');
+      } else {
+        add(placeIds[0], street, 1, 49, 'ALL');
+        add(placeIds[1], street, 50, null, 'ALL');
+      }
+    }
+  }
+  for (let i = 0; count < STREET_RULES_PER_CITY; i++) add(placeIds[i % placeIds.length], streets[next++], null, null, 'ALL');
+  return rules;
+}
+
+/** Commune centres on a grid over metropolitan France (the package has no coordinates): cells of about 4 × 6 km. */
+const GRID = { cols: 220, lon0: -4.8, lat0: 42.3, lonStep: 13 / 220, latStep: 0.055, radius: 0.02 };
+
+/**
+ * Each place's area: a wedge of a disc around the commune's centre (one place: the whole disc), so that the places
+ * of a city never overlap and the cities (one grid cell each) neither.
+ */
+function generatedAreas(index: number, placeCount: number): any[] {
+  const lon = GRID.lon0 + (index % GRID.cols) * GRID.lonStep + GRID.lonStep / 2;
+  const lat = GRID.lat0 + Math.floor(index / GRID.cols) * GRID.latStep + GRID.latStep / 2;
+  const at = (angle: number) => [round6(lon + GRID.radius * 1.5 * Math.cos(angle)), round6(lat + GRID.radius * Math.sin(angle))];
+  const steps = 8;
+  return Array.from({ length: placeCount }, (_, j) => {
+    const arc = Array.from({ length: steps + 1 }, (_, s) => at(((j + s / steps) * 2 * Math.PI) / placeCount));
+    const ring = placeCount === 1 ? [...arc.slice(0, steps), arc[0]] : [[round6(lon), round6(lat)], ...arc, [round6(lon), round6(lat)]];
+    return { type: 'Polygon', coordinates: [ring] };
+  });
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
 export interface ScaleDataSet {
   files: string[];
   cities: number;
   groups: number;
   bytes: number;
+  /** Every generated city, for the lookup cases' probes (bench/lookup.ts): its id, name and places. */
+  probes: LookupProbes;
 }
 
 /** Writes the chunks of N cities under `outDir` and answers their paths, in import order. */
@@ -133,9 +221,11 @@ export function generateScaleBundles(options: { count: number; outDir: string; d
   const files: string[] = [];
   const allGroups = new Set<string>();
   let bytes = 0;
+  const probes: LookupProbes = { addresses: [], positions: [] };
   for (let start = 0; start < chosen.length; start += CHUNK_CITIES) {
     const groups = new Map<string, ReturnType<typeof groupOf>>();
-    const cities = chosen.slice(start, start + CHUNK_CITIES).map((commune) => {
+    const cities = chosen.slice(start, start + CHUNK_CITIES).map((commune, offset) => {
+      const index = start + offset;
       const epci = epciOf.get(commune.code);
       if (epci) groups.set(epci.code, groupOf(epci));
       // The template's name appears in its texts ("À Plabennec, …"): the clone speaks of its own commune.
@@ -144,6 +234,14 @@ export function generateScaleBundles(options: { count: number; outDir: string; d
       city.name = commune.nom;
       city.population = commune.population ?? null;
       city.cityGroupId = epci ? uuidV5(`epci:${epci.code}`) : null;
+      const places = city.wasteCollectionPlaces as any[];
+      const streets = generatedStreets(commune.code, places.map((p) => p.id));
+      const areas = generatedAreas(index, places.length);
+      places.forEach((place, j) => {
+        place.streets = streets.get(place.id);
+        place.area = areas[j];
+      });
+      addProbes(probes, city, PROBE_STREETS_PER_CITY);
       return city;
     });
     for (const code of groups.keys()) allGroups.add(code);
@@ -153,7 +251,7 @@ export function generateScaleBundles(options: { count: number; outDir: string; d
     bytes += Buffer.byteLength(text);
     files.push(file);
   }
-  return { files, cities: chosen.length, groups: allGroups.size, bytes };
+  return { files, cities: chosen.length, groups: allGroups.size, bytes, probes };
 }
 
 if (import.meta.main) {
