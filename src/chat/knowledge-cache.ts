@@ -1,4 +1,5 @@
 import type { CityKnowledge } from './knowledge.ts';
+import { cachedPerCity } from '../kernel/city-cache.ts';
 
 /**
  * The city data the assistants answer from, kept per city like the public answers are: until public data changes
@@ -13,26 +14,18 @@ export const KNOWLEDGE_KEPT = 100;
 
 export type KnowledgeLoader = (cityId: string, now: Date) => Promise<CityKnowledge | null>;
 
-interface Kept {
-  version: number;
-  until: number;
-  knowledge: Promise<CityKnowledge | null>;
-}
-
-/** `load` behind the cache; `version` is the current data version. Concurrent reads of one city share one load. */
+/** `load` behind the kernel's per-city cache; `version` is the current data version; `now` comes with each read. */
 export function cachedKnowledge(load: KnowledgeLoader, version: () => number): KnowledgeLoader {
-  const kept = new Map<string, Kept>();
+  // The read's own instant, set just before the cache calls `now` and `load` (synchronously, within the call).
+  let asOf = new Date(0);
+  const cached = cachedPerCity((cityId) => load(cityId, asOf), {
+    version,
+    now: () => asOf.getTime(),
+    ttlMs: KNOWLEDGE_TTL_MS,
+    kept: KNOWLEDGE_KEPT,
+  });
   return (cityId, now) => {
-    const at = now.getTime();
-    const entry = kept.get(cityId);
-    if (entry && entry.version === version() && at < entry.until) return entry.knowledge;
-    kept.delete(cityId);
-    const knowledge = load(cityId, now);
-    const fresh = { version: version(), until: at + KNOWLEDGE_TTL_MS, knowledge };
-    kept.set(cityId, fresh);
-    if (kept.size > KNOWLEDGE_KEPT) kept.delete(kept.keys().next().value!);
-    // A failed read is not kept.
-    knowledge.catch(() => kept.get(cityId) === fresh && kept.delete(cityId));
-    return knowledge;
+    asOf = now;
+    return cached(cityId);
   };
 }

@@ -4,7 +4,7 @@ import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/c
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 import { addressesIn, parseAddress } from '../kernel/address.ts';
-import { matchAddress, type AddressMatch } from '../kernel/address-match.ts';
+import { addressIndex, matchAddress, type AddressMatch } from '../kernel/address-match.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**
@@ -442,8 +442,9 @@ export function addressMentioned(knowledge: CityKnowledge, text: string): Addres
   const locations = knowledge.city.wasteCollectionPlaces.flatMap((place) =>
     place.attachedLocations.map((l) => ({ place, placeId: place.id, placeName: place.name, name: l.name })),
   );
+  const index = addressIndex(rules, locations);
   for (const candidate of candidates) {
-    const matches = matchAddress(parseAddress(candidate, { communeNames: [knowledge.city.name] }), rules, locations, { prefixes: false });
+    const matches = matchAddress(parseAddress(candidate, { communeNames: [knowledge.city.name] }), index, { prefixes: false });
     if (matches.length === 0) continue;
     const best = matches.filter((m) => m.tier === matches[0].tier && m.name === matches[0].name);
     const ids = new Set(best.map((m) => m.place.id));

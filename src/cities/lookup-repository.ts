@@ -63,14 +63,36 @@ export function findLocationsOfCity(db: Db, cityId: string): Promise<LocationRow
     .execute();
 }
 
-/** Places whose area's bounding box holds a position (the polygon itself is the caller's test). */
-export function findPlacesWithAreaBoxAt(db: Db, at: Position, cityId: string | null): Promise<AreaRow[]> {
+/**
+ * The query of places whose area's bounding box holds a position. The position is written as a box of one point:
+ * GiST's box operator class indexes `box @> box`, not `box @> point` (which would scan every place with an area).
+ */
+export function placesWithAreaBoxAt(db: Db, at: Position, cityId: string | null) {
   let query = placesOfActiveCities(db)
     .select('p.area')
     .where('p.area', 'is not', null)
-    .where(sql<boolean>`box(point(p.area_min_lon, p.area_min_lat), point(p.area_max_lon, p.area_max_lat)) @> point(${at.lon}, ${at.lat})`);
+    .where(
+      sql<boolean>`box(point(p.area_min_lon, p.area_min_lat), point(p.area_max_lon, p.area_max_lat)) @> box(point(${at.lon}, ${at.lat}), point(${at.lon}, ${at.lat}))`,
+    );
   if (cityId !== null) query = query.where('p.city_id', '=', cityId);
-  return query.execute() as Promise<AreaRow[]>;
+  return query;
+}
+
+/** Places whose area's bounding box holds a position (the polygon itself is the caller's test). */
+export function findPlacesWithAreaBoxAt(db: Db, at: Position, cityId: string | null): Promise<AreaRow[]> {
+  return placesWithAreaBoxAt(db, at, cityId).execute() as Promise<AreaRow[]>;
+}
+
+/** The query of attached locations inside a box of positions (GiST point_ops indexes `point <@ box`). */
+export function locationsInBox(db: Db, box: { minLat: number; maxLat: number; minLon: number; maxLon: number }, cityId: string | null) {
+  let query = placesOfActiveCities(db)
+    .innerJoin('attached_location as l', 'l.place_id', 'p.id')
+    .select(['l.name', 'l.latitude', 'l.longitude'])
+    .where(
+      sql<boolean>`point(l.longitude, l.latitude) <@ box(point(${box.minLon}, ${box.minLat}), point(${box.maxLon}, ${box.maxLat}))`,
+    );
+  if (cityId !== null) query = query.where('p.city_id', '=', cityId);
+  return query;
 }
 
 /** Attached locations inside a box of positions. */
@@ -79,12 +101,5 @@ export function findLocationsInBox(
   box: { minLat: number; maxLat: number; minLon: number; maxLon: number },
   cityId: string | null,
 ): Promise<LocationRow[]> {
-  let query = placesOfActiveCities(db)
-    .innerJoin('attached_location as l', 'l.place_id', 'p.id')
-    .select(['l.name', 'l.latitude', 'l.longitude'])
-    .where(
-      sql<boolean>`point(l.longitude, l.latitude) <@ box(point(${box.minLon}, ${box.minLat}), point(${box.maxLon}, ${box.maxLat}))`,
-    );
-  if (cityId !== null) query = query.where('p.city_id', '=', cityId);
-  return query.execute();
+  return locationsInBox(db, box, cityId).execute();
 }

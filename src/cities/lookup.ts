@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { parseAddress } from '../kernel/address.ts';
-import { matchAddress } from '../kernel/address-match.ts';
+import { addressIndex, matchAddress, type AddressIndex } from '../kernel/address-match.ts';
+import { findActiveCity } from '../kernel/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { areaContains, boxAround, greatCircleMeters, type Position } from '../kernel/geo.ts';
 import {
@@ -53,13 +54,18 @@ function candidate(place: LookupPlaceRow, matchedBy: MatchedBy, label: string, d
   };
 }
 
-/** Candidates for a free-text address in one city, best first (at most LOOKUP_LIMIT). */
-export async function lookupAddress(db: Kysely<DB>, city: { id: string; name: string }, text: string): Promise<PlaceCandidate[]> {
-  const parsed = parseAddress(text, { communeNames: [city.name] });
-  if (parsed.key === '') return [];
+/** A city's street index (kernel/address-match.ts), built once per city and data version by the route's cache. */
+export interface CityStreets {
+  city: { id: string; name: string };
+  index: AddressIndex<LookupPlaceRow>;
+}
+
+/** Reads an ACTIF city's street rules and attached locations into its index; null for an unknown or NON_ACTIF city. */
+export async function loadCityStreets(db: Kysely<DB>, cityId: string): Promise<CityStreets | null> {
+  const city = await findActiveCity(db, cityId);
+  if (!city) return null;
   const [rules, locations] = await Promise.all([findStreetRulesOfCity(db, city.id), findLocationsOfCity(db, city.id)]);
-  const matches = matchAddress<LookupPlaceRow>(
-    parsed,
+  const index = addressIndex<LookupPlaceRow>(
     rules.map((row) => ({
       place: row,
       placeId: row.place_id,
@@ -71,9 +77,16 @@ export async function lookupAddress(db: Kysely<DB>, city: { id: string; name: st
       side: row.side,
     })),
     locations.map((row) => ({ place: row, placeId: row.place_id, placeName: row.place_name, name: row.name })),
-    { prefixes: true },
   );
-  return matches.slice(0, LOOKUP_LIMIT).map((match) => candidate(match.place, match.matchedBy, match.label));
+  return { city: { id: city.id, name: city.name }, index };
+}
+
+/** Candidates for a free-text address in one city, best first (at most LOOKUP_LIMIT). */
+export function lookupAddress({ city, index }: CityStreets, text: string): PlaceCandidate[] {
+  const parsed = parseAddress(text, { communeNames: [city.name] });
+  return matchAddress(parsed, index, { prefixes: true })
+    .slice(0, LOOKUP_LIMIT)
+    .map((match) => candidate(match.place, match.matchedBy, match.label));
 }
 
 /**

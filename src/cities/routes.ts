@@ -11,13 +11,21 @@ import { findCities } from '../kernel/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
 import { CitySchema, type CityApi } from '../kernel/city-model/schemas.ts';
 import { CityGroupSchema, CityIdParams, PlaceCandidateSchema, PlaceLookupQuery } from './schemas.ts';
-import { lookupAddress, lookupPosition } from './lookup.ts';
+import { loadCityStreets, lookupAddress, lookupPosition } from './lookup.ts';
+import { cachedPerCity } from '../kernel/city-cache.ts';
 import { findActiveCity } from '../kernel/cities.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   /** Streamed lists this instance is sending (at most CITIES_MAX_STREAMS). */
   const streams = { inFlight: 0 };
+  // A city's street index, built once per data version: each keystroke of an address box is a distinct lookup URL,
+  // which the response cache cannot answer.
+  const streetsOf = cachedPerCity((cityId) => loadCityStreets(app.db, cityId), {
+    version: () => app.dataVersion.current,
+    now: () => app.clock().getTime(),
+    kept: 500,
+  });
 
   app.get(
     '/cities',
@@ -85,10 +93,13 @@ export default async function cityRoutes(fastify: FastifyInstance) {
       if (address !== undefined && cityId === undefined) throw errors.missingWith('cityId', 'address');
       if (lat === undefined && positioned) throw errors.missingWith('lat', 'lon');
       if (lon === undefined && positioned) throw errors.missingWith('lon', 'lat');
-      const city = cityId === undefined ? null : await findActiveCity(app.db, cityId);
-      if (cityId !== undefined && !city) throw errors.cityNotFound();
-      if (address !== undefined) return lookupAddress(app.db, city!, address);
-      return lookupPosition(app.db, { lat: lat!, lon: lon! }, city?.id ?? null);
+      if (address !== undefined) {
+        const streets = await streetsOf(cityId!);
+        if (!streets) throw errors.cityNotFound();
+        return lookupAddress(streets, address);
+      }
+      if (cityId !== undefined && !(await findActiveCity(app.db, cityId))) throw errors.cityNotFound();
+      return lookupPosition(app.db, { lat: lat!, lon: lon! }, cityId ?? null);
     },
   );
 

@@ -6,7 +6,8 @@ import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { normalisedQuery } from '../kernel/search-text.ts';
 import { loadCityGuide } from './repository.ts';
-import { buildCityGuide, cachedGuides, MAX_RESULTS, searchGuide } from './search.ts';
+import { buildCityGuide, MAX_RESULTS, searchGuide } from './search.ts';
+import { cachedPerCity } from '../kernel/city-cache.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { CityParamsSchema, SortingGuideQuerySchema, SortingGuideResultSchema } from './schemas.ts';
 
@@ -32,13 +33,14 @@ const COUNTING =
 export default async function guideRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const counts = searchCountsOf(app);
-  const guideOf = cachedGuides(
+  // Searches are not kept by the response cache (each must be counted): without this every keystroke of a search
+  // box would read the city's materials again (five queries, ~100 rows).
+  const guideOf = cachedPerCity(
     async (cityId) => {
       const rows = await loadCityGuide(app.db, cityId);
       return rows && buildCityGuide(rows);
     },
-    () => app.dataVersion.current,
-    () => app.clock().getTime(),
+    { version: () => app.dataVersion.current, now: () => app.clock().getTime(), kept: 200 },
   );
 
   app.get(

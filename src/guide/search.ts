@@ -140,31 +140,3 @@ export function searchGuide(guide: CityGuide, q: string): GuideResult[] {
   return ranked.slice(0, MAX_RESULTS).map((r) => r.result);
 }
 
-/** How long a city's guide is kept at most (as the public response cache keeps its answers). */
-const GUIDE_TTL_MS = 60_000;
-/** Cities kept at most; past it the one kept longest goes first. */
-const GUIDES_KEPT = 200;
-
-/**
- * `load` behind a cache per city, until the data version moves or GUIDE_TTL_MS pass: searches are not kept by the
- * response cache (each must be counted), so without this every keystroke of the web app's search box would read the
- * city's materials again (five queries, ~100 rows). Concurrent loads of one city share one read; a failed read is not kept.
- */
-export function cachedGuides(
-  load: (cityId: string) => Promise<CityGuide | null>,
-  version: () => number,
-  now: () => number,
-): (cityId: string) => Promise<CityGuide | null> {
-  const kept = new Map<string, { version: number; until: number; guide: Promise<CityGuide | null> }>();
-  return (cityId) => {
-    const at = now();
-    const entry = kept.get(cityId);
-    if (entry && entry.version === version() && at < entry.until) return entry.guide;
-    kept.delete(cityId);
-    const fresh = { version: version(), until: at + GUIDE_TTL_MS, guide: load(cityId) };
-    kept.set(cityId, fresh);
-    if (kept.size > GUIDES_KEPT) kept.delete(kept.keys().next().value!);
-    fresh.guide.catch(() => kept.get(cityId) === fresh && kept.delete(cityId));
-    return fresh.guide;
-  };
-}

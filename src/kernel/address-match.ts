@@ -72,9 +72,14 @@ function matchTier(typed: Keys, stored: Keys, options: MatchOptions): { tier: nu
   if (typed.key === stored.key) return { tier: 0, distance: 0 };
   if (typed.loose === stored.loose) return { tier: 1, distance: 0 };
   if (typed.name === stored.name) return { tier: 2, distance: 0 };
-  const begun = isWordPrefix(typed.loose, stored.loose) || isWordPrefix(typed.name, stored.name);
-  if (options.prefixes && typed.name.length >= PREFIX_MIN_LENGTH && begun) return { tier: 3, distance: 0 };
-  const distance = Math.min(typoDistance(typed.loose, stored.loose), typoDistance(typed.name, stored.name));
+  // Matched by its name alone, a street of another type than the one typed comes after (`rue eile zola`: the Rue Émile
+  // Zola before the Chemin Émile Zola).
+  const typePenalty = typed.name !== typed.loose && typed.loose.split(' ')[0] !== stored.loose.split(' ')[0] ? 0.5 : 0;
+  if (options.prefixes && typed.name.length >= PREFIX_MIN_LENGTH) {
+    if (isWordPrefix(typed.loose, stored.loose)) return { tier: 3, distance: 0 };
+    if (isWordPrefix(typed.name, stored.name)) return { tier: 3, distance: typePenalty };
+  }
+  const distance = Math.min(typoDistance(typed.loose, stored.loose), typoDistance(typed.name, stored.name) + typePenalty);
   return distance === Infinity ? null : { tier: 4, distance };
 }
 
@@ -133,33 +138,44 @@ function streetMatches<P>(
   });
 }
 
+/** A city's streets and locations with their keys computed once: what matchAddress reads. */
+export interface AddressIndex<P> {
+  streets: { keys: Keys; rules: AddressRule<P>[] }[];
+  locations: { keys: Keys; location: AddressLocation<P> }[];
+}
+
+/**
+ * Groups a city's rules by street and computes every key once. A location named as a street that has rules (seed
+ * data names streets as locations) is left out: the rules say which numbers go where, the location does not.
+ */
+export function addressIndex<P>(rules: readonly AddressRule<P>[], locations: readonly AddressLocation<P>[]): AddressIndex<P> {
+  const byStreet = new Map<string, AddressRule<P>[]>();
+  for (const rule of rules) byStreet.set(rule.streetKey, [...(byStreet.get(rule.streetKey) ?? []), rule]);
+  const streets = [...byStreet].map(([key, streetRules]) => ({ keys: keysOf(key), rules: streetRules }));
+  const ruled = new Set(streets.map((street) => street.keys.loose));
+  return {
+    streets,
+    locations: locations
+      .map((location) => ({ keys: keysOf(streetKey(location.name)), location }))
+      .filter(({ keys }) => !ruled.has(keys.loose)),
+  };
+}
+
 /** Every match of an address, best first: by tier, typo distance, streets before locations, name, then numbers. */
-export function matchAddress<P>(
-  address: ParsedAddress,
-  rules: readonly AddressRule<P>[],
-  locations: readonly AddressLocation<P>[],
-  options: MatchOptions,
-): AddressMatch<P>[] {
+export function matchAddress<P>(address: ParsedAddress, index: AddressIndex<P>, options: MatchOptions): AddressMatch<P>[] {
   const typed = keysOf(address.key);
   if (typed.loose === '') return [];
   const ranked: Ranked<P>[] = [];
 
-  const streets = new Map<string, AddressRule<P>[]>();
-  for (const rule of rules) streets.set(rule.streetKey, [...(streets.get(rule.streetKey) ?? []), rule]);
-  for (const [key, streetRules] of streets) {
-    const found = matchTier(typed, keysOf(key), options);
+  for (const street of index.streets) {
+    const found = matchTier(typed, street.keys, options);
     if (!found) continue;
-    for (const { match, within, placeName } of streetMatches(streetRules, address.number)) {
+    for (const { match, within, placeName } of streetMatches(street.rules, address.number)) {
       ranked.push({ match: { ...match, tier: found.tier }, distance: found.distance, kind: 0, within, placeName });
     }
   }
-  // A location named as a street that has rules (seed data names streets as locations) gives way to the rules: they
-  // say which numbers go where, the location does not.
-  const ruledLooseKeys = new Set([...streets.keys()].map(looseStreetKey));
-  for (const location of locations) {
-    const stored = keysOf(streetKey(location.name));
-    if (ruledLooseKeys.has(stored.loose)) continue;
-    const found = matchTier(typed, stored, options);
+  for (const { keys, location } of index.locations) {
+    const found = matchTier(typed, keys, options);
     if (!found) continue;
     const match: AddressMatch<P> = { place: location.place, matchedBy: 'location', name: location.name, label: location.name, tier: found.tier };
     ranked.push({ match, distance: found.distance, kind: 1, within: 0, placeName: location.placeName });

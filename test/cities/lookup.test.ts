@@ -5,6 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp, inject } from '../helpers/admin-fixtures.ts';
+import { sql } from 'kysely';
+import type { Database } from '../../src/db/database.ts';
+import { boxAround } from '../../src/kernel/geo.ts';
+import { locationsInBox, placesWithAreaBoxAt } from '../../src/cities/lookup-repository.ts';
 
 /**
  * GET /public/places/lookup (CONTRACT section 11), on Brest's fixture places given street rules, areas and attached
@@ -47,6 +51,7 @@ const MORE_STREETS: Record<string, { street: string; fromNumber?: number | null;
     { street: 'Route de Brest', fromNumber: 1, toNumber: 200, side: 'ALL' },
     { street: 'Rue du Docteur Roux', side: 'ALL' },
     { street: 'Quai de la Douane', side: 'ALL' },
+    { street: 'Chemin du Dellec', side: 'ALL' },
   ],
   [ids.placeNord]: [
     { street: 'Rue Saint-Marc', fromNumber: 41, side: 'ALL' },
@@ -57,6 +62,7 @@ const MORE_STREETS: Record<string, { street: string; fromNumber?: number | null;
     { street: 'Chemin de Kerhuel', side: 'ALL' },
     { street: 'Rue Dumont d’Urville', side: 'ALL' },
     { street: 'Square Marc Sangnier', side: 'ALL' },
+    { street: 'Rue du Dellec', side: 'ALL' },
   ],
 };
 
@@ -87,11 +93,13 @@ interface Candidate {
 for (const kind of testDatabaseKinds()) {
   describe(`GET /public/places/lookup (${kind})`, () => {
     let app: FastifyInstance;
+    let database: Database;
     const cleanups: (() => Promise<void>)[] = [];
 
     before(async () => {
       const setup = await citiesAdminApp({ after: (fn: () => Promise<void>) => void cleanups.push(fn) }, kind);
       app = setup.app;
+      database = setup.database;
       for (const [placeId, rules] of [...Object.entries(STREETS), ...Object.entries(MORE_STREETS)]) {
         for (const rule of rules) {
           const created = await inject(app, setup.asRoot, 'POST', `/admin/places/${placeId}/streets`, rule);
@@ -172,6 +180,9 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(begun, [], 'one letter of a name completes nothing');
       assert.deepEqual((await byAddress('rue je')).map((c) => c.label), ['Rue Jean Jaurès, tous les numéros', 'Rue Jean-Marie Le Bris, tous les numéros']);
       assert.deepEqual((await byAddress('rue jean j')).map((c) => c.label), ['Rue Jean Jaurès, tous les numéros']);
+      // A typo in a name two streets share: the street of the type typed first, then the other.
+      assert.deepEqual((await byAddress('12 rue du delec')).map((c) => c.label), ['Rue du Dellec, tous les numéros', 'Chemin du Dellec, tous les numéros']);
+      assert.deepEqual((await byAddress('chemin du dell')).map((c) => c.label), ['Chemin du Dellec, tous les numéros', 'Rue du Dellec, tous les numéros']);
       // The same street beats a near one: `rue de siam` names no other street by a typo.
       assert.ok((await byAddress('rue de siam')).every((c) => c.label.startsWith('Rue de Siam')));
     });
@@ -259,6 +270,18 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(await lookup({ lat: 45.76, lon: 4.84 }), []);
       // Another city's id keeps Brest's places out.
       assert.deepEqual(await lookup({ lat: 48.39, lon: -4.49, cityId: ids.elorn }), []);
+    });
+
+    it('finds positions through the GiST indexes of the area boxes and the locations’ points', async () => {
+      // The plan, with sequential scans discouraged so that the few fixture rows do not hide a query no index serves.
+      const plans = await database.db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+        const areas = await placesWithAreaBoxAt(trx, { lat: 48.39, lon: -4.49 }, null).explain();
+        const locations = await locationsInBox(trx, boxAround({ lat: 48.43, lon: -4.49 }, 300), null).explain();
+        return [areas, locations].map((rows) => rows.map((row) => Object.values(row).join(' ')).join('\n'));
+      });
+      assert.match(plans[0], /collection_place_area_box_idx/, plans[0]);
+      assert.match(plans[1], /attached_location_position_idx/, plans[1]);
     });
 
     it('answers 400 in French naming the parameter for every malformed request, 404 for an unknown or NON_ACTIF city', async () => {
