@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable, MenuItemTable } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import { iso } from '../kernel/french.ts';
+import { toWasteType } from '../kernel/city-model/mapper.ts';
 import { exportRows, type ExportRows, type ExportScope } from './export-repository.ts';
 import type { Bundle, BundleCity, BundleMedia, BundleMenuItem, BundleSite } from './schema.ts';
 
@@ -71,23 +72,8 @@ export function toBundle(rows: ExportRows, withMedia: boolean): ExportedBundle {
     holidays: city.holidays,
     cityGroupId: city.city_group_id,
     ...dates(city),
-    wasteTypes: (wasteTypesOf.get(city.id) ?? []).map((w) => ({
-      id: w.id,
-      name: w.name,
-      description: w.description,
-      instructions: w.instructions,
-      color: w.color,
-      colorLight: w.color_light,
-      icon: w.icon,
-      imageUrl: w.image_url,
-      details: (detailsOf.get(w.id) ?? []).map((d) => ({
-        id: d.id,
-        material: d.material,
-        description: d.description,
-        instructions: d.instructions,
-        imageUrl: d.image_url,
-      })),
-    })),
+    // The bundle's waste type is the public one (details by material).
+    wasteTypes: (wasteTypesOf.get(city.id) ?? []).map((w) => toWasteType(w, detailsOf.get(w.id) ?? [])),
     wasteCollectionPlaces: (placesOf.get(city.id) ?? []).map((place) => ({
       id: place.id,
       name: place.name,
