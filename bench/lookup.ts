@@ -158,7 +158,13 @@ export async function verifyLookups(port: number, probes: LookupProbes, count: n
  * index on place_street.street_key that only the baseline uses: made here, dropped by `close()` (the service's
  * PGlite loads no pg_trgm, and the schema stays as the migrations made it).
  */
-export async function openBaselineDatabase(options: { databaseUrl: string | null; dataDir: string }) {
+export async function openBaselineDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** The GIN trigram index only the baseline uses (default: place_street.street_key, the address lookup's). */
+  trigramIndex?: { name: string; table: string; column: string };
+}) {
+  const index = options.trigramIndex ?? { name: 'bench_place_street_trgm_idx', table: 'place_street', column: 'street_key' };
   let db: Kysely<DB>;
   let close: () => Promise<void>;
   if (options.databaseUrl) {
@@ -177,15 +183,15 @@ export async function openBaselineDatabase(options: { databaseUrl: string | null
   const ownExtension = had.rows[0].n === 0;
   const started = performance.now();
   await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS bench_place_street_trgm_idx ON place_street USING gin (street_key gin_trgm_ops)`.execute(db);
-  await sql`ANALYZE place_street`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(index.name)} ON ${sql.table(index.table)} USING gin (${sql.id(index.column)} gin_trgm_ops)`.execute(db);
+  await sql`ANALYZE ${sql.table(index.table)}`.execute(db);
   const indexS = (performance.now() - started) / 1000;
   return {
     db,
     indexS,
     async close() {
       try {
-        await sql`DROP INDEX IF EXISTS bench_place_street_trgm_idx`.execute(db);
+        await sql`DROP INDEX IF EXISTS ${sql.id(index.name)}`.execute(db);
         if (ownExtension) await sql`DROP EXTENSION IF EXISTS pg_trgm`.execute(db);
       } finally {
         await close();

@@ -21,6 +21,10 @@
  * query `street_key % $key` among the city's places (pg_trgm and a GIN index made for it and dropped after) and the
  * containment query on the places' area boxes (GiST index of migration 0008). Targets: ratio 0.5 and p99 < 50 ms.
  *
+ * Sorting guide (issue 18, bench/search.ts): GET /public/cities/:cityId/sorting-guide with one of the city's materials
+ * typed with a typo, a distinct query per request, against the bare trigram query `material % $q` on
+ * waste_type_detail (GIN trigram index made for it and dropped after) through the same driver. Target: ratio 0.5.
+ *
  * `--scale N`: before the figures, N real communes (bench/scale.ts) are generated in chunks and imported one by
  * one with the CLI (import time and rate reported), and /public/cities/:id is measured on both data sets, so that
  * the run gives its own scale/demo ratio (target 0.9): on PGlite a copy of the demo database is served beside the
@@ -51,6 +55,7 @@ import {
   verifyLookups,
   type LookupProbes,
 } from './lookup.ts';
+import { SEARCH_TRIGRAM_INDEX, bareSearch, searchPath, searchProbes, searchRequest, verifySearches } from './search.ts';
 import { spawn } from 'node:child_process';
 import { CITIES_STREAM_THRESHOLD } from '../src/config.ts';
 
@@ -78,6 +83,8 @@ const SCALE_TARGET = 0.9;
 /** Issue 17: lookups by address (with a typo) and by position at least half the rate of their bare query, p99 < 50 ms. */
 const LOOKUP_TARGET = 0.5;
 const LOOKUP_P99_MS = 50;
+/** Issue 18: the sorting-guide search at least half the rate of the bare trigram query on the same table. */
+const SEARCH_TARGET = 0.5;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
 /** Above this many ACTIF cities the service streams the list (its default CITIES_STREAM_THRESHOLD). */
 const STREAM_THRESHOLD = CITIES_STREAM_THRESHOLD;
@@ -589,6 +596,46 @@ async function main() {
       console.log(`lookups over ${probes.addresses.length} streets and ${probes.positions.length} areas; the baseline's trigram index built in ${indexS.map((s) => s.toFixed(1)).join(', ')} s`);
     }
 
+    // The sorting guide (issue 18): what citizens type, a typo in each, distinct queries (bench/search.ts), against the
+    // bare trigram query on waste_type_detail through the same driver, the service stopped meanwhile, alternating.
+    let search: Record<string, unknown> | null = null;
+    if (!opts.only || '/public/cities/:cityId/sorting-guide'.includes(opts.only)) {
+      await ours.stop();
+      const searches = searchProbes(bundle);
+      const counter = { k: 0 };
+      const baseCounter = { k: 0 };
+      const serve = (port: number, duration: number) =>
+        cannon(`http://127.0.0.1:${port}${searchPath(searchRequest(searches, 0))}`, {}, duration, {
+          requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: searchPath(searchRequest(searches, counter.k++)) }) }],
+        });
+      const o: Figures[] = [];
+      const r: Figures[] = [];
+      let firstShare = 0;
+      for (let turn = 0; turn < 2; turn++) {
+        const service = await startService();
+        if (turn === 0) {
+          firstShare = await verifySearches(service.port, searches, 100);
+          console.log(`search check: 100 materials typed with a typo, ${Math.round(firstShare * 100)} % found first`);
+        }
+        await serve(service.port, WARMUP);
+        o.push(await serve(service.port, DURATION));
+        await service.child.stop();
+        const base = await openBaselineDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir, trigramIndex: SEARCH_TRIGRAM_INDEX });
+        try {
+          const query = (k: number) => bareSearch(base.db, searches, k);
+          await measureBaseline(query, { concurrency: CONNECTIONS, durationS: WARMUP, counter: baseCounter });
+          r.push(await measureBaseline(query, { concurrency: CONNECTIONS, durationS: DURATION, counter: baseCounter }));
+        } finally {
+          await base.close();
+        }
+      }
+      const row: Row = { route: 'GET /public/cities/:cityId/sorting-guide?q= (a typo) vs bare trigram query', encoding: 'identity', ours: mean(o), limit: mean(r), ratio: 0, target: SEARCH_TARGET };
+      row.ratio = row.ours.rps / row.limit.rps;
+      rows.push(row);
+      printRow(row);
+      search = { cities: searches.length, materials: searches.reduce((n, p) => n + p.materials.length, 0), typoFoundFirstShare: firstShare, requests: counter.k, bareQueries: baseCounter.k };
+    }
+
     console.log(`\nRSS: ${rssAtRestMiB} MiB at rest, ${rssServingMiB} MiB at most while serving; npm start to /ready: ${npmStartReadyMs} ms`);
     const result = {
       when: new Date().toISOString(),
@@ -605,6 +652,7 @@ async function main() {
       streams,
       admin,
       lookup,
+      search,
       rows,
     };
     const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);

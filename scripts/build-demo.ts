@@ -94,6 +94,7 @@ export async function buildDemo(demoDir: string = DEMO_DIR): Promise<Bundle> {
     code: t.code,
     siren: t.siren,
     chatEnabled: t.chatEnabled,
+    ...t.contact,
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
   }));

@@ -22,6 +22,7 @@ import blogRoutes from './blog/routes.ts';
 import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
+import reminderRoutes from './reminders/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
 import authAdminRoutes from './auth/admin-routes.ts';
@@ -29,11 +30,13 @@ import bundleAdminRoutes from './bundle/admin-routes.ts';
 import calendarAdminRoutes from './calendar/admin-routes.ts';
 import cityAdminRoutes from './cities/admin-routes.ts';
 import blogAdminRoutes from './blog/admin-routes.ts';
+import contentCheckRoutes from './cms/content-check-routes.ts';
 import cmsAdminRoutes from './cms/admin-routes.ts';
 import mediaAdminRoutes from './media/admin-routes.ts';
 import recyclingAdminRoutes from './recycling/admin-routes.ts';
 import guideAdminRoutes from './guide/admin-routes.ts';
 import challengeAdminRoutes from './challenges/admin-routes.ts';
+import consoleAdminRoutes from './console/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -72,6 +75,7 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [cmsRoutes, '/public'],
   [mediaRoutes, '/public'],
   [chatRoutes, '/public'],
+  [reminderRoutes, '/public'],
   [consoleRoutes, '/chat'],
   [authRoutes, '/auth'],
   [authAdminRoutes, '/admin'],
@@ -79,11 +83,13 @@ const ROUTES: [FastifyPluginAsync, string][] = [
   [calendarAdminRoutes, '/admin'],
   [blogAdminRoutes, '/admin'],
   [cmsAdminRoutes, '/admin'],
+  [contentCheckRoutes, '/admin'],
   [bundleAdminRoutes, '/admin'],
   [mediaAdminRoutes, '/admin'],
   [recyclingAdminRoutes, '/admin'],
   [guideAdminRoutes, '/admin'],
   [challengeAdminRoutes, '/admin'],
+  [consoleAdminRoutes, '/admin'],
   [webRoutes, ''],
 ];
 

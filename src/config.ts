@@ -94,6 +94,22 @@ export interface Config {
    * past it the agent logs in again, so that a stolen refresh cookie dies on its own.
    */
   readonly authSessionHours: number;
+  /**
+   * VAPID key pair of Web Push reminders (base64url, as `web-push generate-vapid-keys` prints them); both null: a
+   * pair is generated once and kept in the database, so that every instance and every restart signs alike.
+   */
+  readonly vapidPublicKey: string | null;
+  readonly vapidPrivateKey: string | null;
+  /** Contact the push services may write to about this sender (`mailto:` or `https:`); null: derived from the public origin. */
+  readonly vapidSubject: string | null;
+  /** SMTP server of e-mail reminders (`smtp://user:pass@host:587`, `smtps://…`); e-mail is offered only with MAIL_FROM too. */
+  readonly smtpUrl: string | null;
+  /** Sender of e-mail reminders (`Collecte <rappels@ville.fr>`). */
+  readonly mailFrom: string | null;
+  /** false: this instance serves the reminder routes but never plans or sends reminders (another instance does). */
+  readonly remindersWorker: boolean;
+  /** Tests only: push endpoints may be `http` and on loopback (the tests' own push service). Never in production. */
+  readonly webPushAllowInsecureEndpoints: boolean;
 }
 
 /**
@@ -199,6 +215,23 @@ function consoleSecret(env: Env, name: string): string | null {
   return secret;
 }
 
+/** A VAPID key: base64url without padding, of the length a P-256 public (65 bytes) or private (32 bytes) key has. */
+function vapidKey(env: Env, name: string, bytes: number): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  if (!/^[A-Za-z0-9_-]+$/.test(raw) || Buffer.from(raw, 'base64url').length !== bytes) {
+    throw new ConfigError(`${name} must be a base64url P-256 key of ${bytes} bytes (generate a pair with: npx web-push generate-vapid-keys)`);
+  }
+  return raw;
+}
+
+function vapidSubject(env: Env, name: string): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  if (!/^mailto:\S+@\S+$/.test(raw) && !/^https:\/\/\S+$/.test(raw)) throw new ConfigError(`${name} must be a mailto: or https: URL, got "${raw}"`);
+  return raw;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = str(env, name);
   if (raw === null) return null;
@@ -224,6 +257,11 @@ export function loadConfig(env: Env = process.env): Config {
   const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  const vapidPublicKey = vapidKey(env, 'VAPID_PUBLIC_KEY', 65);
+  const vapidPrivateKey = vapidKey(env, 'VAPID_PRIVATE_KEY', 32);
+  if ((vapidPublicKey === null) !== (vapidPrivateKey === null)) {
+    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither (a pair is then kept in the database)');
   }
   return Object.freeze({
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -264,5 +302,12 @@ export function loadConfig(env: Env = process.env): Config {
     llmDailyCallsPerGroup: int(env, 'LLM_DAILY_CALLS_PER_GROUP', 5000, 0, 100_000_000),
     devicePseudonymKey: str(env, 'DEVICE_PSEUDONYM_KEY'),
     authSessionHours: int(env, 'AUTH_SESSION_HOURS', 12, 1, 720),
+    vapidPublicKey,
+    vapidPrivateKey,
+    vapidSubject: vapidSubject(env, 'VAPID_SUBJECT'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: str(env, 'MAIL_FROM'),
+    remindersWorker: bool(env, 'REMINDERS_WORKER', true),
+    webPushAllowInsecureEndpoints: bool(env, 'WEB_PUSH_ALLOW_INSECURE_ENDPOINTS', false),
   });
 }

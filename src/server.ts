@@ -5,6 +5,8 @@ import { databaseOptions } from './db/options.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { loadDemoDataIfEmpty } from './demo/load.ts';
+import { announceDemoAdmin, createDemoAdmin, demoConsoleSecret, demoSecretPath } from './demo/admin.ts';
+import { createReminderWorker, type ReminderWorker } from './reminders/worker.ts';
 
 export interface ServeOptions {
   /** Load the demo data set into an empty database (npm start); `collecte serve` does not. */
@@ -12,8 +14,12 @@ export interface ServeOptions {
 }
 
 /** Owns the process: database, listen, graceful shutdown on SIGTERM/SIGINT. */
-export async function serve(config: Config, options: ServeOptions): Promise<void> {
-  const logger = createLogger(config.logLevel);
+export async function serve(given: Config, options: ServeOptions): Promise<void> {
+  const logger = createLogger(given.logLevel);
+  // npm start on the embedded database: the console works without CONSOLE_JWT_SECRET (a key kept in DATA_DIR).
+  const demoSecret = options.demo ? demoConsoleSecret(given) : null;
+  const config: Config = demoSecret ? Object.freeze({ ...given, consoleJwtSecret: demoSecret }) : given;
+  if (demoSecret) logger.info({ file: demoSecretPath(config) }, 'CONSOLE_JWT_SECRET is not set: the demo console signs its tokens with the key kept in DATA_DIR');
   let lastConnectionWarning = 0;
   const database = await openDatabase(
     databaseOptions(config, {
@@ -27,12 +33,21 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     }),
   );
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let reminders: ReminderWorker | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
-    if (options.demo) await loadDemoDataIfEmpty(database, config, logger);
+    // The demo administrator comes with the demo data, on the embedded database only, once.
+    const demoLoaded = options.demo ? await loadDemoDataIfEmpty(database, config, logger) : 0;
+    const demoPassword = demoLoaded > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
+    // Plans and sends reminders from this process (REMINDERS_WORKER=false leaves it to other instances).
+    if (config.remindersWorker) {
+      reminders = createReminderWorker({ db: database.db, config, log: logger });
+      reminders.start();
+    }
+    if (demoPassword) announceDemoAdmin(logger, config, demoPassword);
   } catch (err) {
     await app?.close().catch(() => {});
     await database.close().catch(() => {});
@@ -55,7 +70,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     const sweeper = setInterval(() => app!.server.closeIdleConnections(), 100);
     sweeper.unref();
     try {
-      // close() stops accepting, waits for in-flight requests, runs onClose hooks.
+      // The reminder worker finishes the batch it is sending (what it claimed and did not record is sent again by
+      // the next worker once its lease ends); then close() stops accepting, waits for requests, runs onClose hooks.
+      await reminders?.stop();
       await app!.close();
       clearInterval(sweeper);
       await database.close();

@@ -83,6 +83,15 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
         override:
           'Tous les emballages en plastique se trient : déposez le pot bien vidé, sans le laver, dans le bac jaune.',
       },
+      // ADEME lists « Carton à pizza » as a synonym already; a pizza box is packaging, greasy or not.
+      { id: 54, override: 'Même salie, bien vidée des restes de nourriture : déposez-la dans le bac jaune, sans la laver.' },
+      // ADEME's text predates the extension of sorting instructions; the everyday singular names are said as synonyms.
+      {
+        id: 83,
+        alsoKnownAs: ['Capsule de café', 'Dosette de café'],
+        override:
+          'Tous les emballages en aluminium et en plastique se trient : déposez les capsules, même avec le marc, dans le bac jaune. Les capsules en papier vont au bac à biodéchets.',
+      },
     ],
   },
   {

@@ -52,6 +52,8 @@ export interface Territory {
   type: string;
   code: string;
   chatEnabled: boolean;
+  /** The group's contact block (invented, see DEMO_EPCIS). */
+  contact: { contactPhone: string; contactEmail: string; contactHours: string; contactAddress: string };
   communes: Commune[];
 }
 
@@ -160,15 +162,39 @@ const COMMUNE_PLACES: Record<string, { lat: number; lon: number; postcode: strin
 /** Loc-Brévalaire (210 inhabitants) has not joined the service yet: it shows the NON_ACTIF state. */
 const INACTIVE_COMMUNES = new Set(['29126']);
 
+/**
+ * The groups' contact blocks are INVENTED (numbers in the 02 98 00 xx xx range, `.example` addresses): believable,
+ * not the services' real telephone, e-mail, hours or address.
+ */
 const DEMO_EPCIS = [
-  { siren: '242900314', code: 'BM', chatEnabled: true },
-  { siren: '242900553', code: 'CCPA', chatEnabled: false },
+  {
+    siren: '242900314',
+    code: 'BM',
+    chatEnabled: true,
+    contact: {
+      contactPhone: '02 98 00 10 10',
+      contactEmail: 'proprete@brest-metropole.example',
+      contactHours: 'du lundi au vendredi, de 8\u00a0h\u00a030 à 17\u00a0h\u00a030',
+      contactAddress: 'Service propreté et déchets, 24 rue Coat-ar-Guéven, 29200 Brest',
+    },
+  },
+  {
+    siren: '242900553',
+    code: 'CCPA',
+    chatEnabled: false,
+    contact: {
+      contactPhone: '02 98 00 20 20',
+      contactEmail: 'dechets@pays-des-abers.example',
+      contactHours: 'du lundi au vendredi, de 9\u00a0h à 12\u00a0h et de 14\u00a0h à 17\u00a0h',
+      contactAddress: 'Service déchets, 58 avenue Waldeck-Rousseau, 29870 Lannilis',
+    },
+  },
 ];
 
 export function loadTerritories(): Territory[] {
   const require = createRequire(import.meta.url);
   const epcis = require('@etalab/decoupage-administratif/data/epci.json') as EtalabEpci[];
-  return DEMO_EPCIS.map(({ siren, code, chatEnabled }) => {
+  return DEMO_EPCIS.map(({ siren, code, chatEnabled, contact }) => {
     const epci = epcis.find((e) => e.code === siren);
     if (!epci) throw new Error(`EPCI ${siren} not found in @etalab/decoupage-administratif`);
     const type = EPCI_TYPE_LABELS[epci.type];
@@ -187,6 +213,6 @@ export function loadTerritories(): Territory[] {
         sectors: place.sectors,
       };
     });
-    return { siren: epci.code, name: epci.nom, type, code, chatEnabled, communes };
+    return { siren: epci.code, name: epci.nom, type, code, chatEnabled, contact, communes };
   });
 }

@@ -30,6 +30,8 @@ export interface ConsoleAgent {
   permissions: string[];
   /** The city groups whose conversations the agent may see. */
   cityGroupIds: string[];
+  /** When the token stops being valid (its `exp`), in milliseconds since the epoch: a live stream ends then. */
+  expiresAt: number;
 }
 
 /** Why a token was refused; the console answers 401 for every one of them. */
@@ -75,7 +77,7 @@ export async function verifyConsoleToken(token: string, secret: string, now: Dat
   if (!isStringArray(permissions)) throw new InvalidConsoleToken('permissions');
   // Group ids reach SQL as uuid values: anything else is a malformed token, not a database error.
   if (!isStringArray(cityGroupIds) || !cityGroupIds.every(isUuid)) throw new InvalidConsoleToken('cityGroupIds');
-  return { id: sub, name, permissions, cityGroupIds: [...new Set(cityGroupIds.map((id) => id.toLowerCase()))] };
+  return { id: sub, name, permissions, cityGroupIds: [...new Set(cityGroupIds.map((id) => id.toLowerCase()))], expiresAt: exp * 1000 };
 }
 
 export interface ConsoleTokenClaims {

@@ -1,4 +1,5 @@
 import { streetKey } from '../kernel/address.ts';
+import { DEFAULT_PASSING_SCORE } from '../kernel/challenges.ts';
 import { areaBox } from './rules/streets.ts';
 import type { Area, BundleCity } from './schema.ts';
 import { datedRow, orNull as n, type BundleRows, type Row } from './tables.ts';
@@ -131,6 +132,7 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
       end_date: n(c.endDate),
       order: c.order ?? 0,
       required_challenge_id: n(c.requiredChallengeId),
+      passing_score: c.passingScore ?? DEFAULT_PASSING_SCORE,
     });
     if (c.badge) {
       rows.badge.push({

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable, MenuItemTable } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import { iso } from '../kernel/french.ts';
+import { toGroupContact } from '../kernel/group-contact.ts';
 import { toWasteType } from '../kernel/city-model/mapper.ts';
 import { exportRows, type ExportRows, type ExportScope } from './export-repository.ts';
 import type { Bundle, BundleCity, BundleMedia, BundleMenuItem, BundleSite } from './schema.ts';
@@ -138,6 +139,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean): ExportedBundle {
         endDate: iso(c.end_date),
         order: c.order,
         requiredChallengeId: c.required_challenge_id,
+        passingScore: c.passing_score,
         badge: badge
           ? { id: badge.id, name: badge.name, description: badge.description, icon: badge.icon, imageUrl: badge.image_url }
           : null,
@@ -190,6 +192,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean): ExportedBundle {
       siren: g.siren,
       siret: g.siret,
       chatEnabled: g.chat_enabled,
+      ...toGroupContact(g),
       ...dates(g),
     })),
     cities,

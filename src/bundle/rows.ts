@@ -1,3 +1,4 @@
+import { groupContactColumns } from '../kernel/group-contact.ts';
 import { addCityRows, sortByRequirement } from './city-rows.ts';
 import type { ValidatedMedia } from './rules/media.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';
@@ -16,7 +17,7 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
       datedRow(
-        { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, siret: n(g.siret), chat_enabled: g.chatEnabled ?? false },
+        { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, siret: n(g.siret), chat_enabled: g.chatEnabled ?? false, ...groupContactColumns(g) },
         g,
         now,
       ),

@@ -2,6 +2,7 @@ import { Type, type Static, type TOptional, type TProperties, type TSchema } fro
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { CityNoticeFields, Nullable, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../kernel/schemas.ts';
 import { BUNDLE_PATTERN_MESSAGES as explained } from '../kernel/validation-messages.ts';
+import { PHONE_PATTERN } from '../kernel/group-contact.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -69,6 +70,11 @@ export const BundleCityGroupSchema = Type.Object({
   siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: explained.siret })),
   /** The chat assistant module (CONTRACT section 7); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
+  /** The contact block shown to citizens (kernel/group-contact.ts); each optional. */
+  contactPhone: Opt(Type.String({ pattern: PHONE_PATTERN, maxLength: 32, errorMessage: explained.phone })),
+  contactEmail: Opt(Type.String({ format: 'email', maxLength: 254 })),
+  contactHours: Opt(Type.String({ minLength: 1, maxLength: 500 })),
+  contactAddress: Opt(Type.String({ minLength: 1, maxLength: 500 })),
   ...Dates,
 });
 
@@ -203,6 +209,8 @@ export const BundleChallengeSchema = Type.Object({
   order: Opt(Type.Integer()),
   /** A challenge of the bundle or already in the database; no cycles. */
   requiredChallengeId: Opt(Id),
+  /** The pass mark in %, an integer from 0 to 100: the badge needs a best score at or above it; 60 when absent. */
+  passingScore: Opt(Type.Integer({ minimum: 0, maximum: 100 })),
   badge: Opt(BundleBadgeSchema),
   series: List(BundleSerieSchema),
 });

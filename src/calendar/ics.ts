@@ -1,4 +1,5 @@
-import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
+import ical, { ICalAlarmType, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
+import { minutesOfDay } from '../kernel/schemas.ts';
 import { parseCalendarDate, dayNumberToUtcDate } from '../kernel/dates.ts';
 import type { Calendar, Occurrence } from '../kernel/collection-calendar.ts';
 
@@ -14,6 +15,8 @@ export interface IcsFeedInput {
   calendar: Calendar;
   /** When the published data last changed: the DTSTAMP of every event, so that the body only changes with the data. */
   dataChangedAt: Date;
+  /** `HH:MM`: each collection gets an alarm at that time the evening before (`?alarm=`), else none. */
+  alarm?: string | null;
 }
 
 const PRODUCT_ID = { company: 'Collecte', product: 'Calendrier des collectes', language: 'FR' };
@@ -39,8 +42,10 @@ export function buildIcsFeed(input: IcsFeedInput): string {
     description: `Jours de collecte des déchets : ${input.placeName}, ${input.cityName}`,
     ttl: REFRESH_SECONDS,
   });
+  // An all-day event starts at midnight, local time: 19:00 the evening before is 5 hours before its start.
+  const alarmSeconds = input.alarm ? (24 * 60 - minutesOfDay(input.alarm)) * 60 : null;
   for (const occurrence of input.calendar.occurrences) {
-    feed.createEvent({
+    const event = feed.createEvent({
       id: occurrenceUid(input.placeId, occurrence),
       allDay: true,
       start: startOf(occurrence),
@@ -50,6 +55,13 @@ export function buildIcsFeed(input: IcsFeedInput): string {
       transparency: ICalEventTransparency.TRANSPARENT,
       status: ICalEventStatus.CONFIRMED,
     });
+    if (alarmSeconds !== null) {
+      event.createAlarm({
+        type: ICalAlarmType.display,
+        triggerBefore: alarmSeconds,
+        description: `Ce soir, sortez le bac\u00a0: ${occurrence.wasteTypeName} (collecte demain)`,
+      });
+    }
   }
   for (const cancelled of input.calendar.cancelled) {
     const reason = [cancelled.exceptionName, cancelled.exceptionDescription].filter((text) => text).join(' – ');

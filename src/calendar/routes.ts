@@ -9,6 +9,7 @@ import { loadPlaceCalendar, type PlaceCalendarData } from './repository.ts';
 import {
   CollectionsQuerySchema,
   ErrorSchema,
+  IcsQuerySchema,
   IcsResponseSchema,
   NotModifiedSchema,
   OccurrenceListSchema,
@@ -97,8 +98,10 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
           'today + 365 in the city\'s time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event ' +
           '(`Collecte annulée : <waste type>`, with the exception\'s name and description) for each collection an exception ' +
           'removes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD>@collecte`, the same on every fetch; `DTSTAMP` is the ' +
-          'time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304.',
+          'time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. ' +
+          '`?alarm=19:00` (issue 19) adds a display `VALARM` to each collection at that time the evening before.',
         params: PlaceParamsSchema,
+        querystring: IcsQuerySchema,
         response: { 200: IcsResponseSchema, 304: NotModifiedSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
@@ -111,6 +114,7 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
         cityName: data.city.name,
         calendar: computeCalendar(data.schedule, { from: today, to: today + ICS_SPAN_DAYS }),
         dataChangedAt: data.dataChangedAt,
+        alarm: request.query.alarm ?? null,
       });
       const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
       reply.header('etag', etag);

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ErrorSchema, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteCollectionExceptionSchema } from '../kernel/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
@@ -22,6 +22,16 @@ export const CollectionsQuerySchema = Type.Object({
   ),
 });
 export type CollectionsQuery = Static<typeof CollectionsQuerySchema>;
+
+export const IcsQuerySchema = Type.Object({
+  alarm: Type.Optional(
+    TimeOfDay(
+      'Adds to each collection a `VALARM` (display) at this time, `HH:MM` in the city\'s time zone, the evening before ' +
+        '(a trigger relative to the all-day event\'s start: `19:00` is `-PT5H`). Not on cancelled collections.',
+    ),
+  ),
+});
+export type IcsQuery = Static<typeof IcsQuerySchema>;
 
 export const OccurrenceSchema = Type.Object({
   date: Type.String({ format: 'date', description: 'Day of the collection, `YYYY-MM-DD` in the city\'s time zone' }),

@@ -4,7 +4,7 @@ import type { DB } from '../db/types.ts';
 import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
 import { challengeFaults, requirementFaults } from '../bundle/rules/challenges.ts';
 import { type CityOwner } from '../kernel/cities.ts';
-import { toBadge } from '../kernel/challenges.ts';
+import { DEFAULT_PASSING_SCORE, toBadge } from '../kernel/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import { showSeries } from './admin-series.ts';
 import * as repo from './admin-repository.ts';
@@ -43,6 +43,7 @@ async function showChallenges(db: Kysely<DB>, rows: ChallengeRow[]): Promise<Adm
       order: row.order,
       requiredChallengeId: required,
       requiredChallenge: required === null ? null : { id: required, name: requiredNames.get(required) ?? '' },
+      passingScore: row.passing_score,
       badge: badge ? toBadge(badge) : null,
       series: seriesOf.get(row.id) ?? [],
       cityId: row.city_id,
@@ -50,7 +51,7 @@ async function showChallenges(db: Kysely<DB>, rows: ChallengeRow[]): Promise<Adm
   });
 }
 
-type ChallengeFields = Pick<AdminChallenge, 'name' | 'description' | 'enabled' | 'startDate' | 'endDate' | 'order' | 'requiredChallengeId'>;
+type ChallengeFields = Pick<AdminChallenge, 'name' | 'description' | 'enabled' | 'startDate' | 'endDate' | 'order' | 'requiredChallengeId' | 'passingScore'>;
 
 /** The written challenge must pass the bundle's rules, its requirement kept within its city: 400 naming the field. */
 async function assertValid(db: Kysely<DB>, id: string, cityId: string, challenge: ChallengeFields): Promise<void> {
@@ -71,6 +72,7 @@ const columns = (c: ChallengeFields) => ({
   end_date: c.endDate === null ? null : new Date(c.endDate),
   order: c.order,
   required_challenge_id: c.requiredChallengeId,
+  passing_score: c.passingScore,
 });
 
 const lowercase = <P extends Partial<ChallengeFields>>(p: P): P =>
@@ -86,7 +88,7 @@ export const challengeStore: AdminStore<ChallengeRow, AdminChallenge, CityOwner,
   async insert(trx, { subject: city }, input) {
     const id = randomUUID();
     const fields: ChallengeFields = {
-      description: null, enabled: true, startDate: null, endDate: null, order: 0, requiredChallengeId: null, ...lowercase(input),
+      description: null, enabled: true, startDate: null, endDate: null, order: 0, requiredChallengeId: null, passingScore: DEFAULT_PASSING_SCORE, ...lowercase(input),
     };
     await assertValid(trx, id, city!.cityId, fields);
     return repo.insertChallenge(trx, id, city!.cityId, columns(fields));

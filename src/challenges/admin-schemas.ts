@@ -95,6 +95,9 @@ export const { create: CreateChallengeBody, patch: PatchChallengeBody } = writeB
     endDate: Type.Optional(Nullable(Timestamp('Available until then, on or after startDate; null: no end'))),
     order: Order,
     requiredChallengeId: Type.Optional(Nullable(Uuid('A challenge of the same city a device must complete first; no cycles'))),
+    passingScore: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100, description: 'The pass mark in %: the badge needs a best score at or above it; 60 when absent' }),
+    ),
   },
   { description: 'Its badge and series are written at their own paths' },
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChallengeCompletionTable, ChallengeTable, DB } from '../db/types.ts';
-import { toOptionalBadge, type OptionalBadgeRow } from '../kernel/challenges.ts';
+import { DEFAULT_PASSING_SCORE, toOptionalBadge, type OptionalBadgeRow } from '../kernel/challenges.ts';
 import { toCompletionRow, type ChallengeAvailability, type ChallengeForCompletion, type CompletionRow } from './repository.ts';
 
 /** A challenge_completion record read through a LEFT JOIN, its columns prefixed: every one null when there is none. */
@@ -18,6 +18,7 @@ type StatementRow = Pick<Selectable<ChallengeTable>, 'id' | 'name' | 'descriptio
     required_name: string | null;
     required_completed: boolean;
     availability: ChallengeAvailability;
+    passing_score: number | null;
   };
 
 export interface CompletionAttempt {
@@ -38,8 +39,11 @@ export async function attemptCompletion(
   input: { deviceId: string; challengeId: string; score: number },
   now: Date,
 ): Promise<CompletionAttempt | undefined> {
+  // The pass mark is read beside the statement's answer (migration 0011 added it after the function was written).
   const { rows } = await sql<StatementRow>`
-    SELECT * FROM complete_challenge(${randomUUID()}, ${input.deviceId}, ${input.challengeId}, ${input.score}, ${now})
+    SELECT f.*, c.passing_score
+    FROM complete_challenge(${randomUUID()}, ${input.deviceId}, ${input.challengeId}, ${input.score}, ${now}) f
+    LEFT JOIN challenge c ON c.id = f.id
   `.execute(db);
   const row = rows[0];
   if (!row) return undefined;
@@ -55,6 +59,7 @@ export async function attemptCompletion(
     requiredChallengeName: row.required_name,
     requiredCompleted: Boolean(row.required_completed),
     badge: toOptionalBadge(row),
+    passingScore: row.passing_score ?? DEFAULT_PASSING_SCORE,
   };
   // `saved` is this call's write; otherwise `stored` is the record as it was when the statement began
   // (the statement's own write is not visible to its other parts), which is the stored best when nothing was written.
@@ -78,10 +83,10 @@ export interface BatchAttempt {
 /** A record written by a batch, with what the answer needs of its challenge. */
 export interface BatchWrite {
   record: CompletionRow;
-  challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge'>;
+  challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge' | 'passingScore'>;
 }
 
-type BatchRow = Selectable<ChallengeCompletionTable> & Pick<Selectable<ChallengeTable>, 'name' | 'description'> & OptionalBadgeRow;
+type BatchRow = Selectable<ChallengeCompletionTable> & Pick<Selectable<ChallengeTable>, 'name' | 'description' | 'passing_score'> & OptionalBadgeRow;
 
 /**
  * Writes a batch of completions in one statement, through the `complete_challenges` database function
@@ -90,13 +95,14 @@ type BatchRow = Selectable<ChallengeCompletionTable> & Pick<Selectable<Challenge
  */
 export async function writeCompletions(db: Kysely<DB>, attempts: BatchAttempt[]): Promise<BatchWrite[]> {
   const { rows } = await sql<BatchRow>`
-    SELECT * FROM complete_challenges(
+    SELECT f.*, c.passing_score FROM complete_challenges(
       ${attempts.map(() => randomUUID())}, ${attempts.map((a) => a.deviceId)}, ${attempts.map((a) => a.challengeId)},
       ${attempts.map((a) => a.score)}, ${attempts.map((a) => a.now.toISOString())}
-    )
+    ) f
+    JOIN challenge c ON c.id = f.challenge_id
   `.execute(db);
   return rows.map((row) => ({
     record: toCompletionRow(row),
-    challenge: { id: row.challenge_id, name: row.name, description: row.description, badge: toOptionalBadge(row) },
+    challenge: { id: row.challenge_id, name: row.name, description: row.description, badge: toOptionalBadge(row), passingScore: row.passing_score },
   }));
 }

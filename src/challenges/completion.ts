@@ -1,14 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
+import { frenchMoment } from '../kernel/french.ts';
 import { findCompletion, toCompletionRecord, type ChallengeForCompletion } from './repository.ts';
 import { attemptCompletion } from './completion-statement.ts';
 import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
-
-/** A moment written for citizens, in the city's time zone: « 1 juillet 2026 à 02:00 ». */
-function frenchMoment(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
-}
 
 /** Turns a refusal into its error, from what the database said of the challenge (its availability, its prerequisite). */
 function assertCompletable(challenge: ChallengeForCompletion | undefined): asserts challenge is ChallengeForCompletion {

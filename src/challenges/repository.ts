@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChallengeCompletionTable, DB } from '../db/types.ts';
-import { toOptionalBadge, type BadgeApi } from '../kernel/challenges.ts';
+import { earnedBadge, toOptionalBadge, type BadgeApi } from '../kernel/challenges.ts';
 import type { CompletionApi, ProgressItemApi } from './schemas.ts';
 
 /**
@@ -24,6 +24,8 @@ export interface ChallengeForCompletion {
   /** Whether this device has completed the required challenge (false when there is none). */
   requiredCompleted: boolean;
   badge: BadgeApi | null;
+  /** The best score that earns the badge. */
+  passingScore: number;
 }
 
 export interface CompletionRow {
@@ -61,6 +63,7 @@ export async function progressOfDevice(db: Kysely<DB>, deviceId: string): Promis
       'c.name',
       'cc.score',
       'cc.completed_at',
+      'c.passing_score',
       'b.id as badge_id',
       'b.name as badge_name',
       'b.description as badge_description',
@@ -76,17 +79,21 @@ export async function progressOfDevice(db: Kysely<DB>, deviceId: string): Promis
     challengeName: row.name,
     score: Number(row.score),
     completedAt: row.completed_at.toISOString(),
-    badge: toOptionalBadge(row),
+    badge: earnedBadge(toOptionalBadge(row), Number(row.score), row.passing_score),
   }));
 }
 
-export function toCompletionRecord(row: CompletionRow, challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge'>): CompletionApi {
+/** The stored record; the challenge's badge only when the best score reaches its pass mark. */
+export function toCompletionRecord(
+  row: CompletionRow,
+  challenge: Pick<ChallengeForCompletion, 'id' | 'name' | 'description' | 'badge' | 'passingScore'>,
+): CompletionApi {
   return {
     id: row.id,
     deviceId: row.deviceId,
     challengeId: row.challengeId,
     score: row.score,
     completedAt: row.completedAt.toISOString(),
-    challenge: { id: challenge.id, name: challenge.name, description: challenge.description, badge: challenge.badge },
+    challenge: { id: challenge.id, name: challenge.name, description: challenge.description, badge: earnedBadge(challenge.badge, row.score, challenge.passingScore) },
   };
 }

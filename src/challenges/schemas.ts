@@ -34,7 +34,7 @@ export const CompletionSchema = Type.Object(
       id: Uuid,
       name: Type.String(),
       description: Nullable(Type.String()),
-      badge: Nullable(BadgeSchema),
+      badge: Type.Union([BadgeSchema, Type.Null()], { description: 'The badge earned: the challenge’s badge when the best score reaches its `passingScore`, else null' }),
     }),
   },
   { title: 'ChallengeCompletion', description: 'One record per device and challenge; it keeps the best score and when it was reached' },
@@ -47,7 +47,7 @@ export const ProgressItemSchema = Type.Object(
     challengeName: Type.String(),
     score: Type.Number(),
     completedAt: Timestamp,
-    badge: Nullable(BadgeSchema),
+    badge: Type.Union([BadgeSchema, Type.Null()], { description: 'The badge earned: the challenge’s badge when the best score reaches its `passingScore`, else null' }),
   },
   { title: 'UserProgress' },
 );

@@ -12,6 +12,8 @@ import {
   type Place,
 } from './knowledge.ts';
 import * as say from './replies.ts';
+import { asksOpenNow, openNowAnswer } from './opening.ts';
+import { isSure, rankedMaterial, rankedOverride } from './guide-search.ts';
 
 /**
  * The built-in assistant: deterministic French answers built only from the city's data. It reads the intents
@@ -157,6 +159,8 @@ function answerBounded(input: AssistantInput): AssistantReply {
 
   // "sapin de Noël" is a material, not a holiday question; "et à Noël ?" is not the Christmas tree.
   const asked = dayAsked(text, today);
+  // « La déchèterie est-elle ouverte ? »: yes or no now, and the next change, from the points' specs.
+  if (asksOpenNow(intents.tokens, intents.points, asked !== null && asked.day !== today)) return reply(openNowAnswer(knowledge, text, now));
   const withoutDay = asked?.named && material.kind === 'found' ? findMaterial(knowledge, text.replace(asked.words, ' ')) : material;
   const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material || withoutDay.kind === 'found') && !intents.collection;
   const day = namedMaterial ? null : asked;
@@ -212,7 +216,14 @@ function answerBounded(input: AssistantInput): AssistantReply {
     return reply(parts.join('\n'));
   }
 
-  if (material.kind === 'found' && (intents.material || !intents.points)) return reply(say.material(knowledge, material.entry));
+  // The ranked search of the sorting guide (the public search's) has the last word on what the object is: a sure hit
+  // of another material than the phrase match (« capsule de café » is not « Café (marc) ») wins.
+  const ranked = intents.material || intents.wasteWord || material.kind !== 'none' ? rankedMaterial(knowledge, text) : null;
+  if (material.kind === 'found' && (intents.material || !intents.points)) {
+    const override = rankedOverride(material, ranked);
+    if (override) return reply(override.guess ? say.guessedMaterial(knowledge, override.entry) : say.material(knowledge, override.entry));
+    return reply(say.material(knowledge, material.entry));
+  }
   // "Où déposer le verre ?": a stream named as such is better answered by the stream than by a list of objects.
   if (material.kind === 'ambiguous' && wasteTypes.length > 0 && !intents.points) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
   if (material.kind === 'ambiguous' && (intents.material || !intents.points)) return reply(say.ambiguousMaterial(material.entries));
@@ -221,8 +232,12 @@ function answerBounded(input: AssistantInput): AssistantReply {
 
   if (intents.points) return reply(say.recyclingPoints(knowledge, text));
   if (wasteTypes.length > 0) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
-  if (material.kind === 'near') return reply(say.nearMaterial(knowledge, material.entry));
-  if (intents.material || intents.wasteWord) return reply(say.unknownMaterial(knowledge));
+  if (intents.material || intents.wasteWord || material.kind === 'near') {
+    if (ranked !== null && isSure(ranked)) return reply(say.material(knowledge, ranked.entry));
+    if (material.kind === 'near') return reply(say.nearMaterial(knowledge, material.entry));
+    if (ranked) return reply(say.guessedMaterial(knowledge, ranked.entry));
+    return reply(say.unknownMaterial(knowledge));
+  }
   if (intents.collection && !place) return reply(say.placeQuestion(knowledge));
   return reply(say.notInData(knowledge));
 }

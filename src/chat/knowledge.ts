@@ -1,3 +1,4 @@
+import { frenchDate as kernelFrenchDate } from '../kernel/french.ts';
 import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
 import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
@@ -19,6 +20,17 @@ export interface CityKnowledge {
   timeZone: string;
   /** The street rules of the city's places (CONTRACT section 11), which the public city does not show. */
   streets: KnowledgeStreetRule[];
+  /** What CONTRACT section 14 adds to the city's recycling points, which the public city does not show. */
+  points: KnowledgePoint[];
+}
+
+export interface KnowledgePoint {
+  id: string;
+  /** OpenStreetMap `opening_hours`, checked when stored; null when not known. */
+  openingHoursSpec: string | null;
+  kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
+  /** Waste types the point takes. */
+  wasteTypeIds: string[];
 }
 
 export interface KnowledgeStreetRule {
@@ -54,14 +66,9 @@ export function scheduleOf(knowledge: CityKnowledge, place: Place): PlaceSchedul
   };
 }
 
-const longDate = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/**
- * "mardi 24 novembre 2026". The engine's dates are already calendar days in the city's time zone, so the
- * day is formatted as the UTC midnight that stands for it (formatting it in another zone could shift it).
- */
+/** "mardi 24 novembre 2026", "mardi 1er décembre 2026": the kernel's French date with its year. */
 export function frenchDate(day: string): string {
-  return longDate.format(new Date(`${day}T00:00:00.000Z`));
+  return kernelFrenchDate(day, { year: true });
 }
 
 export interface NextCollectionFact {
@@ -224,6 +231,12 @@ const LONG_MATERIAL_FILLER = [...MATERIAL_FILLER].filter((f) => f.length >= 5);
 function isMaterialFiller(t: string, guideWords: Set<string>): boolean {
   if (MATERIAL_FILLER.has(t)) return true;
   return t.length >= 5 && !guideWords.has(t) && LONG_MATERIAL_FILLER.some((f) => editDistance(t, f, 1) <= 1);
+}
+
+/** The words of a sorting question that name the object (« où jeter une capsule de café ? » -> capsule, cafe). */
+export function objectWords(knowledge: CityKnowledge, text: string): string[] {
+  const { words: guideWords } = sortingGuide(knowledge);
+  return contentTokens(text).filter((t) => !isMaterialFiller(t, guideWords));
 }
 
 export type MaterialLookup =

@@ -1,4 +1,6 @@
 import * as knowledge from './knowledge.ts';
+import { isSure, rankedMaterial, rankedOverride } from './guide-search.ts';
+import { pointStateNow } from './opening.ts';
 import type { CityKnowledge, GuidanceTopic, MaterialEntry, Place, WasteType } from './knowledge.ts';
 
 /**
@@ -35,7 +37,7 @@ export const TOOL_DEFINITIONS = [
   fn('find_material', 'Où jeter un objet ou une matière, selon le guide de tri de la ville.', {
     query: { type: 'string', description: 'L’objet, tel que dit par la personne' },
   }, ['query']),
-  fn('recycling_points', 'Déchèteries et points d’apport de la ville, avec adresse et horaires.', {
+  fn('recycling_points', 'Déchèteries et points d’apport de la ville, avec adresse, horaires, et s’ils sont ouverts en ce moment (openNow, nextChange : prochaine ouverture ou fermeture).', {
     query: { type: 'string', description: 'Filtre facultatif : « verre », « textile », « déchèterie »…' },
   }),
   fn('guidance', 'Consignes de la ville sur les bacs et le calendrier.', {
@@ -103,12 +105,28 @@ export function runTool(state: ToolState, name: string, rawArgs: string): unknow
     }
     case 'find_material': {
       const result = knowledge.findMaterial(k, text(args.query));
-      if (result.kind === 'found') return { found: describeEntry(k, result.entry) };
+      // The sorting guide's ranked search (the public one): a sure hit is found, a typo's is only the closest.
+      const ranked = rankedMaterial(k, text(args.query));
+      const closest = (entry: MaterialEntry) => ({
+        found: null,
+        closest: describeEntry(k, entry),
+        note: 'Correspondance approximative : dites à la personne que vous pensez qu’elle cherche cet objet, sans l’affirmer.',
+      });
+      if (result.kind === 'found') {
+        const override = rankedOverride(result, ranked);
+        if (override) return override.guess ? closest(override.entry) : { found: describeEntry(k, override.entry) };
+        return { found: describeEntry(k, result.entry) };
+      }
       if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map((e) => describeEntry(k, e)) };
+      if (ranked && isSure(ranked)) return { found: describeEntry(k, ranked.entry) };
+      if (ranked) return closest(ranked.entry);
       return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
     }
     case 'recycling_points':
-      return knowledge.recyclingPointsFor(k, text(args.query)).map((p) => ({ name: p.name, address: p.address, openingHours: p.openingHours }));
+      return knowledge.recyclingPointsFor(k, text(args.query)).map((p) => {
+        const opening = pointStateNow(k, p.id, state.now);
+        return { name: p.name, address: p.address, openingHours: p.openingHours, openNow: opening?.openNow ?? null, nextChange: opening?.nextChange ?? null };
+      });
     case 'guidance': {
       const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
       if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };

@@ -75,6 +75,11 @@ export function nearMaterial(k: CityKnowledge, entry: MaterialEntry): string {
   return `Le guide de tri de ${k.city.name} ne cite pas exactement cet objet. L’objet le plus proche est :\n${material(k, entry)}\nSi ce n’est pas le même objet, écrivez « parler à un agent » et un conseiller prendra le relais.`;
 }
 
+/** The ranked search's best hit is only a typo or trigram match: a guess, said as one (never as the thing named). */
+export function guessedMaterial(k: CityKnowledge, entry: MaterialEntry): string {
+  return `Je pense que vous cherchez « ${entry.material} » : le guide de tri de ${k.city.name} ne cite pas exactement ce que vous avez écrit.\n${material(k, entry)}\nSi ce n’est pas cet objet, précisez-le avec d’autres mots, ou écrivez « parler à un agent ».`;
+}
+
 export function unknownMaterial(k: CityKnowledge): string {
   return `Je ne trouve pas cet objet dans le guide de tri de ${k.city.name}, et je préfère ne pas deviner. Essayez un autre mot (par exemple « bouteille en plastique » ou « épluchures »). ${OFFER_AGENT}`;
 }

@@ -157,7 +157,7 @@ export async function recordLlmUsage(
 
 /** Everything the assistants know about an ACTIF city (the public city read plus its time zone), or null. */
 export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Date): Promise<CityKnowledge | null> {
-  const [cities, zone, streets] = await Promise.all([
+  const [cities, zone, streets, points, materials] = await Promise.all([
     findCities(db, { id: cityId }, now),
     db.selectFrom('city').select('time_zone').where('id', '=', cityId).executeTakeFirst(),
     db
@@ -166,7 +166,17 @@ export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Dat
       .where('p.city_id', '=', cityId)
       .select(['s.place_id as placeId', 's.street', 's.street_key as streetKey', 's.from_number as fromNumber', 's.to_number as toNumber', 's.side'])
       .execute(),
+    db.selectFrom('recycling_point').select(['id', 'opening_hours_spec', 'kind']).where('city_id', '=', cityId).execute(),
+    db.selectFrom('recycling_point_material').select(['recycling_point_id', 'waste_type_id']).where('city_id', '=', cityId).execute(),
   ]);
   const city = cities[0];
-  return city && zone ? { city, timeZone: zone.time_zone, streets } : null;
+  if (!city || !zone) return null;
+  const taken = new Map<string, string[]>();
+  for (const m of materials) taken.set(m.recycling_point_id, [...(taken.get(m.recycling_point_id) ?? []), m.waste_type_id]);
+  return {
+    city,
+    timeZone: zone.time_zone,
+    streets,
+    points: points.map((p) => ({ id: p.id, openingHoursSpec: p.opening_hours_spec, kind: p.kind, wasteTypeIds: taken.get(p.id) ?? [] })),
+  };
 }

@@ -4,6 +4,7 @@ import type { AdminAgent } from '../auth/guard.ts';
 import { cityGroupFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { counted, frenchList, iso } from '../kernel/french.ts';
+import { groupContactColumns, toGroupContact } from '../kernel/group-contact.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow } from './group-repository.ts';
 import type { AdminCityGroup, CityGroupPatch, CreateCityGroupInput } from './admin-schemas.ts';
@@ -23,6 +24,7 @@ export const toAdminCityGroup = (row: CityGroupRow): AdminCityGroup => ({
   siren: row.siren,
   siret: row.siret,
   chatEnabled: row.chat_enabled,
+  ...toGroupContact(row),
   createdAt: iso(row.created_at)!,
   updatedAt: iso(row.updated_at)!,
 });
@@ -47,6 +49,7 @@ function columns(group: CityGroupFields, now: Date) {
     siren: group.siren,
     siret: group.siret,
     chat_enabled: group.chatEnabled,
+    ...groupContactColumns(group),
     updated_at: now,
   };
 }
@@ -70,7 +73,7 @@ export const cityGroupStore: AdminStore<CityGroupRow, AdminCityGroup, never, Cre
   show: async (_db, rows) => rows.map(toAdminCityGroup),
   insert(trx, { agent, now }, input) {
     assertSuperAdmin(agent);
-    const fields = { siret: null, chatEnabled: false, ...input };
+    const fields = { siret: null, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null, ...input };
     return repo.insertCityGroup(trx, randomUUID(), columns(fields, now), now);
   },
   update(trx, { agent, subject, now }, patch) {

@@ -3,6 +3,7 @@ import { CityNoticeFields, NonBlank, Nullable, Timestamp, Uuid, writeBodies } fr
 import { AttachedLocationSchema, WasteCollectionDaySchema, WasteCollectionPlaceSchema, WasteTypeDetailSchema } from '../kernel/city-model/schemas.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { Envelope } from '../kernel/pagination.ts';
+import { GroupContactFields, GroupContactWriteFields } from '../kernel/group-contact.ts';
 import { MAX_STREET_NUMBER } from '../bundle/schema.ts';
 
 /**
@@ -24,6 +25,7 @@ export const AdminCityGroupSchema = Type.Object({
   siren: Type.String({ pattern: '^[0-9]+$' }),
   siret: Nullable(Type.String({ pattern: '^[0-9]{14}$', description: 'The SIREN then the establishment’s NIC' })),
   chatEnabled: Type.Boolean({ description: 'The chat assistant module (CONTRACT section 7)' }),
+  ...GroupContactFields,
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 });
@@ -37,6 +39,7 @@ export const { create: CreateCityGroupBody, patch: PatchCityGroupBody } = writeB
   siren: Type.String({ pattern: '^[0-9]+$', maxLength: 20, description: 'Digits (9 for a French SIREN)' }),
   siret: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{14}$', description: '14 digits, starting with the SIREN' }))),
   chatEnabled: Type.Optional(Type.Boolean({ description: 'false when absent' })),
+  ...GroupContactWriteFields,
 });
 export type CreateCityGroupInput = Static<typeof CreateCityGroupBody>;
 export type CityGroupPatch = Static<typeof PatchCityGroupBody>;

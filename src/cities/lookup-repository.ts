@@ -83,6 +83,14 @@ export function findPlacesWithAreaBoxAt(db: Db, at: Position, cityId: string | n
   return placesWithAreaBoxAt(db, at, cityId).execute() as Promise<AreaRow[]>;
 }
 
+/** Every ACTIF place's area with its bounding box (the generated columns of migration 0008), for the area index. */
+export function findActiveAreas(db: Db): Promise<(AreaRow & { min_lat: number; max_lat: number; min_lon: number; max_lon: number })[]> {
+  return placesOfActiveCities(db)
+    .where('p.area', 'is not', null)
+    .select(['p.area', 'p.area_min_lat as min_lat', 'p.area_max_lat as max_lat', 'p.area_min_lon as min_lon', 'p.area_max_lon as max_lon'])
+    .execute() as Promise<(AreaRow & { min_lat: number; max_lat: number; min_lon: number; max_lon: number })[]>;
+}
+
 /** The query of attached locations inside a box of positions (GiST point_ops indexes `point <@ box`). */
 export function locationsInBox(db: Db, box: { minLat: number; maxLat: number; minLon: number; maxLon: number }, cityId: string | null) {
   let query = placesOfActiveCities(db)

@@ -5,7 +5,9 @@ import { addressIndex, matchAddress, type AddressIndex } from '../kernel/address
 import { findActiveCity } from '../kernel/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { areaContains, boxAround, greatCircleMeters, type Position } from '../kernel/geo.ts';
+import { areaIndex, type AreaIndex } from './area-index.ts';
 import {
+  findActiveAreas,
   findLocationsInBox,
   findLocationsOfCity,
   findPlacesWithAreaBoxAt,
@@ -89,13 +91,64 @@ export function lookupAddress({ city, index }: CityStreets, text: string): Place
     .map((match) => candidate(match.place, match.matchedBy, match.label));
 }
 
+/** Reads every ACTIF place's area into the in-memory index (area-index.ts). */
+export async function loadAreaIndex(db: Kysely<DB>): Promise<AreaIndex<LookupPlaceRow>> {
+  const rows = await findActiveAreas(db);
+  return areaIndex(
+    rows.map((row) => ({
+      row: { city_id: row.city_id, city_name: row.city_name, place_id: row.place_id, place_name: row.place_name },
+      cityId: row.city_id,
+      area: row.area,
+      minLat: row.min_lat,
+      maxLat: row.max_lat,
+      minLon: row.min_lon,
+      maxLon: row.max_lon,
+    })),
+  );
+}
+
+/**
+ * The area index of the current data version, when it is built: `current()` answers it, or null while the index of a
+ * new version is being read (started by that call), so that a lookup never waits for a rebuild (the GiST query
+ * answers it meanwhile, from the same data). A failed build is tried again by the next call.
+ */
+export function areaIndexPerVersion(load: () => Promise<AreaIndex<LookupPlaceRow>>, version: () => number) {
+  let ready: { version: number; index: AreaIndex<LookupPlaceRow> } | null = null;
+  let building: number | null = null;
+  return {
+    current(): AreaIndex<LookupPlaceRow> | null {
+      const wanted = version();
+      if (ready?.version === wanted) return ready.index;
+      if (building !== wanted) {
+        building = wanted;
+        load().then(
+          (index) => {
+            if (ready === null || ready.version < wanted) ready = { version: wanted, index };
+            if (building === wanted) building = null;
+          },
+          () => {
+            if (building === wanted) building = null;
+          },
+        );
+      }
+      return null;
+    },
+  };
+}
+
 /**
  * Candidates for a position: the places whose area holds it (by city, then place name), else the attached locations
- * within LOCATION_RADIUS_M, nearest first, one per place. `cityId` null: every ACTIF city.
+ * within LOCATION_RADIUS_M, nearest first, one per place. `cityId` null: every ACTIF city. `areas`: the in-memory
+ * index of the current data version, or null to ask the GiST index (the same answer).
  */
-export async function lookupPosition(db: Kysely<DB>, at: Position, cityId: string | null): Promise<PlaceCandidate[]> {
-  const inArea = (await findPlacesWithAreaBoxAt(db, at, cityId))
-    .filter((row) => areaContains(row.area, at))
+export async function lookupPosition(
+  db: Kysely<DB>,
+  areas: AreaIndex<LookupPlaceRow> | null,
+  at: Position,
+  cityId: string | null,
+): Promise<PlaceCandidate[]> {
+  const holding = areas ? areas.at(at, cityId) : (await findPlacesWithAreaBoxAt(db, at, cityId)).filter((row) => areaContains(row.area, at));
+  const inArea = holding
     .sort((a, b) => compareFrench(a.city_name, b.city_name) || compareFrench(a.place_name, b.place_name))
     .slice(0, LOOKUP_LIMIT);
   if (inArea.length > 0) return inArea.map((row) => candidate(row, 'area', `Zone de collecte «${NBSP}${row.place_name}${NBSP}»`));

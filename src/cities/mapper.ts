@@ -1,4 +1,5 @@
 import { sortByText } from '../kernel/french.ts';
+import { toGroupContact } from '../kernel/group-contact.ts';
 import type { CityGroupRows } from './repository.ts';
 import type { CityGroupApi } from './schemas.ts';
 
@@ -12,6 +13,6 @@ export function toCityGroups({ groups, cities }: CityGroupRows): CityGroupApi[] 
       country: c.country,
       population: c.population,
     }));
-    return { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, cities: members, _count: { cities: members.length } };
+    return { id: g.id, name: g.name, type: g.type, code: g.code, siren: g.siren, ...toGroupContact(g), cities: members, _count: { cities: members.length } };
   });
 }

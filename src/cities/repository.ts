@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
+import { CONTACT_COLUMNS } from '../kernel/group-contact.ts';
 import type { CityOwner } from '../kernel/cities.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
@@ -20,7 +21,7 @@ export async function countActiveCities(db: Kysely<DB>): Promise<number> {
 export function readCityGroupRows(db: Kysely<DB>) {
   return readSnapshot(db, async (trx) => {
     const [groups, cities] = await Promise.all([
-      trx.selectFrom('city_group').select(['id', 'name', 'type', 'code', 'siren']).execute(),
+      trx.selectFrom('city_group').select(['id', 'name', 'type', 'code', 'siren', ...CONTACT_COLUMNS]).execute(),
       trx
         .selectFrom('city')
         .select(['id', 'name', 'country', 'population', 'city_group_id'])

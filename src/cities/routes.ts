@@ -11,7 +11,7 @@ import { findCities } from '../kernel/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
 import { CitySchema, type CityApi } from '../kernel/city-model/schemas.ts';
 import { CityGroupSchema, CityIdParams, PlaceCandidateSchema, PlaceLookupQuery } from './schemas.ts';
-import { loadCityStreets, lookupAddress, lookupPosition } from './lookup.ts';
+import { areaIndexPerVersion, loadAreaIndex, loadCityStreets, lookupAddress, lookupPosition } from './lookup.ts';
 import { cachedPerCity } from '../kernel/city-cache.ts';
 import { findActiveCity } from '../kernel/cities.ts';
 
@@ -26,6 +26,8 @@ export default async function cityRoutes(fastify: FastifyInstance) {
     now: () => app.clock().getTime(),
     kept: 500,
   });
+  // Every ACTIF place's area in memory, per data version (lookup.ts); the GiST query answers while it is read.
+  const areas = areaIndexPerVersion(() => loadAreaIndex(app.db), () => app.dataVersion.current);
 
   app.get(
     '/cities',
@@ -99,7 +101,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
         return lookupAddress(streets, address);
       }
       if (cityId !== undefined && !(await findActiveCity(app.db, cityId))) throw errors.cityNotFound();
-      return lookupPosition(app.db, { lat: lat!, lon: lon! }, cityId ?? null);
+      return lookupPosition(app.db, areas.current(), { lat: lat!, lon: lon! }, cityId ?? null);
     },
   );
 

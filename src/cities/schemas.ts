@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { NonBlank, Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
 import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
+import { GroupContactFields } from '../kernel/group-contact.ts';
 import { ADDRESS_MAX_LENGTH } from '../kernel/address.ts';
 
 export const CityGroupSchema = Type.Object(
@@ -11,6 +12,7 @@ export const CityGroupSchema = Type.Object(
     type: Type.String({ examples: ['Métropole', 'Communauté de communes'] }),
     code: Type.String(),
     siren: Type.String({ pattern: '^[0-9]+$' }),
+    ...GroupContactFields,
     cities: Type.Array(
       Type.Object({ id: Uuid(), name: Type.String(), country: Type.String(), population: Nullable(Type.Number()) }),
       { description: 'The group’s ACTIF cities, by name' },

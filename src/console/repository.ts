@@ -154,3 +154,37 @@ export async function usagePerDay(db: Kysely<DB>, cityGroupIds: string[], from: 
 
 /** One day and group of language-model usage; the sums are text (bigint), as SQL gives them. */
 export type UsageDayRow = Awaited<ReturnType<typeof usagePerDay>>[number];
+
+/** A conversation row with its change number (migration 0013), read as a number. */
+export type ChangedConversationRow = ConversationRow & { seq: number };
+
+/**
+ * Conversations changed after change number `after` (of the given groups, or of every group), oldest change first:
+ * the live inbox's poll and its catch-up.
+ */
+export async function conversationsChangedAfter(
+  db: Kysely<DB>,
+  after: number,
+  limit: number,
+  cityGroupIds: string[] | null = null,
+): Promise<ChangedConversationRow[]> {
+  if (cityGroupIds !== null && cityGroupIds.length === 0) return [];
+  return db
+    .selectFrom('conversation')
+    .selectAll()
+    .select(sql<number>`change_seq::float8`.as('seq'))
+    .where('change_seq', '>', sql<string>`${Math.max(0, Math.floor(after))}::bigint`)
+    .$if(cityGroupIds !== null, (q) => q.where('city_group_id', 'in', cityGroupIds!))
+    .orderBy('change_seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The latest change number of any conversation (0 when there is none). */
+export async function latestConversationChange(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('conversation')
+    .select(sql<number>`coalesce(max(change_seq), 0)::float8`.as('seq'))
+    .executeTakeFirstOrThrow();
+  return row.seq;
+}

@@ -44,6 +44,29 @@ async function reachableConversation(db: Kysely<DB>, agent: ConsoleAgent, id: st
   return row;
 }
 
+/** A change of the live inbox (GET /chat/events): the conversation as the inbox lists it, and its change number. */
+export interface InboxChange {
+  seq: number;
+  conversation: ConsoleConversation;
+}
+
+export const toInboxChange = ({ pseudonymOf }: Pick<ConsoleContext, 'pseudonymOf'>, row: repo.ChangedConversationRow): InboxChange => ({
+  seq: row.seq,
+  conversation: toConsoleConversation(row, pseudonymOf),
+});
+
+/** Most changes a reconnecting stream catches up with; past them, the console reloads its list instead. */
+export const CATCH_UP_LIMIT = 500;
+
+/**
+ * What changed in the agent's groups after change number `after` (a reconnecting stream's `Last-Event-ID`), looking
+ * `lookback` numbers behind it (see live-inbox.ts); `complete` false when there was more than CATCH_UP_LIMIT.
+ */
+export async function changesSince(ctx: ConsoleContext, agent: ConsoleAgent, after: number, lookback: number) {
+  const rows = await repo.conversationsChangedAfter(ctx.db, after - lookback, CATCH_UP_LIMIT + 1, agent.cityGroupIds);
+  return { changes: rows.slice(0, CATCH_UP_LIMIT).map((row) => toInboxChange(ctx, row)), complete: rows.length <= CATCH_UP_LIMIT };
+}
+
 export async function inbox({ db, pseudonymOf }: ConsoleContext, agent: ConsoleAgent, filters: repo.InboxFilters, page: PageRequest) {
   const { rows, total } = await repo.inbox(db, agent.cityGroupIds, filters, page);
   return { data: rows.map((row) => toConsoleConversation(row, pseudonymOf)), meta: pageMeta(page, total) };

@@ -9,6 +9,10 @@ import * as accounts from './migrations/0006-accounts.ts';
 import * as mediaGroup from './migrations/0007-media-group.ts';
 import * as streetsAndAreas from './migrations/0008-streets-and-areas.ts';
 import * as searchCounts from './migrations/0009-search-counts.ts';
+import * as reminders from './migrations/0010-reminders.ts';
+import * as passMarkAndGroupContact from './migrations/0011-pass-mark-and-group-contact.ts';
+import * as conversationChanges from './migrations/0013-conversation-changes.ts';
+import * as cannedReplies from './migrations/0014-canned-replies.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +25,10 @@ const migrations: Record<string, Migration> = {
   '0007-media-group': mediaGroup,
   '0008-streets-and-areas': streetsAndAreas,
   '0009-search-counts': searchCounts,
+  '0010-reminders': reminders,
+  '0011-pass-mark-and-group-contact': passMarkAndGroupContact,
+  '0013-conversation-changes': conversationChanges,
+  '0014-canned-replies': cannedReplies,
 };
 
 const provider: MigrationProvider = {
@@ -30,7 +38,9 @@ const provider: MigrationProvider = {
 /** Brings the schema up to date; Kysely's migration lock makes concurrent starts safe. */
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
   if (await isUpToDate(db, schema)) return [];
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Numbers are handed out to work done in parallel, so a database may have run 0013 before 0011 exists: run the
+  // missing ones whatever their place in the order (each migration stands on its own).
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

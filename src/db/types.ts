@@ -14,6 +14,11 @@ export interface CityGroupTable {
   /** 14 digits (SIREN + NIC), for the SCDL export; null: the export gives the SIREN. */
   siret: string | null;
   chat_enabled: boolean;
+  /** The contact block citizens see (migration 0011); each null when not published. */
+  contact_phone: string | null;
+  contact_email: string | null;
+  contact_hours: string | null;
+  contact_address: string | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -160,6 +165,8 @@ export interface ChallengeTable {
   end_date: Timestamp | null;
   order: number;
   required_challenge_id: string | null;
+  /** 0 to 100: the best score that earns the badge (migration 0011). */
+  passing_score: Generated<number>;
 }
 
 export interface BadgeTable {
@@ -199,6 +206,15 @@ export interface BlogPostTable {
   published: boolean;
   published_at: Timestamp | null;
   city_group_id: string;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface CannedReplyTable {
+  id: string;
+  city_group_id: string;
+  title: string;
+  content: string;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -278,6 +294,8 @@ export interface ConversationTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   last_message_at: Timestamp | null;
+  /** Moved by every insert and update (migration 0013): the live inbox's cursor. */
+  change_seq: Generated<string>;
 }
 
 export type MessageRole = 'user' | 'assistant' | 'agent';
@@ -386,6 +404,74 @@ export interface SearchCountTable {
   count: number;
 }
 
+/** Keys generated once and shared by every instance (migration 0010): the VAPID pair, the link-signing key. */
+export interface ReminderSettingTable {
+  name: string;
+  value: string;
+}
+
+export type ReminderChannel = 'WEB_PUSH' | 'EMAIL';
+export type ReminderStatus = 'ACTIVE' | 'PENDING';
+
+/** A device's reminder subscription for one place (CONTRACT section 12). */
+export interface ReminderSubscriptionTable {
+  id: string;
+  device_id: string;
+  city_id: string;
+  place_id: string;
+  /** The waste types asked for; [] means every waste type of the place. */
+  waste_type_ids: ColumnType<string[], string, string>;
+  /** `HH:MM` in the city's time zone, the evening before each collection. */
+  time_of_day: string;
+  channel: ReminderChannel;
+  endpoint: string | null;
+  p256dh: string | null;
+  auth: string | null;
+  /** Lowercased. */
+  email: string | null;
+  status: ReminderStatus;
+  /** Origin of the subscribing request: the links of later messages start with it when PUBLIC_BASE_URL is unset. */
+  origin: string;
+  /** The last collection day (YYYY-MM-DD) the planner has handled for this subscription. */
+  planned_day: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type DeliveryKind = 'REMINDER' | 'ALERT';
+export type DeliveryStatus = 'PENDING' | 'SENDING' | 'SENT' | 'FAILED';
+
+/** The delivery ledger and job queue: one row per subscription and message, unique (migration 0010). */
+export interface ReminderDeliveryTable {
+  id: Generated<string>;
+  subscription_id: string;
+  kind: DeliveryKind;
+  /** REMINDER: the collection day, YYYY-MM-DD; ALERT: the change's key. */
+  key: string;
+  status: DeliveryStatus;
+  /** What is sent: {title, body, url, tag}. */
+  message: ColumnType<{ title: string; body: string; url: string; tag: string }, string, string>;
+  /** Nothing is sent after this instant (the collection day has begun). */
+  expires_at: Timestamp;
+  /** Due from this instant; while SENDING, the end of the claiming worker's lease. */
+  run_after: Timestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+/** A place's collections over the alert window as last seen (migration 0010). */
+export interface ReminderPlaceCalendarTable {
+  place_id: string;
+  data_version: ColumnType<string | number, number, number>;
+  /** First and last day of the window, YYYY-MM-DD. */
+  from_day: string;
+  to_day: string;
+  /** `YYYY-MM-DD|wasteTypeId` of each collection in the window. */
+  occurrences: ColumnType<string[], string, string>;
+}
+
 export interface DB {
   city_group: CityGroupTable;
   city: CityTable;
@@ -421,4 +507,9 @@ export interface DB {
   login_attempt: LoginAttemptTable;
   audit_entry: AuditEntryTable;
   search_count: SearchCountTable;
+  reminder_setting: ReminderSettingTable;
+  reminder_subscription: ReminderSubscriptionTable;
+  reminder_delivery: ReminderDeliveryTable;
+  canned_reply: CannedReplyTable;
+  reminder_place_calendar: ReminderPlaceCalendarTable;
 }

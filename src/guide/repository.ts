@@ -1,19 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { findActiveCity, type ActiveCity } from '../kernel/cities.ts';
+import { findActiveCity } from '../kernel/cities.ts';
 import { sortByText } from '../kernel/french.ts';
-
-/** Everything of a city the sorting guide searches, as stored. */
-export interface CityGuideRows {
-  city: ActiveCity;
-  wasteTypes: { id: string; name: string; instructions: string | null }[];
-  /** Materials by name (French collation). */
-  details: { id: string; wasteTypeId: string; material: string; description: string | null; instructions: string | null }[];
-  /** Quiz materials in the quiz's order, each with the waste type that answers it. */
-  quizMaterials: { material: string; wasteTypeId: string }[];
-  /** The city's recycling points by name, each with the waste types it takes. */
-  points: { id: string; wasteTypeIds: string[] }[];
-}
+import type { CityGuideRows } from '../kernel/sorting-guide.ts';
 
 /** An ACTIF city's searchable rows (five queries, run together), or null when it is unknown or NON_ACTIF. */
 export async function loadCityGuide(db: Kysely<DB>, cityId: string): Promise<CityGuideRows | null> {

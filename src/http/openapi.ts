@@ -70,6 +70,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'The anonymous citizen chat assistant, where the city group has the module enabled. Conversation creation and ' +
             'message sending share a limit of 20 requests per minute per deviceId (X-RateLimit-* headers describe it).',
         },
+        {
+          name: 'reminders',
+          description:
+            'Reminders the evening before each collection, by Web Push (VAPID, aes128gcm) or by e-mail with double opt-in ' +
+            '(CONTRACT section 12). Subscriptions belong to a deviceId; e-mails carry signed confirmation and one-click ' +
+            'unsubscribe links (RFC 8058).',
+        },
         { name: 'operations', description: 'Health and readiness probes' },
         {
           name: 'console',

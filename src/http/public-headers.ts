@@ -43,7 +43,7 @@ const PUBLIC_CORS = {
     'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Content-Range, Accept-Ranges, Link',
 };
 const PREFLIGHT = {
-  'access-control-allow-methods': 'GET, HEAD, POST, PATCH, OPTIONS',
+  'access-control-allow-methods': 'GET, HEAD, POST, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '600',
 };
 

@@ -13,6 +13,9 @@ import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from './schemas.ts
  */
 
 const Uuid = UuidOf();
+
+/** The pass mark of a challenge that sets none (the column's default, migration 0011). */
+export const DEFAULT_PASSING_SCORE = 60;
 const Timestamp = TimestampOf('ISO 8601 UTC with milliseconds');
 
 /** What a challenge, its series and its badge all have. */
@@ -49,6 +52,11 @@ export const ChallengeSchema = Type.Object(
     order: Type.Number(),
     requiredChallengeId: Nullable(Uuid),
     requiredChallenge: Nullable(Type.Object({ id: Uuid, name: Type.String() })),
+    passingScore: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'The pass mark, in %: a completion earns the badge only with a best score at or above it (60 unless set)',
+    }),
     series: Type.Array(SerieSchema, { description: 'Ordered by `order`, then name' }),
     badge: Nullable(BadgeSchema),
   },
@@ -64,6 +72,11 @@ export function toBadge(row: BadgeRow): BadgeApi {
 
 /** A badge read through a LEFT JOIN, its columns prefixed `badge_`: every one null when the challenge has none. */
 export type OptionalBadgeRow = { [K in keyof BadgeRow as `badge_${K}`]: BadgeRow[K] | null };
+
+/** A challenge's badge is earned only by a best score at or above its pass mark. */
+export function earnedBadge(badge: BadgeApi | null, score: number, passingScore: number): BadgeApi | null {
+  return score >= passingScore ? badge : null;
+}
 
 export function toOptionalBadge(row: OptionalBadgeRow): BadgeApi | null {
   if (row.badge_id === null) return null;
@@ -149,6 +162,7 @@ function toChallenge(
     order: c.order,
     requiredChallengeId: c.required_challenge_id,
     requiredChallenge: c.required_challenge_id === null ? null : { id: c.required_challenge_id, name: c.required_name ?? '' },
+    passingScore: c.passing_score,
     series: series.map((s) => ({
       id: s.id,
       name: s.name,

@@ -106,3 +106,15 @@ export function dayInTimeZone(instant: Date, timeZone: string): DayNumber {
 export function todayIn(timeZone: string | null | undefined, now: Date): DayNumber {
   return dayInTimeZone(now, resolveTimeZone(timeZone));
 }
+
+/** The instant a calendar day begins (its local midnight) in a time zone, daylight saving included. */
+export function startOfDayIn(day: DayNumber, timeZone: string): Date {
+  const target = day * MS_PER_DAY;
+  let instant = target;
+  // Two corrections reach the zone's offset at that midnight (the first guess may sit across a DST change).
+  for (let i = 0; i < 2; i++) {
+    const [year, month, date, hour, minute, second] = wallClockParts(instant, timeZone);
+    instant += target - Date.UTC(year, month - 1, date, hour, minute, second);
+  }
+  return new Date(instant);
+}

@@ -115,6 +115,33 @@ export const errors = {
   calendarSpan: (maxDays: number) =>
     make('calendarSpan', 400)(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
 
+  // Reminders (CONTRACT section 12)
+  reminderWebPushMissing: () =>
+    make('reminderWebPushMissing', 400)('Le champ «\u00a0webPush\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut WEB_PUSH.'),
+  reminderEmailMissing: () => make('reminderEmailMissing', 400)('Le champ «\u00a0email\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut EMAIL.'),
+  reminderEmailDisabled: () =>
+    make('reminderEmailDisabled', 400)(
+      'Le champ «\u00a0channel\u00a0» ne peut pas valoir EMAIL\u00a0: ce service ne propose pas de rappels par e-mail.',
+    ),
+  reminderWasteTypes: () =>
+    make('reminderWasteTypes', 400)('Le champ «\u00a0wasteTypeIds\u00a0» ne doit contenir que des types de déchets de la ville choisie.'),
+  reminderPushKey: (field: string, bytes: number) =>
+    make('reminderPushKey', 400)(`Le champ «\u00a0${field}\u00a0» doit être une valeur base64url de ${bytes}\u00a0octets.`),
+  reminderEndpointScheme: () =>
+    make('reminderEndpointScheme', 400)('Le champ «\u00a0webPush.endpoint\u00a0» doit être une adresse https.'),
+  reminderEndpointPrivate: () =>
+    make('reminderEndpointPrivate', 400)(
+      'Le champ «\u00a0webPush.endpoint\u00a0» désigne une adresse locale ou privée\u00a0: il doit désigner un service de notification public.',
+    ),
+  reminderEndpointUnresolved: () =>
+    make('reminderEndpointUnresolved', 400)('Le champ «\u00a0webPush.endpoint\u00a0» désigne un nom d’hôte introuvable.'),
+  reminderSubscriptionNotFound: () => make('reminderSubscriptionNotFound', 404)('Abonnement aux rappels introuvable pour cet appareil.'),
+  reminderLinkNotFound: () => make('reminderLinkNotFound', 404)('Ce lien n’est pas valide ou a expiré.'),
+  reminderMailFailed: () =>
+    make('reminderMailFailed', 503, { 'retry-after': '60' })(
+      'L’e-mail de confirmation n’a pas pu être envoyé\u00a0: réessayez dans quelques instants.',
+    ),
+
   // Challenges
   challengeNotFound: () => make('challengeNotFound', 404)('Défi introuvable : aucun défi disponible ne correspond à « challengeId ».'),
   challengeNotStarted: (name: string, start: string) =>
@@ -123,6 +150,7 @@ export const errors = {
   challengePrerequisite: (name: string) => make('challengePrerequisite', 400)(`Terminez d’abord le défi « ${name} » avant celui-ci.`),
 
   // Blog, CMS, media
+  cannedReplyNotFound: () => make('cannedReplyNotFound', 404)('Réponse type introuvable'),
   blogPostNotFound: () => make('blogPostNotFound', 404)('Article introuvable'),
   siteNotFound: () => make('siteNotFound', 404)('Site introuvable'),
   appNotFound: () => make('appNotFound', 404)('Application introuvable'),

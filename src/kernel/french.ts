@@ -1,3 +1,4 @@
+import { dayInTimeZone, formatDayNumber, wallClockParts } from './dates.ts';
 /**
  * French text and dates, as every area needs them: the one ordering rule of contract section 1 ("by name, French
  * collation"), and timestamps in the contract's text form.
@@ -27,4 +28,55 @@ export const counted = (n: number, singular: string, plural: string): string => 
 export function frenchList(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} et ${items.at(-1)}`;
+}
+
+const FRENCH_MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
+const FRENCH_WEEKDAYS_SUNDAY_FIRST = ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi'];
+
+export interface FrenchDateOptions {
+  /** `mardi 1er décembre` (default true). */
+  weekday?: boolean;
+  /** `… 2026` (default false). */
+  year?: boolean;
+}
+
+/**
+ * A calendar day (`YYYY-MM-DD`, a day of the city's own calendar) as French readers write it: `mardi 1er décembre`,
+ * `vendredi 25 décembre 2026`: the first of the month is `1er`, never `1` (Intl writes `1`). No time zone enters:
+ * the day is the one given.
+ */
+export function frenchDate(day: string, options: FrenchDateOptions = {}): string {
+  const { weekday = true, year = false } = options;
+  const [y, m, d] = day.split('-').map(Number);
+  const dayOfWeek = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  const parts = [d === 1 ? '1er' : String(d), FRENCH_MONTHS[m - 1]];
+  if (weekday) parts.unshift(FRENCH_WEEKDAYS_SUNDAY_FIRST[dayOfWeek]);
+  if (year) parts.push(String(y));
+  return parts.join(' ');
+}
+
+/** A time of day as French readers write it: `9 h`, `18 h 30`, `0 h 05` (no-break spaces). */
+export function frenchTime(hours: number, minutes: number): string {
+  return minutes === 0 ? `${hours}\u00a0h` : `${hours}\u00a0h\u00a0${String(minutes).padStart(2, '0')}`;
+}
+
+/** An instant as citizens of a time zone read it: `1er septembre 2026 à 2\u00a0h`, `15 juin 2026 à 18\u00a0h\u00a030`. */
+export function frenchMoment(instant: Date, timeZone: string): string {
+  const [y, m, d, h, min] = wallClockParts(instant, timeZone);
+  const day = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return `${frenchDate(day, { weekday: false, year: true })} à ${frenchTime(h, min)}`;
+}
+
+/**
+ * An instant said from `now` on the wall clock of `timeZone`: « aujourd’hui à 18 h », « demain à 9 h »,
+ * « lundi 30 novembre à 9 h », « mardi 1er décembre à 9 h ».
+ */
+export function frenchMomentFrom(at: Date, now: Date, timeZone: string): string {
+  const [, , , hour, minute] = wallClockParts(at, timeZone);
+  const day = dayInTimeZone(at, timeZone);
+  const today = dayInTimeZone(now, timeZone);
+  const time = frenchTime(hour, minute);
+  if (day === today) return `aujourd’hui à ${time}`;
+  if (day === today + 1) return `demain à ${time}`;
+  return `${frenchDate(formatDayNumber(day))} à ${time}`;
 }

@@ -29,6 +29,15 @@ export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(
 export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'], ...(description ? { description } : {}) });
 
+/** A time of day, `HH:MM` on the 24-hour clock (a reminder's time, a calendar alarm's). */
+export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+
+export const TimeOfDay = (description?: string) =>
+  Type.String({ pattern: TIME_OF_DAY_PATTERN, examples: ['19:00'], ...(description ? { description } : {}) });
+
+/** Minutes since midnight of a valid `HH:MM`. */
+export const minutesOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
 export const DeviceId = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 
 export const ErrorSchema = Type.Object(

@@ -1,4 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import { TIME_OF_DAY_PATTERN } from './schemas.ts';
+import { PHONE_PATTERN } from './group-contact.ts';
 
 /**
  * How schema validation failures read, in French: a request's (the first Ajv error, one sentence naming the faulty
@@ -85,7 +87,10 @@ export function validationMessage(errors: FastifySchemaValidationError[], part: 
       return `${who} doit contenir au plus ${p.limit} caractères.`;
     case 'pattern':
       // NonBlank's pattern (kernel/schemas.ts): a text of spaces only.
-      return p.pattern === '\\S' ? `${who} ne doit pas être vide ni ne contenir que des espaces.` : `${who} n’a pas le format attendu.`;
+      if (p.pattern === '\\S') return `${who} ne doit pas être vide ni ne contenir que des espaces.`;
+      if (p.pattern === PHONE_PATTERN) return `${who} doit être un numéro de téléphone, par exemple 02 98 33 50 50.`;
+      if (p.pattern === TIME_OF_DAY_PATTERN) return `${who} doit être une heure au format HH:MM, par exemple 19:00.`;
+      return `${who} n’a pas le format attendu.`;
     case 'minimum':
       return `${who} doit être supérieur ou égal à ${bound(p.limit)}.`;
     case 'maximum':
@@ -171,4 +176,5 @@ export const BUNDLE_PATTERN_MESSAGES = {
   digits: 'doit contenir uniquement des chiffres',
   siret: 'doit contenir exactement 14 chiffres',
   mimeType: 'doit être un type MIME',
+  phone: 'doit être un numéro de téléphone, par exemple 02 98 33 50 50',
 } as const;

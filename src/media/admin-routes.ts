@@ -4,7 +4,9 @@ import { adminRoute, answerVersioned, guardErrors, registerAdminResource } from 
 import { adminAgentOf, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { createAdminMediaService } from './admin-media.ts';
-import { AdminMediaListSchema, AdminMediaSchema, MediaIdParams, PatchMediaBody, UploadMediaForm } from './schemas.ts';
+import { AdminMediaListSchema, AdminMediaSchema, binaryResponse, MediaFileQuery, MediaIdParams, PatchMediaBody, UploadMediaForm } from './schemas.ts';
+import { createMediaService } from './service.ts';
+import { sendBytes } from './send-bytes.ts';
 import { readUploadForm } from './upload-form.ts';
 
 const GROUPS = 'A media of a city group outside the agent’s groups answers 404, like an unknown one; one of no group (imported without `cityGroupId`) is a super admin’s.';
@@ -18,6 +20,7 @@ export default async function mediaAdminRoutes(app: FastifyInstance) {
   await app.register(multipart);
   const { mediaDir, mediaMaxBytes } = app.config;
   const service = createAdminMediaService(mediaDir);
+  const files = createMediaService({ db: app.db, mediaDir, dataVersion: () => app.dataVersion.current });
 
   app.post('/media', {
     schema: {
@@ -41,6 +44,37 @@ export default async function mediaAdminRoutes(app: FastifyInstance) {
     const upload = await readUploadForm(request, { mediaDir, maxBytes: mediaMaxBytes });
     const created = await service.upload(app.db, adminAgentOf(request), upload, app.clock());
     return answerVersioned(app, reply.code(201), created);
+  });
+
+  // The media library shows private files too (the public routes answer 404 for them): the console fetches them with
+  // its token and shows them from a blob.
+  app.get('/media/:id/file', {
+    config: { cache: false },
+    schema: {
+      ...adminRoute,
+      summary: 'The bytes of a media file, public or private (its thumbnail with thumb=1)',
+      description:
+        'The same answers as `GET /public/cms/media/:id/file` (Range, If-None-Match, an SVG as an attachment), for the media ' +
+        `of the agent's groups, private ones included, with \`Cache-Control: private, no-cache\`. ${GROUPS} Not an image with thumb=1: 404.`,
+      params: MediaIdParams,
+      querystring: MediaFileQuery,
+      response: {
+        200: binaryResponse('The bytes, with Content-Type, Content-Length, a strong ETag and Accept-Ranges'),
+        206: binaryResponse('The requested byte range'),
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        ...guardErrors,
+        404: ErrorSchema,
+        416: ErrorSchema,
+      },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const thumb = (request.query as { thumb?: string }).thumb === '1';
+    // The agent's reach first: a media of another group answers 404 like an unknown one.
+    await service.get(app.db, adminAgentOf(request), id);
+    const row = await files.anyMedia(id);
+    const bytes = thumb ? files.thumbnail(row, request.log) : files.original(row, request.log);
+    return sendBytes(request, reply, await bytes, 'private, no-cache');
   });
 
   registerAdminResource(app, {

@@ -25,10 +25,15 @@ function contentDisposition(filename: string, contentType: string): string {
  * Answers a GET for stored bytes with the headers caches and players rely on: 304 on a matching
  * `If-None-Match`, 206 for one satisfiable `Range`, 416 for an unsatisfiable one, else 200 with everything.
  */
-export function sendBytes(request: FastifyRequest, reply: FastifyReply, source: ByteSource): FastifyReply {
+export function sendBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  source: ByteSource,
+  cacheControl: string = MEDIA_CACHE_CONTROL,
+): FastifyReply {
   const common = {
     etag: source.etag,
-    'cache-control': MEDIA_CACHE_CONTROL,
+    'cache-control': cacheControl,
     'accept-ranges': 'bytes',
     // A stored file is never run as a page of this origin (an SVG or HTML upload could carry script).
     'x-content-type-options': 'nosniff',

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { MediaMemory } from './memory.ts';
-import { findPublicMedia, type MediaRow } from './repository.ts';
+import { findMedia, findPublicMedia, type MediaRow } from './repository.ts';
 import { DEFAULT_EXTENSIONS, SHARP_FORMATS, SNIFF_BYTES, sniffMediaType, type AcceptedMediaType } from './sniff.ts';
 import { loadThumbnail, THUMBNAILS_DIR } from './thumbnails.ts';
 
@@ -35,6 +35,8 @@ export interface ByteSource {
 export interface MediaService {
   /** A public media row; an unknown or private one throws mediaNotFound. */
   publicMedia(id: string): Promise<MediaRow>;
+  /** A media row, public or not (the admin API checks the agent's reach first); an unknown one throws mediaNotFound. */
+  anyMedia(id: string): Promise<MediaRow>;
   /** The stored file of a media; a file gone from MEDIA_DIR throws mediaNotFound (and is logged). */
   original(media: MediaRow, log: FastifyBaseLogger): Promise<ByteSource>;
   /** The thumbnail of an image (made once, kept in MEDIA_DIR/thumbs); a file that is not an image throws noThumbnail. */
@@ -98,6 +100,12 @@ export function createMediaService(options: { db: Kysely<DB>; mediaDir: string; 
         media = (await findPublicMedia(options.db, id)) ?? null;
         memory.rememberRow(version, id, media);
       }
+      if (!media) throw errors.mediaNotFound();
+      return media;
+    },
+
+    async anyMedia(id) {
+      const media = await findMedia(options.db, id);
       if (!media) throw errors.mediaNotFound();
       return media;
     },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isClientRoute } from './paths.ts';
+import { isClientRoute, isConsolePath, isConsoleRoute } from './paths.ts';
 import { isApiPath } from '../http/url-space.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the app. */
@@ -48,7 +48,8 @@ export interface WebRoutesOptions {
 /**
  * The citizens' web app at /: its files, and index.html for each of its client routes (paths.ts). Any other path is
  * a 404: the app's page with status 404 for a browser (its router shows its not-found screen), the API's JSON error
- * otherwise. API paths (/public, /chat, /docs, …) always keep the API's JSON 404.
+ * otherwise. API paths (/public, /chat, /docs, …) always keep the API's JSON 404. The agents' console is the same
+ * under /console, with its own page (console/index.html of the same build, same CSP).
  */
 export default async function webRoutes(app: FastifyInstance, options: WebRoutesOptions) {
   const root = options.root ?? WEB_DIST;
@@ -61,7 +62,7 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
       // One route per built file (no wildcard): the wildcard below is the client-side fallback.
       wildcard: false,
       index: false,
-      globIgnore: ['**/*.gz', '**/*.br', 'index.html'],
+      globIgnore: ['**/*.gz', '**/*.br', 'index.html', 'console/index.html'],
       // The .br and .gz written by the build, when the browser accepts them.
       preCompressed: true,
       cacheControl: false,
@@ -77,15 +78,17 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
   const fallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
     if (isApiPath(pathname)) return reply.callNotFound();
-    const known = isClientRoute(pathname);
+    const inConsole = isConsolePath(pathname);
+    const page = inConsole ? 'console/index.html' : 'index.html';
+    const known = inConsole ? isConsoleRoute(pathname) : isClientRoute(pathname);
     if (!known && !(built && prefersHtml(request.headers.accept))) return reply.callNotFound();
     if (!built) return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     // index.html is small and names the hashed files: always revalidated.
-    if (known) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (known) return reply.header('cache-control', 'no-cache').sendFile(page);
     // The app's page with a 404: its router shows the not-found screen. Not through sendFile, whose conditional
     // answers (If-Modified-Since) would turn this into a 404 without a body.
-    const page = await fs.promises.readFile(path.join(root, 'index.html'));
-    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    const html = await fs.promises.readFile(path.join(root, page));
+    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   };
   app.get('/', { schema: { hide: true } }, fallback);
   app.get('/*', { schema: { hide: true } }, fallback);

@@ -114,6 +114,28 @@ const cases: FaultCase[] = [
     message: `la question ${ids.quizBottle} figure déjà dans cette série`,
   },
   {
+    name: 'a pass mark over 100',
+    change: (b) => (city(b).challenges![0].passingScore = 101),
+    path: 'cities[0].challenges[0].passingScore',
+    message: /100/,
+  },
+  {
+    name: 'a pass mark that is not a whole number',
+    change: (b) => (city(b).challenges![0].passingScore = 59.5),
+    path: 'cities[0].challenges[0].passingScore',
+  },
+  {
+    name: 'a contact phone that is not a number',
+    change: (b) => (b.cityGroups![0].contactPhone = 'appelez la mairie'),
+    path: 'cityGroups[0].contactPhone',
+    message: 'doit être un numéro de téléphone, par exemple 02 98 33 50 50',
+  },
+  {
+    name: 'a contact e-mail that is not an address',
+    change: (b) => (b.cityGroups![0].contactEmail = 'mairie'),
+    path: 'cityGroups[0].contactEmail',
+  },
+  {
     name: 'a challenge ending before it starts',
     change: (b) => (city(b).challenges![1].endDate = '2025-12-31T00:00:00.000Z'),
     path: 'cities[0].challenges[1].endDate',

@@ -144,5 +144,43 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(badId.statusCode, 400);
       assert.match(badId.json().message, /« cityId »/);
     });
+
+    it('adds an alarm the evening before each collection at the ?alarm= time, none to cancelled ones', async (t) => {
+      const { app, database } = await buildTestApp(t, kind, { clock: fixedClock('2026-12-01T09:00:00.000Z') });
+      const s = await insertCalendarScenario(database.db);
+      const plain = await app.inject(icsUrl(s.cityId, s.placeId));
+      assert.doesNotMatch(plain.body, /BEGIN:VALARM/);
+
+      for (const [alarm, trigger] of [['19:00', '-PT5H'], ['20:30', '-PT3H30M'], ['00:00', '-P1D'], ['07:05', '-PT16H55M']]) {
+        const res = await app.inject(`${icsUrl(s.cityId, s.placeId)}?alarm=${encodeURIComponent(alarm)}`);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.notEqual(res.headers.etag, plain.headers.etag);
+        const parsed = events(res.body);
+        const confirmed = parsed.filter((e) => e.status === 'CONFIRMED');
+        assert.ok(confirmed.length > 50 && parsed.some((e) => e.status === 'CANCELLED'));
+        // One display alarm per collection, before its all-day start; none on a cancelled collection.
+        const unfolded = res.body.replaceAll('\r\n ', '');
+        const blocks = unfolded.split('BEGIN:VEVENT').slice(1).map((block) => ({
+          cancelled: block.includes('STATUS:CANCELLED'),
+          triggers: [...block.matchAll(/\r\nTRIGGER(?:;RELATED=START)?:([^\r\n]+)\r\n/g)].map((m) => m[1]),
+          display: /\r\nACTION:DISPLAY\r\n/.test(block),
+        }));
+        assert.equal(blocks.length, parsed.length);
+        for (const event of blocks.filter((b) => !b.cancelled)) {
+          assert.deepEqual(event.triggers, [trigger], alarm);
+          assert.ok(event.display);
+        }
+        assert.ok(blocks.filter((b) => b.cancelled).every((b) => b.triggers.length === 0));
+        // The alarm names the bin (iCalendar escapes the comma).
+        const bin = String(confirmed[0].summary).replace('Collecte : ', '');
+        assert.ok(unfolded.includes(`DESCRIPTION:Ce soir\\, sortez le bac\u00a0: ${bin} (collecte demain)`), bin);
+      }
+
+      for (const bad of ['7pm', '24:00', '19:60', '1900', '19:0', '']) {
+        const res = await app.inject(`${icsUrl(s.cityId, s.placeId)}?alarm=${encodeURIComponent(bad)}`);
+        assert.equal(res.statusCode, 400, bad);
+        assert.equal(res.json().message, 'Le paramètre « alarm » doit être une heure au format HH:MM, par exemple 19:00.');
+      }
+    });
   });
 }

@@ -14,6 +14,7 @@ interface PublicChallenge {
   id: string;
   name: string;
   requiredChallenge: { id: string; name: string } | null;
+  passingScore: number;
   badge: { id: string; name: string } | null;
   series: { id: string; name: string; quizQuestions: { id: string }[] }[];
 }
@@ -43,7 +44,7 @@ for (const kind of testDatabaseKinds()) {
       const challenge = created.json();
       assert.deepEqual({ ...challenge, id: undefined }, {
         id: undefined, name: 'Trier le verre', description: 'Cinq questions', enabled: true, startDate: null, endDate: null, order: 2,
-        requiredChallengeId: null, requiredChallenge: null, badge: null, series: [], cityId: ids.brest,
+        requiredChallengeId: null, requiredChallenge: null, passingScore: 60, badge: null, series: [], cityId: ids.brest,
       });
       assert.equal((await publicChallenge(app, challenge.id))?.name, 'Trier le verre');
 
@@ -151,6 +152,25 @@ for (const kind of testDatabaseKinds()) {
       assert.equal((await db.selectFrom('serie').select('id').where('challenge_id', '=', first.id).execute()).length, 0);
       assert.deepEqual(await db.selectFrom('data_version').select('version').executeTakeFirst(), version);
       assert.equal((await db.selectFrom('audit_entry').select('id').where('action', '=', 'update').where('entity_id', '=', first.id).execute()).length, 0);
+    });
+
+    it('sets the pass mark (passingScore, 0 to 100, 60 by default), shown to the public; anything else 400 in French', async () => {
+      const { app, asCoach } = ctx;
+      const created = await inject(app, asCoach, 'POST', CHALLENGES, { name: 'Exigeant', passingScore: 80 });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.equal(created.json().passingScore, 80);
+      assert.equal((await publicChallenge(app, created.json().id))?.passingScore, 80);
+      const changed = await inject(app, asCoach, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore: 0 });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal(changed.json().passingScore, 0);
+      assert.equal((await publicChallenge(app, created.json().id))?.passingScore, 0);
+      for (const passingScore of [101, -1, 50.5, '60', null]) {
+        const bad = await inject(app, asCoach, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore });
+        assert.equal(bad.statusCode, 400, `${passingScore}`);
+        assert.equal(bad.json().error, 'Bad Request');
+        assert.match(bad.json().message, /passingScore/, bad.json().message);
+      }
+      assert.equal((await publicChallenge(app, created.json().id))?.passingScore, 0);
     });
 
     it('refuses to delete a challenge another requires or devices completed (409); disabling keeps their progress', async () => {

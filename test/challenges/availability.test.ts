@@ -32,8 +32,8 @@ const CASES: { name: string; inactiveCity?: boolean; fixture: Omit<ChallengeFixt
 /** The error the completion of a case answers, from the catalogue (times in Europe/Paris). */
 function expectedError(name: string, expected: Expected): DomainError | null {
   if (expected === 'hidden') return errors.challengeNotFound();
-  if (expected === 'not-started') return errors.challengeNotStarted(name, '15 juin 2026 à 14:00');
-  if (expected === 'ended') return errors.challengeEnded(name, '15 juin 2026 à 13:59');
+  if (expected === 'not-started') return errors.challengeNotStarted(name, '15 juin 2026 à 14\u00a0h');
+  if (expected === 'ended') return errors.challengeEnded(name, '15 juin 2026 à 13\u00a0h\u00a059');
   return null;
 }
 

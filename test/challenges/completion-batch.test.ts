@@ -39,7 +39,7 @@ for (const kind of testDatabaseKinds()) {
       const attempts = Array.from({ length: 30 }, (_, i) => ({
         deviceId: `device-${i}`,
         challengeId: i % 2 ? glass.id : paper.id.toUpperCase(),
-        score: i,
+        score: i * 3,
       }));
       const records = await Promise.all(attempts.map((a, i) => batcher.complete(a, new Date(NOW.getTime() + i * 1000))));
 
@@ -50,11 +50,12 @@ for (const kind of testDatabaseKinds()) {
           id: record.id,
           deviceId: `device-${i}`,
           challengeId: challenge.id,
-          score: i,
+          score: i * 3,
           completedAt: new Date(NOW.getTime() + i * 1000).toISOString(),
           challenge:
             i % 2
-              ? { id: glass.id, name: 'Verre', description: 'Tout sur le verre', badge: { id: glass.badgeId, name: 'Verrier', description: null, icon: 'glass', imageUrl: null } }
+              ? { id: glass.id, name: 'Verre', description: 'Tout sur le verre', // The badge only at the pass mark (60 by default).
+                badge: i * 3 >= 60 ? { id: glass.badgeId, name: 'Verrier', description: null, icon: 'glass', imageUrl: null } : null }
               : { id: paper.id, name: 'Papier', description: null, badge: null },
         });
       });
@@ -104,7 +105,7 @@ for (const kind of testDatabaseKinds()) {
       for (const refused of [answers[4], answers[6], answers[7]]) {
         assert.deepEqual(refused, { status: 404, message: 'Défi introuvable : aucun défi disponible ne correspond à « challengeId ».' });
       }
-      assert.deepEqual(answers[5], { status: 400, message: 'Le défi « Rentrée » n’a pas encore commencé : il ouvre le 1 septembre 2026 à 02:00.' });
+      assert.deepEqual(answers[5], { status: 400, message: 'Le défi « Rentrée » n’a pas encore commencé : il ouvre le 1er septembre 2026 à 2\u00a0h.' });
       // One batch statement, then one replay for each of the six attempts it did not write.
       assert.equal(counter.queries, 1 + 6);
 

@@ -63,6 +63,7 @@ for (const kind of testDatabaseKinds()) {
         order: 1,
         requiredChallengeId: null,
         requiredChallenge: null,
+        passingScore: 60,
         series: [
           {
             id: first.serieIds[1],

@@ -44,6 +44,7 @@ for (const kind of testDatabaseKinds()) {
           order: 1,
           requiredChallengeId: null,
           requiredChallenge: null,
+          passingScore: 60,
           series: [
             {
               id: first.serieIds[0],
@@ -131,6 +132,30 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(rows.length, 1);
     });
 
+    it('gives the badge only at the pass mark: below it the score is recorded without the badge', async (t) => {
+      const { app, database } = await buildTestApp(t, kind);
+      const world = await insertChallengeWorld(database.db);
+      const strict = await insertChallenge(database.db, { cityId: world.cityId, name: 'Strict', passingScore: 80, badge: { name: 'Expert' } });
+      const usual = await insertChallenge(database.db, { cityId: world.cityId, name: 'Habituel', badge: { name: 'Trieur' } });
+      const listed = (await app.inject(`/public/challenges/${world.cityId}`)).json() as { id: string; passingScore: number }[];
+      assert.deepEqual(Object.fromEntries(listed.map((c) => [c.id, c.passingScore])), { [strict.id]: 80, [usual.id]: 60 });
+
+      // One right answer of five: 20 %.
+      const failed = await complete(app, { deviceId: DEVICE, challengeId: usual.id, score: 20 });
+      assert.equal(failed.statusCode, 201);
+      assert.equal(failed.json().score, 20);
+      assert.equal(failed.json().challenge.badge, null);
+      assert.equal((await complete(app, { deviceId: DEVICE, challengeId: strict.id, score: 79.9 })).json().challenge.badge, null);
+      const progress = async () => (await app.inject(`/public/challenges/progress/${DEVICE}`)).json() as { challengeId: string; badge: { name: string } | null }[];
+      assert.deepEqual((await progress()).map((p) => p.badge), [null, null]);
+
+      // At the mark exactly, the badge; a later lower score keeps it (the best score counts).
+      assert.equal((await complete(app, { deviceId: DEVICE, challengeId: usual.id, score: 60 })).json().challenge.badge.name, 'Trieur');
+      assert.equal((await complete(app, { deviceId: DEVICE, challengeId: usual.id, score: 10 })).json().challenge.badge.name, 'Trieur');
+      assert.equal((await complete(app, { deviceId: DEVICE, challengeId: strict.id, score: 80 })).json().challenge.badge.name, 'Expert');
+      assert.deepEqual((await progress()).map((p) => p.badge?.name).sort(), ['Expert', 'Trieur']);
+    });
+
     it('rejects invalid bodies with 400 naming the field', async (t) => {
       const { app, database } = await buildTestApp(t, kind);
       const world = await insertChallengeWorld(database.db);
@@ -198,7 +223,7 @@ for (const kind of testDatabaseKinds()) {
 
       const early = await complete(app, body);
       assert.equal(early.statusCode, 400);
-      assert.equal(early.json().message, 'Le défi « Été » n’a pas encore commencé : il ouvre le 1 juin 2026 à 00:00.');
+      assert.equal(early.json().message, 'Le défi « Été » n’a pas encore commencé : il ouvre le 1er juin 2026 à 0\u00a0h.');
 
       clock.set('2026-05-31T22:00:00.000Z');
       assert.equal((await complete(app, body)).statusCode, 201);
@@ -208,7 +233,7 @@ for (const kind of testDatabaseKinds()) {
       clock.set('2026-08-31T22:00:00.000Z');
       const late = await complete(app, { ...body, score: 90 });
       assert.equal(late.statusCode, 400);
-      assert.equal(late.json().message, 'Le défi « Été » est terminé depuis le 31 août 2026 à 23:59.');
+      assert.equal(late.json().message, 'Le défi « Été » est terminé depuis le 31 août 2026 à 23\u00a0h\u00a059.');
 
       // Progress survives the end of the challenge, with the best score reached while it was open.
       const progress = (await app.inject(`/public/challenges/progress/${DEVICE}`)).json();
@@ -290,8 +315,8 @@ for (const kind of testDatabaseKinds()) {
       const clock = fixedClock('2026-03-01T10:00:00.000Z');
       const { app, database } = await buildTestApp(t, kind, { clock });
       const world = await insertChallengeWorld(database.db);
-      const a = await insertChallenge(database.db, { cityId: world.cityId, name: 'A', badge: { name: 'Badge A', icon: 'a' } });
-      const b = await insertChallenge(database.db, { cityId: world.cityId, name: 'B' });
+      const a = await insertChallenge(database.db, { cityId: world.cityId, name: 'A', passingScore: 25, badge: { name: 'Badge A', icon: 'a' } });
+      const b = await insertChallenge(database.db, { cityId: world.cityId, name: 'B', badge: { name: 'Badge B' } });
       assert.equal((await complete(app, { deviceId: DEVICE, challengeId: a.id, score: 30 })).statusCode, 201);
       clock.set('2026-03-02T10:00:00.000Z');
       assert.equal((await complete(app, { deviceId: DEVICE, challengeId: b.id, score: 55.5 })).statusCode, 201);

@@ -29,7 +29,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(created.statusCode, 201, created.body);
       const group = created.json();
       assert.deepEqual({ ...group, id: undefined, createdAt: undefined, updatedAt: undefined }, {
-        ...IROISE, id: undefined, chatEnabled: false, createdAt: undefined, updatedAt: undefined,
+        ...IROISE, id: undefined, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null,
+        createdAt: undefined, updatedAt: undefined,
       });
       assert.match(group.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.ok((await publicGroupNames(app)).includes('Pays d’Iroise'));
@@ -103,6 +104,43 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(await count(), 2);
       assert.deepEqual(await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow(), version);
       assert.equal((await db.selectFrom('audit_entry').select('id').where('entity', '=', 'cityGroup').execute()).length, 0);
+    });
+
+    it('sets the contact block citizens see (phone, e-mail, hours, address), clears it with null, and refuses a malformed one (400 in French)', async (t) => {
+      const { app, asRoot } = await setup(t, kind);
+      const contact = {
+        contactPhone: '02 98 33 50 50',
+        contactEmail: 'Proprete@Brest-Metropole.example',
+        contactHours: 'du lundi au vendredi, de 8 h 30 à 17 h 30',
+        contactAddress: '24 rue Coat-ar-Guéven\n29200 Brest',
+      };
+      const patched = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, contact);
+      assert.equal(patched.statusCode, 200, patched.body);
+      const stored = { ...contact, contactEmail: 'proprete@brest-metropole.example' };
+      assert.deepEqual(
+        [patched.json().contactPhone, patched.json().contactEmail, patched.json().contactHours, patched.json().contactAddress],
+        Object.values(stored),
+      );
+      const publicGroup = async () => ((await app.inject('/public/city-groups')).json() as { id: string }[]).find((g) => g.id === ids.group) as Record<string, unknown>;
+      const shown = await publicGroup();
+      assert.deepEqual(Object.fromEntries(Object.keys(contact).map((k) => [k, shown[k]])), stored);
+
+      const faults: [Record<string, unknown>, string][] = [
+        [{ contactPhone: 'appelez-nous' }, 'Le champ « contactPhone » doit être un numéro de téléphone, par exemple 02 98 33 50 50.'],
+        [{ contactEmail: 'pas-une-adresse' }, 'Le champ « contactEmail » doit être une adresse e-mail.'],
+        [{ contactHours: '   ' }, 'Le champ « contactHours » ne doit pas être vide ni ne contenir que des espaces.'],
+        [{ contactAddress: 'x'.repeat(501) }, 'Le champ « contactAddress » doit contenir au plus 500 caractères.'],
+        [{ contactPhone: 298335050 }, 'Le champ « contactPhone » doit être une chaîne de caractères.'],
+      ];
+      for (const [body, message] of faults) {
+        const res = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(res.json().message.replace(/\u00a0/g, ' '), message);
+      }
+
+      const cleared = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { contactPhone: null, contactHours: null });
+      assert.equal(cleared.statusCode, 200);
+      assert.deepEqual([(await publicGroup()).contactPhone, (await publicGroup()).contactHours, (await publicGroup()).contactEmail], [null, null, stored.contactEmail]);
     });
   });
 }

@@ -97,7 +97,9 @@ for (const kind of testDatabaseKinds()) {
       const groups = res.json();
       assert.deepEqual(groups.map((g: any) => g.name), ['Aber Communauté', 'Brest Métropole']);
       const bm = groups[1];
-      assert.deepEqual(Object.keys(bm).sort(), ['_count', 'cities', 'code', 'id', 'name', 'siren', 'type']);
+      assert.deepEqual(Object.keys(bm).sort(), ['_count', 'cities', 'code', 'contactAddress', 'contactEmail', 'contactHours', 'contactPhone', 'id', 'name', 'siren', 'type']);
+      // No contact published: each field null (CONTRACT section 1).
+      assert.deepEqual([bm.contactPhone, bm.contactEmail, bm.contactHours, bm.contactAddress], [null, null, null, null]);
       assert.deepEqual(bm.cities, [
         { id: ids.brest, name: 'Brest', country: 'France', population: 139926 },
         { id: ids.elorn, name: 'Élorn', country: 'France', population: null },

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 import { boxAround } from '../../src/kernel/geo.ts';
 import { locationsInBox, placesWithAreaBoxAt } from '../../src/cities/lookup-repository.ts';
+import { loadAreaIndex, lookupPosition } from '../../src/cities/lookup.ts';
 
 /**
  * GET /public/places/lookup (CONTRACT section 11), on Brest's fixture places given street rules, areas and attached
@@ -94,12 +95,14 @@ for (const kind of testDatabaseKinds()) {
   describe(`GET /public/places/lookup (${kind})`, () => {
     let app: FastifyInstance;
     let database: Database;
+    let asRoot: Awaited<ReturnType<typeof citiesAdminApp>>['asRoot'];
     const cleanups: (() => Promise<void>)[] = [];
 
     before(async () => {
       const setup = await citiesAdminApp({ after: (fn: () => Promise<void>) => void cleanups.push(fn) }, kind);
       app = setup.app;
       database = setup.database;
+      asRoot = setup.asRoot;
       for (const [placeId, rules] of [...Object.entries(STREETS), ...Object.entries(MORE_STREETS)]) {
         for (const rule of rules) {
           const created = await inject(app, setup.asRoot, 'POST', `/admin/places/${placeId}/streets`, rule);
@@ -270,6 +273,37 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(await lookup({ lat: 45.76, lon: 4.84 }), []);
       // Another city's id keeps Brest's places out.
       assert.deepEqual(await lookup({ lat: 48.39, lon: -4.49, cityId: ids.elorn }), []);
+    });
+
+    it('answers a position the same from the in-memory area index as from the GiST query, on a grid across both areas', async () => {
+      const index = await loadAreaIndex(database.db);
+      assert.equal(index.size, 2);
+      let inSome = 0;
+      for (let lat = 48.365; lat <= 48.425; lat += 0.0025) {
+        for (let lon = -4.52; lon <= -4.46; lon += 0.0025) {
+          for (const cityId of [null, ids.brest, ids.elorn]) {
+            const at = { lat: Number(lat.toFixed(4)), lon: Number(lon.toFixed(4)) };
+            const fromIndex = await lookupPosition(database.db, index, at, cityId);
+            assert.deepEqual(fromIndex, await lookupPosition(database.db, null, at, cityId), JSON.stringify({ at, cityId }));
+            if (fromIndex.some((c) => c.matchedBy === 'area')) inSome++;
+          }
+        }
+      }
+      assert.ok(inSome > 50, `only ${inSome} positions fell in an area: the grid misses the squares`);
+    });
+
+    it('answers a position from an area the city’s staff just moved, at once, and then from the rebuilt index', async () => {
+      const at = { lat: 48.39, lon: -4.49 };
+      const inArea = (candidates: Candidate[]) => candidates.filter((c) => c.matchedBy === 'area').map((c) => c.placeId);
+      for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), [ids.placeCentre]);
+      // Centre-ville's square moves 0.06° south: the position is in no area any more (its Rue de Siam location, 200 m away, still answers), then in it again once moved back.
+      const moved = await inject(app, asRoot, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.32) });
+      assert.equal(moved.statusCode, 200, moved.body);
+      for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), []);
+      assert.deepEqual(inArea(await lookup({ lat: 48.33, lon: -4.49 })), [ids.placeCentre]);
+      const back = await inject(app, asRoot, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.38) });
+      assert.equal(back.statusCode, 200, back.body);
+      for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), [ids.placeCentre]);
     });
 
     it('finds positions through the GiST indexes of the area boxes and the locations’ points', async () => {

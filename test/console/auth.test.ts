@@ -211,6 +211,7 @@ for (const kind of testDatabaseKinds()) {
         '/chat/conversations/{id}/reply',
         '/chat/conversations/{id}/status',
         '/chat/conversations/{id}/ticket',
+        '/chat/events',
         '/chat/inbox',
         '/chat/usage',
       ]);

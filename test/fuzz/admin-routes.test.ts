@@ -59,8 +59,8 @@ const LOGIN_TABLES = ['login_attempt', 'refresh_session'] as const;
 const LOGIN_COLUMNS = ['last_login_at'];
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Routes that take a body by POST but store nothing: a place's preview computes what would be. */
-const READ_BY_POST = /\/preview$/;
+/** Routes that take a body by POST but store nothing: a place's preview computes what would be, the content check judges MDX. */
+const READ_BY_POST = /\/(preview|content\/check)$/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** An id no record has. */
@@ -112,6 +112,7 @@ for (const kind of testDatabaseKinds()) {
       const cityGroups = await database.db.selectFrom('city_group').select('id').orderBy('name').execute();
       assert.ok(cityGroups.length >= 2, 'the demo has two city groups');
       [groupA, groupB] = cityGroups.map((g) => g.id);
+      await addCannedReplies();
       await addTokens();
       // Read once the accounts exist, so that /admin/users/:id names them.
       values = await demoValues(app, database, new Date(NOW));
@@ -149,6 +150,14 @@ for (const kind of testDatabaseKinds()) {
       await database.db.insertInto('place_street').values(rules).execute();
     }
 
+    /** The demo holds no canned replies: two in each group, so that their routes have records in both. */
+    async function addCannedReplies() {
+      const replies = [groupA, groupB].flatMap((groupId) =>
+        ['Bonjour', 'Merci'].map((title) => ({ id: randomUUID(), city_group_id: groupId, title, content: `${title}, je regarde votre demande.` })),
+      );
+      await database.db.insertInto('canned_reply').values(replies).execute();
+    }
+
     /** Accounts really created and logged in, of several scopes; and tokens that must be refused. */
     async function addTokens() {
       const db = database.db;
@@ -160,6 +169,7 @@ for (const kind of testDatabaseKinds()) {
         { name: 'BLOG_POSTS+CMS of group A', valid: true, weight: 2, permissions: ['BLOG_POSTS', 'CMS'], cityGroupIds: [groupA] },
         { name: 'CHALLENGES of group B', valid: true, weight: 2, permissions: ['CHALLENGES'], cityGroupIds: [groupB] },
         { name: 'USERS of group A', valid: true, weight: 2, permissions: ['USERS'], cityGroupIds: [groupA] },
+        { name: 'CHAT_CONVERSATIONS of group A', valid: true, weight: 2, permissions: ['CHAT_CONVERSATIONS'], cityGroupIds: [groupA] },
         { name: 'no permission', valid: true, weight: 1, permissions: [], cityGroupIds: [groupA, groupB] },
       ];
       let superId = '';

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
+import { createECDH, randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,8 @@ import { buildApp } from '../../src/app.ts';
 import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
 import { signConsoleToken } from '../../src/auth/token.ts';
+import { loadReminderKeys } from '../../src/reminders/keys.ts';
+import { signLink } from '../../src/reminders/links.ts';
 import type { Database } from '../../src/db/database.ts';
 import { testConfig, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
@@ -46,9 +48,20 @@ const LIST_ALL = process.env.FUZZ_LIST === '1';
 /**
  * Tables that requests may legitimately write: a valid challenge completion, a conversation and its messages
  * (and what the assistant records alongside), a failed login (counted by the login throttle), a sorting-guide search
- * (counted per day and query). Every other table must be byte for byte the same after the run.
+ * (counted per day and query), a reminder subscription. Every other table must be byte for byte the same after the run.
  */
-const WRITABLE_TABLES = ['challenge_completion', 'conversation', 'message', 'ticket', 'llm_usage', 'login_attempt', 'search_count'] as const;
+const WRITABLE_TABLES = [
+  'challenge_completion',
+  'conversation',
+  'message',
+  'ticket',
+  'llm_usage',
+  'login_attempt',
+  'search_count',
+  // Reminder subscriptions (made, updated, deleted by their routes) and the keys generated at the first need.
+  'reminder_subscription',
+  'reminder_setting',
+] as const;
 
 const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
 
@@ -78,7 +91,9 @@ for (const kind of testDatabaseKinds()) {
       await app.ready();
       // The back office (/admin, /auth) has its own file, admin-routes.test.ts, with its accounts: here, the other
       // routes get the requests, so that every public read is reached often enough to be seen answering.
-      routes = collectRoutes(app).filter((r) => !/^\/(admin|auth)(\/|$)/.test(r.url));
+      // The console's live inbox (GET /chat/events) is a stream that lasts as long as its token: test/console/events.test.ts
+      // reads it over a real connection.
+      routes = collectRoutes(app).filter((r) => !/^\/(admin|auth)(\/|$)/.test(r.url) && r.url !== '/chat/events');
       values = await publicDemoValues(app, database);
     });
     after(async () => {
@@ -195,6 +210,31 @@ async function publicDemoValues(app: FastifyInstance, database: Database): Promi
     if (created.statusCode === 201) values.conversationIds.push(created.json().id);
     else throw new Error(`could not open a conversation to fuzz: ${created.statusCode} ${created.body}`);
   }
+  // A reminder subscription, and its signed links, to aim the link routes at (a public address literal: nothing is
+  // posted to it, and no name is looked up).
+  const place = await db
+    .selectFrom('collection_place')
+    .innerJoin('city', 'city.id', 'collection_place.city_id')
+    .select(['collection_place.id as placeId', 'city.id as cityId'])
+    .where('city.status', '=', 'ACTIF')
+    .executeTakeFirstOrThrow();
+  const subscriber = createECDH('prime256v1');
+  const subscribed = await app.inject({
+    method: 'POST',
+    url: '/public/reminders/subscriptions',
+    payload: {
+      deviceId: values.deviceIds[0],
+      ...place,
+      channel: 'WEB_PUSH',
+      webPush: {
+        endpoint: 'https://93.184.215.14/push/fuzz',
+        keys: { p256dh: subscriber.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+      },
+    },
+  });
+  if (subscribed.statusCode !== 201) throw new Error(`could not subscribe to reminders to fuzz: ${subscribed.statusCode} ${subscribed.body}`);
+  const { linkKey } = await loadReminderKeys(db, app.config);
+  values.reminderTokens = (['confirm', 'unsubscribe'] as const).map((purpose) => signLink(linkKey, subscribed.json().id, purpose, now));
   // Read again, so that the conversation opened above is among them.
   values.idsByTable = await tableIds(db);
   return values;

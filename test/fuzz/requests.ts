@@ -28,6 +28,8 @@ export interface DemoValues {
   menuLocations: string[];
   deviceIds: string[];
   conversationIds: string[];
+  /** Signed links of reminder e-mails (`?token=`) that name an existing subscription; [] when none was made. */
+  reminderTokens?: string[];
   /**
    * Path parameters that only make sense together (a city and one of its places, a site and one of its menus),
    * by parameter name: a route whose parameters are all named in one of them is sometimes aimed at it.
@@ -229,7 +231,7 @@ const NUMERIC_EDGES = [
   '１',
 ].map(encode);
 
-const QUERY_KEYS = ['page', 'pageSize', 'type', 'from', 'to', 'cityId', 'cityGroupId', 'thumb', 'deviceId', 'placeId', 'status', 'assignedTo', 'id', 'q'];
+const QUERY_KEYS = ['page', 'pageSize', 'type', 'from', 'to', 'cityId', 'cityGroupId', 'thumb', 'deviceId', 'placeId', 'status', 'assignedTo', 'id', 'q', 'token'];
 
 /** Percent-encodes the UTF-8 bytes of any string (lone surrogates become U+FFFD, as a browser would send). */
 function encode(text: string): string {
@@ -402,6 +404,8 @@ function typicalQueryValues(v: DemoValues): Record<string, string[]> {
     address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
+    // The reminders' signed links: real ones, and forged or cut ones.
+    token: [...(v.reminderTokens ?? []), 'garbage', 'eyJzIjoieCJ9.AAAA', ...(v.reminderTokens ?? []).map((t) => t.slice(0, -2))],
   };
 }
 
@@ -424,6 +428,7 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
     address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
+    ...(v.reminderTokens?.length ? { token: v.reminderTokens } : {}),
   };
 }
 
@@ -462,6 +467,23 @@ function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
  * A query string with some of the route's own parameters, each with a value that passes validation: one of the known
  * values of its name, or one drawn from its schema in the API document.
  */
+/**
+ * Routes whose query parameters come in forms that exclude each other (CONTRACT section 11: an address with its city,
+ * or a position with or without a city): a well-formed request takes one whole form, with known values, so that it
+ * goes past the route's own checks whatever the seed. Drawing each parameter on its own mostly mixes the forms (400).
+ */
+const QUERY_FORMS: Record<string, string[][]> = {
+  '/public/places/lookup': [['cityId', 'address'], ['lat', 'lon'], ['cityId', 'lat', 'lon']],
+};
+
+function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
+  const valid = validQueryValues(v);
+  return fc
+    .constantFrom(...forms)
+    .chain((form) => fc.tuple(...form.map((name) => fc.constantFrom(...valid[name]).map((text) => `${name}=${text}`))))
+    .map((pairs) => pairs.join('&'));
+}
+
 function declaredQueryArbitrary(declared: DeclaredQuery, v: DemoValues): fc.Arbitrary<string> {
   const valid = validQueryValues(v);
   const context = bodyContext(v, new Set());
@@ -719,7 +741,8 @@ export function fuzzRequest(routes: Route[], v: DemoValues, options: FuzzOptions
   // Each route's request arbitrary is built once, not at every draw.
   const byRoute = targets.map((route) => {
     const declared = declaredQuery(route, v);
-    const ownQuery = declared?.names.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
+    const forms = QUERY_FORMS[route.url];
+    const ownQuery = forms ? queryFormArbitrary(forms, v) : declared?.names.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
     const bodyless = route.method === 'GET' || route.method === 'HEAD';
     const schema = bodyless ? undefined : operationFor(route, v.bodySchemas)?.schema;
     // One schema body arbitrary per set of records that a path names, made on first use.

@@ -60,6 +60,8 @@ export interface ChallengeFixture {
   endDate?: string | null;
   order?: number;
   requiredChallengeId?: string | null;
+  /** The pass mark, 0 to 100; the column default (60) when omitted. */
+  passingScore?: number;
   /** A badge for the challenge; omitted or null: none. */
   badge?: { name: string; description?: string | null; icon?: string | null; imageUrl?: string | null } | null;
   series?: { name: string; description?: string | null; order?: number; questionIds?: string[] }[];
@@ -85,6 +87,7 @@ export async function insertChallenge(db: Kysely<DB>, fixture: ChallengeFixture)
       end_date: fixture.endDate ?? null,
       order: fixture.order ?? 0,
       required_challenge_id: fixture.requiredChallengeId ?? null,
+      ...(fixture.passingScore === undefined ? {} : { passing_score: fixture.passingScore }),
     })
     .execute();
   let badgeId: string | null = null;

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
@@ -14,8 +13,8 @@ export const BREST_METROPOLE = '6257598e-116b-5090-9b09-374e65036c9b';
 export const PAYS_DES_ABERS = 'da54dfd7-bb11-5096-9c78-3066c4a969ae';
 
 /**
- * The app on the demo data, logins on, with two materials issue 18 names that the demo lacks added to Brest
- * (« Capsule de café », « Carton à pizza », both in its packaging bin): what a city adds through the admin API.
+ * The app on the demo data, logins on. The demo holds ADEME's « Capsules de café ou de thé » (synonyms « Capsule de
+ * café », « Dosette de café ») and « Boîte à pizza » (synonym « Carton à pizza »), both in the packaging bin.
  */
 export async function demoGuideApp(
   cleanups: (() => Promise<void>)[],
@@ -30,19 +29,5 @@ export async function demoGuideApp(
   await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date(now) });
   const cities = await database.db.selectFrom('city').select(['id', 'name']).execute();
   const cityIds = new Map(cities.map((c) => [c.name, c.id]));
-  const packaging = await database.db
-    .selectFrom('waste_type')
-    .select('id')
-    .where('city_id', '=', cityIds.get('Brest')!)
-    .where('name', '=', 'Emballages et papiers')
-    .executeTakeFirstOrThrow();
-  await database.db
-    .insertInto('waste_type_detail')
-    .values([
-      { id: randomUUID(), waste_type_id: packaging.id, material: 'Capsule de café', description: 'Aussi appelé : Dosette de café.', instructions: null, image_url: null },
-      { id: randomUUID(), waste_type_id: packaging.id, material: 'Carton à pizza', description: null, instructions: 'Videz-le de ses restes, puis dans le bac jaune.', image_url: null },
-    ])
-    .execute();
-  await app.dataChanged();
   return { app, database, clock, cityIds };
 }

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
-import type { DatabaseKind } from '../../src/db/database.ts';
+import type { Database, DatabaseKind } from '../../src/db/database.ts';
+import type { Clock } from '../../src/app.ts';
 import { WEB_DIST } from '../../src/web/routes.ts';
 import { buildTestApp } from './app.ts';
 import { consoleEnv } from './console-fixtures.ts';
@@ -41,17 +42,21 @@ export function ensureWebBuilt(): string {
   return WEB_DIST;
 }
 
-/** The demo data set served over real HTTP on a free port by the whole app, as `npm start` would (console on, with `consoleEnv`). */
+/**
+ * The demo data set served over real HTTP on a free port by the whole app, as `npm start` would (console on, with
+ * `consoleEnv`); `clock`, when given, is the server's (opening states at a fixed instant).
+ */
 export async function startDemoServer(
   t: { after: (fn: () => Promise<void>) => void },
   kind: DatabaseKind = 'pglite',
-): Promise<{ app: FastifyInstance; origin: string }> {
+  options: { clock?: Clock } = {},
+): Promise<{ app: FastifyInstance; origin: string; database: Database }> {
   ensureWebBuilt();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-web-media-'));
   t.after(async () => fs.rmSync(mediaDir, { recursive: true, force: true }));
-  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir, ...consoleEnv } });
+  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir, ...consoleEnv }, clock: options.clock });
   await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  return { app, origin: `http://127.0.0.1:${port}` };
+  return { app, origin: `http://127.0.0.1:${port}`, database };
 }

@@ -326,5 +326,37 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(filesIn(mediaDir), [media.id]);
       assert.ok(fs.existsSync(path.join(mediaDir, media.id)), 'a refused deletion keeps the file');
     });
+
+    it('serves a private file and its thumbnail to the agents of its group only, never to the public or to a cache', async (t) => {
+      const { app, asCms, asOutsider, asEditor, asRoot } = await setup(t, kind);
+      const bytes = await png(800, 400);
+      const media = (await upload(app, asCms, [{ name: 'alt', value: 'Plan de tournée (interne)' }, { name: 'file', filename: 'plan.png', bytes }])).json();
+      assert.equal(media.public, false);
+      assert.equal((await app.inject(`/public/cms/media/${media.id}/file`)).statusCode, 404, 'private: not public');
+
+      for (const headers of [asCms, asRoot]) {
+        const file = await app.inject({ url: `/admin/media/${media.id}/file`, headers });
+        assert.equal(file.statusCode, 200);
+        assert.ok(file.rawPayload.equals(bytes));
+        assert.equal(file.headers['content-type'], 'image/png');
+        assert.equal(file.headers['cache-control'], 'private, no-cache');
+        const again = await app.inject({ url: `/admin/media/${media.id}/file`, headers: { ...headers, 'if-none-match': String(file.headers.etag) } });
+        assert.equal(again.statusCode, 304);
+      }
+      const thumb = await app.inject({ url: `/admin/media/${media.id}/file?thumb=1`, headers: asCms });
+      assert.equal(thumb.statusCode, 200);
+      const { width, height } = await sharp(thumb.rawPayload).metadata();
+      assert.deepEqual([width, height], [320, 160]);
+      const range = await app.inject({ url: `/admin/media/${media.id}/file`, headers: { ...asCms, range: 'bytes=0-7' } });
+      assert.equal(range.statusCode, 206);
+      assert.ok(range.rawPayload.equals(bytes.subarray(0, 8)));
+
+      assert.equal((await app.inject(`/admin/media/${media.id}/file`)).statusCode, 401);
+      assert.equal((await app.inject({ url: `/admin/media/${media.id}/file`, headers: asEditor })).statusCode, 403);
+      assert.deepEqual((await app.inject({ url: `/admin/media/${media.id}/file`, headers: asOutsider })).json(), NOT_FOUND);
+      assert.deepEqual((await app.inject({ url: `/admin/media/${UNKNOWN}/file`, headers: asCms })).json(), NOT_FOUND);
+      const badId = await app.inject({ url: '/admin/media/nope/file', headers: asCms });
+      assert.equal(badId.statusCode, 400);
+    });
   });
 }

@@ -40,7 +40,7 @@ for (const kind of testDatabaseKinds()) {
       const { app } = await buildTestApp(t, kind);
       const uuid = '0d8a9bc9-104b-5b64-a127-357bd85689ee';
       const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-      const unknown = ['/nulle-part', '/console', '/console/', '/console/conversations', '/communes/pas-un-uuid', `/communes/${uuid}/${uuid}/x`,
+      const unknown = ['/nulle-part', '/communes/pas-un-uuid', `/communes/${uuid}/${uuid}/x`,
         '/defis/a/b', `/defis/${uuid}`, '/tri/x', '/Tri', '/communes//tri', '/index.html', '/wp-login.php'];
       for (const url of unknown) {
         const page = await app.inject({ url, headers: { accept: browser } });

@@ -1,11 +1,17 @@
-// Collecte's service worker: the app shell for offline use, and the last calendar loaded.
+// Collecte's service worker: the app shell for offline use, and the last public data read (never the collections).
 // Hand-written and small on purpose. Bump VERSION to drop old caches.
-const VERSION = 'v1';
+const VERSION = 'v3';
 const SHELL = `collecte-shell-${VERSION}`;
 const DATA = `collecte-data-${VERSION}`;
 
-// The calendar of a place and its city: network first, the last copy when offline.
-const CALENDAR = /^\/public\/cities\/[^/]+(\/places\/[^/]+\/collections)?$/;
+// Files of the shell besides the hashed assets: served from the cache when the network is out of reach.
+const STATIC = ['/manifest.webmanifest', '/icon.svg'];
+
+// Public data kept for offline reading: network first, the last copy when offline. Not the collections (dates
+// computed for a day: the app keeps its own copy, drops the past dates and says it is offline), not the address
+// suggestions (typed live), not files.
+const KEPT = /^\/public\/(cities|city-groups|challenges|blog-posts|chat|cms)(\/|$)/;
+const NEVER = /\/(collections|calendar\.ics|file|thumbnail)$|^\/public\/places\//;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -15,8 +21,15 @@ self.addEventListener('install', (event) => {
       const html = await response.clone().text();
       // index.html names its hashed scripts and styles: cache them with it.
       const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      // The entry names the screens loaded on first use (Défis, Actus, Assistant…): cache them too, so that they
+      // open offline even when never opened before.
+      const lazy = [];
+      for (const script of assets.filter((a) => a.endsWith('.js'))) {
+        const code = await (await fetch(script)).text();
+        for (const m of code.matchAll(/["'`](?:\.\/|\/?assets\/)([\w-]+\.(?:js|css))["'`]/g)) lazy.push(`/assets/${m[1]}`);
+      }
       await cache.put('/', response);
-      await cache.addAll([...new Set([...assets, '/manifest.webmanifest', '/icon.svg'])]);
+      await cache.addAll([...new Set([...assets, ...lazy, ...STATIC])]);
       await self.skipWaiting();
     })(),
   );
@@ -31,29 +44,35 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+/** The network's answer, kept under `key`; the kept copy when the network is out of reach. */
+async function networkFirst(request, cacheName, key = request) {
+  const cache = await caches.open(cacheName);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(key, response.clone());
+    return response;
+  } catch (err) {
+    const cached = await cache.match(key);
+    if (cached) return cached;
+    throw err;
+  }
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // The agents' console (/console) is another app: never served from, nor stored as, the citizens' shell.
+  if (url.pathname === '/console' || url.pathname.startsWith('/console/')) return;
 
   if (request.mode === 'navigate') {
     // Network first so that a new version shows at once; the cached shell when offline.
-    event.respondWith(
-      (async () => {
-        try {
-          const response = await fetch(request);
-          if (response.ok) (await caches.open(SHELL)).put('/', response.clone());
-          return response;
-        } catch {
-          return (await caches.match('/')) ?? Response.error();
-        }
-      })(),
-    );
+    event.respondWith(networkFirst(request, SHELL, '/').catch(async () => (await caches.match('/')) ?? Response.error()));
     return;
   }
   if (url.pathname.startsWith('/assets/')) {
-    // Hashed names never change: cache first, stored on first use (lazy screens included).
+    // Hashed names never change: cache first, stored on first use.
     event.respondWith(
       (async () => {
         const cached = await caches.match(request);
@@ -65,22 +84,9 @@ self.addEventListener('fetch', (event) => {
     );
     return;
   }
-  if (CALENDAR.test(url.pathname)) {
-    event.respondWith(
-      (async () => {
-        const cache = await caches.open(DATA);
-        // Collections are asked for a range starting today: keep one copy per place whatever the range.
-        const key = url.origin + url.pathname;
-        try {
-          const response = await fetch(request);
-          if (response.ok) await cache.put(key, response.clone());
-          return response;
-        } catch (err) {
-          const cached = await cache.match(key);
-          if (cached) return cached;
-          throw err;
-        }
-      })(),
-    );
+  if (STATIC.includes(url.pathname)) {
+    event.respondWith(networkFirst(request, SHELL, url.pathname));
+    return;
   }
+  if (KEPT.test(url.pathname) && !NEVER.test(url.pathname)) event.respondWith(networkFirst(request, DATA));
 });

@@ -1,23 +1,23 @@
 import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
-import { get } from './api.ts';
 import { lazy } from './lazy.tsx';
 import { Link, match, usePath } from './router.tsx';
 import { loadSite, type SiteChrome } from './site.ts';
-import { chosenPlace, currentCityId } from './store.ts';
-import type { ChatAvailability, MenuItem } from './types.ts';
+import { chosenPlace } from './store.ts';
+import type { MenuItem } from './types.ts';
 import { Title } from './ui.tsx';
 import { Calendar } from './screens/calendar.tsx';
 import { CitySearch, PlaceChoice } from './screens/communes.tsx';
-import { RecyclingPoints } from './screens/points.tsx';
-import { WhereDoesItGo } from './screens/sorting.tsx';
 
 const Challenges = lazy(() => import('./screens/challenges.tsx').then((m) => m.Challenges));
 const Quiz = lazy(() => import('./screens/challenges.tsx').then((m) => m.Quiz));
 const BlogList = lazy(() => import('./screens/blog.tsx').then((m) => m.BlogList));
 const BlogPostScreen = lazy(() => import('./screens/blog.tsx').then((m) => m.BlogPostScreen));
 const Chat = lazy(() => import('./screens/chat.tsx').then((m) => m.Chat));
+const RecyclingPoints = lazy(() => import('./screens/points.tsx').then((m) => m.RecyclingPoints));
+const WhereDoesItGo = lazy(() => import('./screens/sorting.tsx').then((m) => m.WhereDoesItGo));
+const OpenData = lazy(() => import('./screens/open-data.tsx').then((m) => m.OpenData));
 const PageScreen = lazy(() => import('./screens/page.tsx').then((m) => m.PageScreen));
 
 function Home() {
@@ -30,9 +30,14 @@ function NotFound() {
     <section>
       <Title text="Page introuvable">Page introuvable</Title>
       <p>Cette page n'existe pas ou plus.</p>
-      <Link class="button" href="/">
-        Retour à l'accueil
-      </Link>
+      <p class="actions">
+        <Link class="button" href="/">
+          Retour à l'accueil
+        </Link>
+        <Link class="button secondary" href="/communes">
+          Choisir ma commune
+        </Link>
+      </p>
     </section>
   );
 }
@@ -50,6 +55,7 @@ function Screen({ path }: { path: string }) {
   if (match('/actualites', path)) return <BlogList />;
   if ((p = match('/actualites/:postId', path))) return <BlogPostScreen postId={p.postId} />;
   if (match('/assistant', path)) return <Chat />;
+  if (match('/donnees-ouvertes', path)) return <OpenData />;
   if ((p = match('/pages/:pageId', path))) return <PageScreen pageId={p.pageId} />;
   return <NotFound />;
 }
@@ -114,22 +120,10 @@ function MenuLinks({ items }: { items: MenuItem[] }) {
 function App() {
   const path = usePath();
   const [site, setSite] = useState<SiteChrome | null>(null);
-  const [chatCity, setChatCity] = useState<string | null>(null);
-  const cityId = currentCityId();
 
   useEffect(() => {
     loadSite().then(setSite, () => setSite(null));
   }, []);
-  useEffect(() => {
-    // The assistant tab shows only where the city's group offers it.
-    if (!cityId) return setChatCity(null);
-    get<ChatAvailability>(`/public/chat/availability?cityId=${cityId}`).then(
-      (a) => setChatCity(a.enabled ? cityId : null),
-      () => setChatCity(null),
-    );
-  }, [cityId]);
-
-  const tabs = TABS.filter((t) => t.href !== '/assistant' || chatCity !== null || path === '/assistant');
   return (
     <>
       <a class="skip" href="#main">
@@ -150,7 +144,8 @@ function App() {
       </header>
       <nav class="tabs" aria-label="Navigation principale">
         <ul>
-          {tabs.map((t) => (
+          {/* Every tab whatever the commune: the bar keeps its shape; the assistant's screen says where it is not offered. */}
+          {TABS.map((t) => (
             <li key={t.href}>
               <Link href={t.href} aria-current={isActive(t.href, path) ? 'page' : undefined}>
                 <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
@@ -174,7 +169,7 @@ function App() {
           </nav>
         )}
         <p class="muted">
-          Collecte, logiciel libre · <a href="/docs">API publique</a>
+          Collecte, logiciel libre · <Link href="/donnees-ouvertes">Données ouvertes</Link> · <a href="/docs">API publique</a>
         </p>
       </footer>
     </>

@@ -25,7 +25,10 @@ export function usePath(): string {
   return path;
 }
 
-/** Matches "/defis/:challengeId" against a path; the parameters, or null. */
+/** Every parameter of the app's routes names a record by its id, a UUID (as src/web/paths.ts says to the server). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Matches "/defis/:challengeId" against a path; the parameters (UUIDs), or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split('/');
   const s = path.replace(/\/+$/, '').split('/');
@@ -33,7 +36,10 @@ export function match(pattern: string, path: string): Record<string, string> | n
   if (p.length !== s.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(':')) params[p[i].slice(1)] = decodeURIComponent(s[i]);
+    if (p[i].startsWith(':')) {
+      if (!UUID.test(s[i])) return null;
+      params[p[i].slice(1)] = s[i];
+    }
     else if (p[i] !== s[i]) return null;
   }
   return params;

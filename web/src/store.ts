@@ -39,6 +39,28 @@ export interface ChosenPlace {
 }
 
 export const chosenPlace = () => read<ChosenPlace>('place');
+
+/** A place the citizen keeps under a name of their own (home, parents'…), to switch between them in one tap. */
+export interface SavedPlace extends ChosenPlace {
+  label: string;
+}
+
+/** At most this many saved places: a short list stays a one-tap choice. */
+const MAX_SAVED = 6;
+
+export const savedPlaces = () => read<SavedPlace[]>('places') ?? [];
+
+export function savePlace(place: SavedPlace): SavedPlace[] {
+  const list = [...savedPlaces().filter((p) => p.placeId !== place.placeId), place].slice(-MAX_SAVED);
+  write('places', list);
+  return list;
+}
+
+export function forgetPlace(placeId: string): SavedPlace[] {
+  const list = savedPlaces().filter((p) => p.placeId !== placeId);
+  write('places', list);
+  return list;
+}
 export const chooseCity = (cityId: string) => write('city', cityId);
 /** The commune the other screens are about: the chosen place's, or the last one picked. */
 export const currentCityId = () => chosenPlace()?.cityId ?? read<string>('city');

@@ -45,9 +45,14 @@ export function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** "mardi 24 novembre" for a YYYY-MM-DD day. */
+/** The first of a month as French typography writes it: `1er décembre` (Intl writes `1 décembre`). */
+export function firstOfMonth(date: string): string {
+  return date.replace(/(^|\s)1(?=\s)/, '$11er');
+}
+
+/** "mardi 24 novembre", "lundi 1er mars" for a YYYY-MM-DD day. */
 export function longDay(isoDate: string): string {
-  return dayFormat.format(new Date(`${isoDate}T00:00:00Z`));
+  return firstOfMonth(dayFormat.format(new Date(`${isoDate}T00:00:00Z`)));
 }
 
 /** "aujourd’hui", "demain" or the long day. */
@@ -59,9 +64,49 @@ export function relativeDay(isoDate: string, today = todayInFrance()): string {
 
 /** "24 novembre 2026" for an instant (exceptions, posts). */
 export function shortDate(iso: string): string {
-  return shortFormat.format(new Date(iso));
+  return firstOfMonth(shortFormat.format(new Date(iso)));
 }
 
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const NBSP = '\u00a0';
+const clockFormat = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Paris' });
+const weekdayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', timeZone: 'UTC' });
+
+/** "18 h", "18 h 30", "9 h" (non-breaking spaces) for an instant, on the clock of France. */
+export function frenchTime(iso: string): string {
+  const parts = clockFormat.formatToParts(new Date(iso));
+  const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
+  const minute = parts.find((p) => p.type === 'minute')?.value ?? '00';
+  return minute === '00' ? `${hour}${NBSP}h` : `${hour}${NBSP}h${NBSP}${minute}`;
+}
+
+/** When an instant comes, said from `now`: "à 18 h", "demain à 9 h", "lundi à 9 h", "le lundi 5 janvier à 9 h". */
+export function whenNext(iso: string, now = new Date()): string {
+  const day = todayInFrance(new Date(iso));
+  const today = todayInFrance(now);
+  const time = frenchTime(iso);
+  if (day === today) return `à ${time}`;
+  if (day === addDays(today, 1)) return `demain à ${time}`;
+  if (day < addDays(today, 7)) return `${weekdayFormat.format(new Date(`${day}T00:00:00Z`))} à ${time}`;
+  return `le ${longDay(day)} à ${time}`;
+}
+
+/**
+ * A recycling point's opening state as GET /public/cities/:cityId/recycling-points computes it, in words:
+ * « Ouvert · ferme à 18 h », « Fermé · ouvre lundi à 9 h », « Ouvert 24 h/24 »; null without a spec.
+ */
+export function openingLabel(openNow: boolean | null, nextChange: string | null, now = new Date()): string | null {
+  if (openNow === null) return null;
+  if (nextChange === null) return openNow ? `Ouvert 24${NBSP}h/24` : 'Fermé';
+  return openNow ? `Ouvert · ferme ${whenNext(nextChange, now)}` : `Fermé · ouvre ${whenNext(nextChange, now)}`;
+}
+
+/** "à 350 m", "à 1,2 km", "à 14 km" (non-breaking spaces). */
+export function distanceLabel(meters: number): string {
+  if (meters < 1000) return `à ${Math.round(meters / 10) * 10}${NBSP}m`;
+  if (meters < 10_000) return `à ${(meters / 1000).toFixed(1).replace('.', ',')}${NBSP}km`;
+  return `à ${Math.round(meters / 1000)}${NBSP}km`;
 }

@@ -4,7 +4,14 @@ export interface CityRef {
   id: string;
   name: string;
 }
-export interface CityGroup {
+/** A city group's contact block (each null when not published). */
+export interface GroupContact {
+  contactPhone: string | null;
+  contactEmail: string | null;
+  contactHours: string | null;
+  contactAddress: string | null;
+}
+export interface CityGroup extends GroupContact {
   id: string;
   name: string;
   type: string;
@@ -65,6 +72,23 @@ export interface RecyclingPoint {
   longitude: number | null;
   openingHours: string | null;
 }
+/** A point with its opening state and distance (GET /public/cities/:cityId/recycling-points, CONTRACT section 14). */
+export interface RecyclingPointStatus extends RecyclingPoint {
+  kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
+  materials: string[];
+  openingHoursSpec: string | null;
+  openNow: boolean | null;
+  nextChange: string | null;
+  distanceMeters: number | null;
+}
+/** One answer of GET /public/cities/:cityId/sorting-guide?q= (CONTRACT section 15). */
+export interface GuideResult {
+  material: string;
+  wasteTypeId: string;
+  wasteTypeName: string;
+  instructions: string | null;
+  recyclingPointIds: string[];
+}
 export interface QuizQuestion {
   id: string;
   material: string;
@@ -93,6 +117,8 @@ export interface Challenge {
   requiredChallenge: CityRef | null;
   series: Serie[];
   badge: Badge | null;
+  /** The pass mark, in %: the badge needs a best score at or above it. */
+  passingScore: number;
 }
 export interface City {
   id: string;

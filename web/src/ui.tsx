@@ -1,7 +1,7 @@
 // Small shared pieces: loading and error states, screen titles, data loading.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import { messageOf } from './api.ts';
+import { ApiError, messageOf } from './api.ts';
 import { Link } from './router.tsx';
 
 export interface Resource<T> {
@@ -58,14 +58,25 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function Problem({ error, retry }: { error: unknown; retry?: () => void }) {
+/**
+ * An error in a French sentence. Retrying is offered only where it may work: not for what does not exist (404) or
+ * was refused (400); those get a way back instead (`back`, else the home screen).
+ */
+export function Problem({ error, retry, back }: { error: unknown; retry?: () => void; back?: { href: string; label: string } }) {
+  const final = error instanceof ApiError && (error.status === 404 || error.status === 400);
+  const way = back ?? { href: '/', label: 'Retour à l’accueil' };
   return (
     <div class="problem" role="alert">
       <p>{messageOf(error)}</p>
-      {retry && (
+      {retry && !final && (
         <button type="button" class="button secondary" onClick={retry}>
           Réessayer
         </button>
+      )}
+      {final && (
+        <Link class="button secondary" href={way.href}>
+          {way.label}
+        </Link>
       )}
     </div>
   );
@@ -80,6 +91,31 @@ export function NeedCity({ what }: { what: string }) {
         Choisir ma commune
       </Link>
     </div>
+  );
+}
+
+/** Whether the browser believes it is online; follows the `online` and `offline` events. */
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    addEventListener('online', update);
+    addEventListener('offline', update);
+    return () => {
+      removeEventListener('online', update);
+      removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+/** Said above a screen whose content may come from the copy kept on the device. */
+export function OfflineNotice({ what }: { what: string }) {
+  if (useOnline()) return null;
+  return (
+    <p class="notice" role="status">
+      Vous êtes hors connexion{'\u00a0'}: {what}
+    </p>
   );
 }
 

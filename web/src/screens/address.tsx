@@ -5,6 +5,7 @@ import { getLive, messageOf } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import type { PlaceCandidate } from '../types.ts';
 import { Problem } from '../ui.tsx';
+import { canLocate, currentPosition, wasDenied } from '../position.ts';
 
 const NBSP = '\u00a0';
 /** Typing pauses this long before a suggestion request leaves. */
@@ -183,17 +184,6 @@ function whereFound(c: PlaceCandidate): string {
   return c.distanceMeters === null ? c.label : `${c.label}, à ${c.distanceMeters}${NBSP}m`;
 }
 
-/** Geolocation exists and may work here (browsers refuse it outside secure contexts). */
-export function canLocate(): boolean {
-  return typeof navigator !== 'undefined' && 'geolocation' in navigator && globalThis.isSecureContext !== false;
-}
-
-function currentPosition(): Promise<GeolocationPosition> {
-  return new Promise((resolve, reject) =>
-    navigator.geolocation.getCurrentPosition(resolve, reject, { enableHighAccuracy: true, timeout: 20_000, maximumAge: 60_000 }),
-  );
-}
-
 /** « Me localiser »: the browser asks for the position only on this tap, never before. */
 export function LocateMe({ cityId }: { cityId: string }) {
   const [state, setState] = useState<Located>({ step: 'idle' });
@@ -212,8 +202,7 @@ export function LocateMe({ cityId }: { cityId: string }) {
     try {
       position = await currentPosition();
     } catch (err) {
-      const denied = (err as GeolocationPositionError | null)?.code === 1;
-      if (live.current) setState({ step: 'failed', message: denied ? DENIED : UNAVAILABLE });
+      if (live.current) setState({ step: 'failed', message: wasDenied(err) ? DENIED : UNAVAILABLE });
       return;
     }
     const { latitude, longitude } = position.coords;

@@ -5,7 +5,7 @@ import { Link } from '../router.tsx';
 import { currentCityId } from '../store.ts';
 import { shortDate } from '../text.ts';
 import type { BlogPost, City } from '../types.ts';
-import { Loading, Problem, Title, useResource } from '../ui.tsx';
+import { Loading, OfflineNotice, Problem, Title, useResource } from '../ui.tsx';
 
 /** One line of text from the start of a post, without its Markdown. */
 function excerpt(content: string): string {
@@ -14,7 +14,15 @@ function excerpt(content: string): string {
     .map((l) => l.trim())
     .find((l) => l && !/^(#|:::|!\[|[-*]\s|\d+\.|import |export |<)/.test(l));
   const text = (line ?? '').replace(/[*_`]/g, '').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1');
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+  return cutOnWord(text, 160);
+}
+
+/** At most `max` characters, cut after a whole word (no dangling punctuation) and ended with an ellipsis. */
+export function cutOnWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const space = head.search(/\s\S*$/);
+  return `${(space > 0 ? head.slice(0, space) : head).replace(/[\s,;:.!?'’(«–-]+$/u, '')}…`;
 }
 
 async function loadPosts() {
@@ -29,6 +37,7 @@ export function BlogList() {
   return (
     <section>
       <Title text="Actualités">Actualités</Title>
+      <OfflineNotice what="voici les actualités lues lors de votre dernière visite." />
       {posts.loading ? (
         <Loading what="des actualités" />
       ) : posts.error != null || !posts.data ? (

@@ -1,11 +1,11 @@
 // The city's challenges: play a serie's quiz, send the score, see badges and progress.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, messageOf, post } from '../api.ts';
 import { Link } from '../router.tsx';
 import { currentCityId, deviceId } from '../store.ts';
 import { shortDate } from '../text.ts';
 import type { Badge, Challenge, City, Completion, Progress, WasteType } from '../types.ts';
-import { Loading, NeedCity, Problem, Swatch, Title, useResource } from '../ui.tsx';
+import { Loading, NeedCity, OfflineNotice, Problem, Swatch, Title, useResource } from '../ui.tsx';
 
 async function loadChallenges(cityId: string) {
   const [challenges, progress] = await Promise.all([
@@ -21,6 +21,7 @@ export function Challenges() {
   return (
     <section>
       <Title text="Défis du tri">Défis du tri</Title>
+      <OfflineNotice what="voici les défis lus lors de votre dernière visite. Un score ne peut être enregistré qu'avec une connexion." />
       {!cityId ? (
         <NeedCity what="les défis de votre commune" />
       ) : data.loading ? (
@@ -70,7 +71,14 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
             <li key={c.id} class="card">
               <h3>{c.name}</h3>
               {c.description && <p>{c.description}</p>}
-              {result && <p class="success">Terminé avec {Math.round(result.score)} %.</p>}
+              {result &&
+                (result.badge || !c.badge || result.score >= c.passingScore ? (
+                  <p class="success">Terminé avec {Math.round(result.score)}{NBSP}%.</p>
+                ) : (
+                  <p>
+                    Meilleur score{NBSP}: {Math.round(result.score)}{NBSP}%. Il faut {c.passingScore}{NBSP}% pour gagner le badge «{NBSP}{c.badge.name}{NBSP}»{NBSP}: rejouez{NBSP}!
+                  </p>
+                ))}
               {locked ? (
                 <p class="muted">Terminez d'abord le défi « {c.requiredChallenge?.name} » pour débloquer celui-ci.</p>
               ) : (
@@ -107,6 +115,8 @@ function BadgeView({ badge }: { badge: Badge }) {
   );
 }
 
+const NBSP = '\u00a0';
+
 async function loadQuiz(cityId: string, challengeId: string) {
   const [challenges, city] = await Promise.all([get<Challenge[]>(`/public/challenges/${cityId}`), get<City>(`/public/cities/${cityId}`)]);
   return { challenge: challenges.find((c) => c.id === challengeId) ?? null, wasteTypes: city.wasteTypes };
@@ -137,6 +147,11 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
   const [chosen, setChosen] = useState<string | null>(null);
   const [result, setResult] = useState<{ completion?: Completion; error?: unknown; score: number } | null>(null);
   const question = questions[index];
+  const feedback = useRef<HTMLDivElement>(null);
+  // The answer's feedback and « Question suivante » come into view above the phone's tab bar (scroll-margin).
+  useEffect(() => {
+    if (chosen) feedback.current?.scrollIntoView({ block: 'nearest' });
+  }, [chosen]);
 
   const answer = (wasteTypeId: string) => {
     if (chosen) return;
@@ -166,6 +181,12 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
           Votre score : <strong>{result.score} %</strong> ({correct} bonne{correct > 1 ? 's' : ''} réponse{correct > 1 ? 's' : ''} sur {questions.length})
         </p>
         {result.error != null && <p class="problem" role="alert">Votre score n'a pas pu être enregistré. {messageOf(result.error)}</p>}
+        {result.completion && !result.completion.challenge.badge && challenge.badge && (
+          <p class="card">
+            Il faut au moins {challenge.passingScore}{NBSP}% de bonnes réponses pour gagner le badge «{NBSP}{challenge.badge.name}{NBSP}». Rejouez pour
+            tenter votre chance{NBSP}!
+          </p>
+        )}
         {result.completion?.challenge.badge && (
           <div class="card earned" role="status">
             <p>Bravo, vous gagnez le badge :</p>
@@ -191,13 +212,23 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
       <div class="card quiz">
         <h2 id="question">{question.question}</h2>
         <div role="group" aria-labelledby="question">
-        <ul class="options">
+        <ul class={chosen ? 'options answered' : 'options'}>
           {wasteTypes.map((w) => {
             const state = chosen === null ? '' : w.id === question.correctWasteTypeId ? 'right' : w.id === chosen ? 'wrong' : '';
             return (
               <li key={w.id}>
                 <button type="button" class={`option ${state}`} onClick={() => answer(w.id)} aria-pressed={chosen === w.id} disabled={chosen !== null && chosen !== w.id}>
                   <Swatch color={w.color} /> {w.name}
+                  {state === 'right' && (
+                    <span class="verdict-mark">
+                      <span aria-hidden="true">✓</span> Bonne réponse
+                    </span>
+                  )}
+                  {state === 'wrong' && (
+                    <span class="verdict-mark">
+                      <span aria-hidden="true">✗</span> Votre réponse
+                    </span>
+                  )}
                 </button>
               </li>
             );
@@ -205,9 +236,14 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
         </ul>
         </div>
         {chosen && (
-          <div role="status" class={chosen === question.correctWasteTypeId ? 'success' : 'failure'}>
+          <div role="status" ref={feedback} class={`feedback ${chosen === question.correctWasteTypeId ? 'success' : 'failure'}`}>
             <p>
-              {chosen === question.correctWasteTypeId ? 'Bonne réponse !' : `Non : ${question.material.toLowerCase()} va dans « ${right?.name} ».`}
+              <span class="feedback-icon" aria-hidden="true">
+                {chosen === question.correctWasteTypeId ? '✓' : '✗'}
+              </span>{' '}
+              {chosen === question.correctWasteTypeId
+                ? `Bonne réponse${NBSP}!`
+                : `Mauvaise réponse${NBSP}: ${question.material.toLowerCase()} va dans «${NBSP}${right?.name}${NBSP}».`}
             </p>
             <button type="button" class="button" onClick={next}>
               {index + 1 < questions.length ? 'Question suivante' : 'Voir mon score'}

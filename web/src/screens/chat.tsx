@@ -3,8 +3,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, messageOf, post } from '../api.ts';
 import { chosenPlace, currentCityId, deviceId, read, write } from '../store.ts';
-import type { ChatAvailability, ChatMessage, Conversation, Listing } from '../types.ts';
-import { Loading, NeedCity, Problem, Title, useResource } from '../ui.tsx';
+import { ContactBlock, groupOfCity } from '../contact.tsx';
+import type { ChatAvailability, ChatMessage, CityGroup, Conversation, Listing } from '../types.ts';
+import { Loading, NeedCity, OfflineNotice, Problem, Title, useResource } from '../ui.tsx';
 
 interface SavedConversation {
   id: string;
@@ -12,6 +13,8 @@ interface SavedConversation {
 }
 
 type Status = Conversation['status'];
+
+const NBSP = '\u00a0';
 
 const WHO: Record<ChatMessage['role'], string> = { user: 'Vous', assistant: 'Assistant', agent: 'Conseiller' };
 
@@ -37,7 +40,10 @@ const messagesOf = (conversationId: string) =>
   get<ChatMessage[]>(`/public/chat/conversations/${conversationId}/messages`, { fresh: true });
 
 async function loadChat(cityId: string) {
-  const availability = await get<ChatAvailability>(`/public/chat/availability?cityId=${cityId}`, { fresh: true });
+  const [availability, group] = await Promise.all([
+    get<ChatAvailability>(`/public/chat/availability?cityId=${cityId}`, { fresh: true }),
+    groupOfCity(cityId).catch(() => null),
+  ]);
   const saved = read<SavedConversation>('conversation');
   let messages: ChatMessage[] = [];
   let status: Status | null = null;
@@ -49,7 +55,7 @@ async function loadChat(cityId: string) {
       write('conversation', null);
     }
   }
-  return { enabled: availability.enabled, messages, status };
+  return { enabled: availability.enabled, messages, status, group };
 }
 
 export function Chat() {
@@ -58,6 +64,7 @@ export function Chat() {
   return (
     <section class="chat">
       <Title text="Assistant">Poser une question</Title>
+      <OfflineNotice what="l'assistant a besoin d'internet pour répondre. Les messages déjà échangés restent lisibles." />
       {!cityId ? (
         <NeedCity what="l'assistant de votre commune" />
       ) : chat.loading ? (
@@ -65,15 +72,22 @@ export function Chat() {
       ) : chat.error != null || !chat.data ? (
         <Problem error={chat.error} retry={chat.reload} />
       ) : !chat.data.enabled ? (
-        <p class="card">L'assistant n'est pas proposé dans votre commune. Consultez « Où jeter ? » ou votre calendrier de collecte.</p>
+        <>
+          <p class="card">
+            L'assistant n'est pas proposé dans votre commune. Consultez «{NBSP}Où jeter{NBSP}?{NBSP}» ou votre calendrier de collecte
+            {chat.data.group?.contactPhone || chat.data.group?.contactEmail ? `, ou contactez le service déchets${NBSP}:` : '.'}
+          </p>
+          <ContactBlock group={chat.data.group} />
+        </>
       ) : (
-        <ConversationView cityId={cityId} initial={chat.data.messages} initialStatus={chat.data.status} />
+        <ConversationView cityId={cityId} initial={chat.data.messages} initialStatus={chat.data.status} group={chat.data.group} />
       )}
     </section>
   );
 }
 
-function ConversationView({ cityId, initial, initialStatus }: { cityId: string; initial: ChatMessage[]; initialStatus: Status | null }) {
+function ConversationView(props: { cityId: string; initial: ChatMessage[]; initialStatus: Status | null; group: CityGroup | null }) {
+  const { cityId, initial, initialStatus, group } = props;
   const [messages, setMessages] = useState(initial);
   const [status, setStatus] = useState(initialStatus);
   const [draft, setDraft] = useState('');
@@ -196,8 +210,13 @@ function ConversationView({ cityId, initial, initialStatus }: { cityId: string; 
       {status && STATUS_LINE[status] && (
         <p class="notice chat-status" role="status">
           {STATUS_LINE[status]}
+          {status === 'WAITING_AGENT' &&
+            (group?.contactHours
+              ? ` Les conseillers répondent ${group.contactHours}${/[.!?]$/.test(group.contactHours) ? '' : '.'}`
+              : ' Les conseillers répondent aux heures d’ouverture du service.')}
         </p>
       )}
+      {held(status) && <ContactBlock group={group} />}
       {error != null && <p class="problem" role="alert">Votre message n'a pas été envoyé. {messageOf(error)}</p>}
       <form class="composer" onSubmit={send}>
         <label for="chat-input" class="visually-hidden">

@@ -29,10 +29,15 @@ export function CitySearch() {
   const results = useMemo(() => {
     const q = fold(query);
     if (!index.data || !q) return [];
-    // Names that start with the query first, then names containing it.
-    const starts = index.data.filter((c) => c.key.startsWith(q) || c.key.split(' ').some((w) => w.startsWith(q)));
-    const contains = index.data.filter((c) => !starts.includes(c) && c.key.includes(q));
-    return [...starts, ...contains].slice(0, 12);
+    // The name itself, then names that start with the query, then a later word of the name, then anywhere in it.
+    const rank = (key: string) =>
+      key === q ? 0 : key.startsWith(q) ? 1 : key.split(' ').some((w) => w.startsWith(q)) ? 2 : key.includes(q) ? 3 : -1;
+    return index.data
+      .map((c) => ({ c, r: rank(c.key) }))
+      .filter((x) => x.r >= 0)
+      .sort((a, b) => a.r - b.r || a.c.name.localeCompare(b.c.name, 'fr'))
+      .map((x) => x.c)
+      .slice(0, 12);
   }, [query, index.data]);
 
   return (
@@ -97,7 +102,9 @@ export function PlaceChoice({ cityId }: { cityId: string }) {
   }, [city.data]);
 
   if (city.loading) return <Loading what="de la commune" />;
-  if (city.error != null || !city.data) return <Problem error={city.error} retry={city.reload} />;
+  if (city.error != null || !city.data) {
+    return <Problem error={city.error} retry={city.reload} back={{ href: '/communes', label: 'Choisir ma commune' }} />;
+  }
   return (
     <section>
       <Title text={city.data.name}>{city.data.name} : votre secteur</Title>

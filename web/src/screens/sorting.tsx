@@ -1,45 +1,54 @@
-// "Où jeter ?": a material search over the city's waste-type details and quiz materials.
-import { useMemo, useState } from 'preact/hooks';
-import { get } from '../api.ts';
+// "Où jeter ?": the server's ranked search of the city's sorting guide (CONTRACT section 15), as one types.
+import { useEffect, useState } from 'preact/hooks';
+import { get, getLive } from '../api.ts';
+import { Link } from '../router.tsx';
 import { currentCityId } from '../store.ts';
-import { matchesAll, words } from '../text.ts';
-import type { City, WasteType } from '../types.ts';
+import type { City, GuideResult } from '../types.ts';
 import { Loading, NeedCity, Problem, Swatch, Title, useResource } from '../ui.tsx';
+import { pointsTaking } from '../links.ts';
+
+const NBSP = '\u00a0';
+/** Typing pauses this long before a search leaves (each search is counted by the city: no request per keystroke). */
+const DEBOUNCE_MS = 250;
+/** The server refuses longer queries. */
+const MAX_QUERY = 200;
 
 interface Answer {
-  key: string;
-  material: string;
-  description: string | null;
-  instructions: string | null;
-  type: WasteType;
-}
-
-function answersOf(city: City): Answer[] {
-  const byId = new Map(city.wasteTypes.map((w) => [w.id, w]));
-  const answers: Answer[] = city.wasteTypes.flatMap((type) =>
-    type.details.map((d) => ({ key: d.id, material: d.material, description: d.description, instructions: d.instructions, type })),
-  );
-  const known = new Set(answers.map((a) => a.material.toLowerCase()));
-  for (const q of city.quizQuestions) {
-    const type = byId.get(q.correctWasteTypeId);
-    if (type && !known.has(q.material.toLowerCase())) {
-      known.add(q.material.toLowerCase());
-      answers.push({ key: q.id, material: q.material, description: null, instructions: type.instructions, type });
-    }
-  }
-  return answers;
+  /** The text these results answer (trimmed): shown only while the box still holds it. */
+  query: string;
+  results: GuideResult[] | null;
+  error: unknown;
 }
 
 export function WhereDoesItGo() {
   const cityId = currentCityId();
   const city = useResource(cityId && `city:${cityId}`, () => get<City>(`/public/cities/${cityId}`));
-  const [query, setQuery] = useState('');
-  const answers = useMemo(() => (city.data ? answersOf(city.data) : []), [city.data]);
-  const found = useMemo(() => {
-    const q = words(query);
-    if (q.length === 0) return [];
-    return answers.filter((a) => matchesAll(q, `${a.material} ${a.description ?? ''}`)).slice(0, 20);
-  }, [query, answers]);
+  const [text, setText] = useState('');
+  const [answer, setAnswer] = useState<Answer>({ query: '', results: null, error: null });
+  const [attempt, setAttempt] = useState(0);
+  const query = text.trim().slice(0, MAX_QUERY);
+
+  useEffect(() => {
+    if (!cityId || query === '') return;
+    // Latest request wins: a new keystroke cancels the pending timer and aborts the request in flight.
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      getLive<GuideResult[]>(`/public/cities/${cityId}/sorting-guide?q=${encodeURIComponent(query)}`, controller.signal).then(
+        (results) => setAnswer({ query, results, error: null }),
+        (error) => {
+          if (!controller.signal.aborted) setAnswer({ query, results: null, error });
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [cityId, query, attempt]);
+
+  const current = query !== '' && answer.query === query;
+  const found = current ? (answer.results ?? []) : [];
+  const colors = new Map((city.data?.wasteTypes ?? []).map((w) => [w.id, w.color]));
 
   return (
     <section>
@@ -59,32 +68,41 @@ export function WhereDoesItGo() {
               id="material-query"
               type="search"
               autocomplete="off"
-              placeholder="Par exemple : pot de yaourt, pile, carton"
-              value={query}
-              onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+              maxLength={MAX_QUERY}
+              placeholder={`Par exemple${NBSP}: pot de yaourt, pile, carton`}
+              value={text}
+              onInput={(e) => setText((e.target as HTMLInputElement).value)}
             />
           </form>
           <p class="visually-hidden" aria-live="polite">
-            {query ? `${found.length} résultat${found.length > 1 ? 's' : ''}` : ''}
+            {current && answer.results ? `${found.length} résultat${found.length > 1 ? 's' : ''}` : ''}
           </p>
-          {query && found.length === 0 && (
+          {current && answer.error != null && <Problem error={answer.error} retry={() => setAttempt((n) => n + 1)} />}
+          {current && answer.results && found.length === 0 && (
             <p class="card">
-              Nous n'avons pas trouvé « {query} ». Essayez un autre mot, ou en cas de doute, déposez-le en déchèterie.
+              Nous n'avons pas trouvé «{NBSP}{query}{NBSP}». Essayez un autre mot, ou en cas de doute, déposez-le en déchèterie.
             </p>
           )}
           <ul class="answers" aria-label="Où le jeter">
             {found.map((a) => (
-              <li key={a.key} class="card answer" style={{ borderLeftColor: a.type.color ?? '#6b7280' }}>
+              <li key={`${a.material}:${a.wasteTypeId}`} class="card answer" style={{ borderLeftColor: colors.get(a.wasteTypeId) ?? '#6b7280' }}>
                 <h2>{a.material}</h2>
                 <p class="verdict">
-                  <Swatch color={a.type.color} /> <strong>{a.type.name}</strong>
+                  <Swatch color={colors.get(a.wasteTypeId) ?? null} /> <strong>{a.wasteTypeName}</strong>
                 </p>
                 {a.instructions && <p class="instructions">{a.instructions}</p>}
-                {a.description && <p class="muted">{a.description}</p>}
+                {a.recyclingPointIds.length > 0 && (
+                  <p>
+                    <Link href={pointsTaking(a.wasteTypeId)}>
+                      {a.recyclingPointIds.length > 1 ? `Les ${a.recyclingPointIds.length} points` : 'Le point'} qui l’acceptent
+                      <span class="visually-hidden"> ({a.wasteTypeName})</span>
+                    </Link>
+                  </p>
+                )}
               </li>
             ))}
           </ul>
-          {!query && (
+          {query === '' && (
             <>
               <h2>Les bacs de {city.data.name}</h2>
               <ul class="answers">

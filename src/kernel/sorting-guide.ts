@@ -1,6 +1,21 @@
-import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
-import type { ActiveCity } from '../kernel/cities.ts';
-import type { CityGuideRows } from './repository.ts';
+/**
+ * The sorting guide's ranked search (CONTRACT section 15), pure: what GET /public/cities/:cityId/sorting-guide answers
+ * (src/guide) and what the assistant answers « où jeter … ? » from (src/chat), so that both rank the same way.
+ */
+import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from './search-text.ts';
+import type { ActiveCity } from './cities.ts';
+
+/** Everything of a city the sorting guide searches, as stored. */
+export interface CityGuideRows {
+  city: ActiveCity;
+  wasteTypes: { id: string; name: string; instructions: string | null }[];
+  /** Materials by name (French collation). */
+  details: { id: string; wasteTypeId: string; material: string; description: string | null; instructions: string | null }[];
+  /** Quiz materials in the quiz's order, each with the waste type that answers it. */
+  quizMaterials: { material: string; wasteTypeId: string }[];
+  /** The city's recycling points by name, each with the waste types it takes. */
+  points: { id: string; wasteTypeIds: string[] }[];
+}
 
 /** Most results answered (CONTRACT section 15). */
 export const MAX_RESULTS = 10;
@@ -127,8 +142,17 @@ function entryRank(query: SearchQuery, entry: GuideEntry): Rank | null {
   return best;
 }
 
-/** Up to MAX_RESULTS entries matching `q`, best first (ties in the entries' order); [] when none. */
-export function searchGuide(guide: CityGuide, q: string): GuideResult[] {
+/**
+ * How sure a hit is: `exact` (the whole name or a whole synonym), `words` (every word typed is a word of it), `near`
+ * (typos or word starts), `similar` (only trigrams in common). Only the first two may be presented as what the
+ * citizen named; the others are a guess.
+ */
+export type GuideMatchKind = 'exact' | 'words' | 'near' | 'similar';
+
+const KIND_BY_TIER: GuideMatchKind[] = ['exact', 'exact', 'words', 'near', 'similar'];
+
+/** Up to MAX_RESULTS entries matching `q` with how each matched, best first (ties in the entries' order); [] when none. */
+export function searchGuideMatches(guide: CityGuide, q: string): { result: GuideResult; match: GuideMatchKind }[] {
   const query = searchQuery(q);
   if (query.words.length === 0) return [];
   const ranked: { rank: Rank; index: number; result: GuideResult }[] = [];
@@ -137,6 +161,10 @@ export function searchGuide(guide: CityGuide, q: string): GuideResult[] {
     if (rank) ranked.push({ rank, index, result: entry.result });
   });
   ranked.sort((a, b) => compareRanks(a.rank, b.rank) || a.index - b.index);
-  return ranked.slice(0, MAX_RESULTS).map((r) => r.result);
+  return ranked.slice(0, MAX_RESULTS).map((r) => ({ result: r.result, match: KIND_BY_TIER[r.rank[0]] }));
 }
 
+/** Up to MAX_RESULTS entries matching `q`, best first (ties in the entries' order); [] when none. */
+export function searchGuide(guide: CityGuide, q: string): GuideResult[] {
+  return searchGuideMatches(guide, q).map((m) => m.result);
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { AdminStore, Found } from '../auth/admin-store.ts';
+import type { CannedReplyTable, DB } from '../db/types.ts';
+import { errors } from '../kernel/errors.ts';
+import { iso } from '../kernel/french.ts';
+import type { PageRequest } from '../kernel/pagination.ts';
+import type { CannedReply, CannedReplyPatch, CreateCannedReplyInput } from './schemas.ts';
+
+/**
+ * Canned replies (issue 20): a city group's short answers, picked by title in the console's inbox and sent as an
+ * agent's reply. Admin resource under the group (`/admin/city-groups/:cityGroupId/canned-replies`), then at
+ * `/admin/canned-replies/:id`; audited as `cannedReply`; not public data, so no data_version bump.
+ */
+
+type CannedReplyRow = Selectable<CannedReplyTable>;
+
+const found = (row: CannedReplyRow | undefined): Found<CannedReplyRow> | undefined => row && { row, groupIds: [row.city_group_id] };
+
+function toCannedReply(row: CannedReplyRow): CannedReply {
+  return {
+    id: row.id,
+    cityGroupId: row.city_group_id,
+    title: row.title,
+    content: row.content,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+async function findCannedReply(db: Kysely<DB>, id: string, forUpdate = false): Promise<CannedReplyRow | undefined> {
+  const query = db.selectFrom('canned_reply').selectAll().where('id', '=', id);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
+async function listCannedReplies(db: Kysely<DB>, cityGroupId: string, page: PageRequest): Promise<{ rows: CannedReplyRow[]; total: number }> {
+  const base = db.selectFrom('canned_reply').where('city_group_id', '=', cityGroupId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('title').orderBy('id').limit(page.pageSize).offset((page.page - 1) * page.pageSize).execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export const cannedReplyStore: AdminStore<CannedReplyRow, CannedReply, { id: string }, CreateCannedReplyInput, CannedReplyPatch> = {
+  entity: 'cannedReply',
+  notFound: errors.cannedReplyNotFound,
+  publicData: false,
+  fixedParent: true,
+  parentNotFound: errors.cityGroupNotFound,
+  findParent: async (db, cityGroupId) => {
+    const group = await db.selectFrom('city_group').select('id').where('id', '=', cityGroupId).executeTakeFirst();
+    return group && { row: group, groupIds: [group.id] };
+  },
+  find: async (db, id, options) => found(await findCannedReply(db, id, options.forUpdate)),
+  list: (db, group, page) => listCannedReplies(db, group!.id, page),
+  show: async (_db, rows) => rows.map(toCannedReply),
+  async insert(trx, { subject: group, now }, input) {
+    const id = randomUUID();
+    await trx
+      .insertInto('canned_reply')
+      .values({ id, city_group_id: group!.id, title: input.title.trim(), content: input.content.trim(), created_at: now, updated_at: now })
+      .execute();
+    return (await findCannedReply(trx, id))!;
+  },
+  async update(trx, { subject, now }, patch) {
+    await trx
+      .updateTable('canned_reply')
+      .set({
+        ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
+        ...(patch.content !== undefined ? { content: patch.content.trim() } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', subject.row.id)
+      .execute();
+    return (await findCannedReply(trx, subject.row.id))!;
+  },
+  async remove(trx, { subject }) {
+    await trx.deleteFrom('canned_reply').where('id', '=', subject.row.id).execute();
+  },
+};

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import webPush from 'web-push';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/types.ts';
+
+/** What signs push requests and e-mail links, the same on every instance. */
+export interface ReminderKeys {
+  vapid: { publicKey: string; privateKey: string; subject: string };
+  /** HMAC key of the confirmation and unsubscribe links. */
+  linkKey: Buffer;
+}
+
+/**
+ * Reads a generated value from the database, writing `make()`'s first: ON CONFLICT DO NOTHING lets the first of
+ * several instances starting together win, and every instance then reads the winner's.
+ */
+async function sharedSetting(db: Kysely<DB>, name: string, make: () => string): Promise<string> {
+  await db.insertInto('reminder_setting').values({ name, value: make() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('reminder_setting').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/**
+ * The VAPID pair from the configuration, else the one kept in the database (generated at the first need), and the
+ * link-signing key. The subject defaults to the public origin (push services want a way to reach the sender).
+ */
+export async function loadReminderKeys(db: Kysely<DB>, config: Config): Promise<ReminderKeys> {
+  let vapid: { publicKey: string; privateKey: string };
+  if (config.vapidPublicKey && config.vapidPrivateKey) {
+    vapid = { publicKey: config.vapidPublicKey, privateKey: config.vapidPrivateKey };
+  } else {
+    vapid = JSON.parse(await sharedSetting(db, 'vapid', () => JSON.stringify(webPush.generateVAPIDKeys()))) as typeof vapid;
+  }
+  const linkKey = Buffer.from(await sharedSetting(db, 'link-key', () => randomBytes(32).toString('base64url')), 'base64url');
+  const subject = config.vapidSubject ?? (config.publicBaseUrl?.startsWith('https:') ? config.publicBaseUrl : 'mailto:rappels@collecte.invalid');
+  return { vapid: { ...vapid, subject }, linkKey };
+}
+
+/** Loads the keys once per process, at their first use; a failed load (database away) is tried again next time. */
+export function cachedReminderKeys(db: Kysely<DB>, config: Config): () => Promise<ReminderKeys> {
+  let keys: Promise<ReminderKeys> | undefined;
+  return () => {
+    keys ??= loadReminderKeys(db, config).catch((err: unknown) => {
+      keys = undefined;
+      throw err;
+    });
+    return keys;
+  };
+}

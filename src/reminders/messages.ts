@@ -1,0 +1,119 @@
+import { frenchDate, frenchTime } from '../kernel/french.ts';
+
+/**
+ * Everything the reminders say to citizens, in French: the reminder itself, the e-mails, and the pages the e-mails'
+ * links open. No I/O.
+ */
+
+/** What a reminder or an alert carries, whatever the channel; the web push payload as it is. */
+export interface ReminderMessage {
+  title: string;
+  body: string;
+  /** The place's calendar in the web app. */
+  url: string;
+  /** One notification per place and day: a later one replaces it on the device. */
+  tag: string;
+}
+
+/** `Demain, mardi 25 novembre : Emballages, Ordures ménagères` (no-break space before the colon). */
+export function reminderBody(day: string, wasteTypeNames: readonly string[]): string {
+  return `Demain, ${frenchDate(day)}\u00a0: ${wasteTypeNames.join(', ')}`;
+}
+
+export function reminderMessage(input: { dayText: string; wasteTypeNames: string[]; placeId: string; placeName: string; calendarUrl: string }): ReminderMessage {
+  return {
+    title: `Collecte demain – ${input.placeName}`,
+    body: reminderBody(input.dayText, input.wasteTypeNames),
+    url: input.calendarUrl,
+    tag: `collecte-${input.placeId}-${input.dayText}`,
+  };
+}
+
+/** The web app's calendar of a place (web/src/main.tsx: /communes/:cityId/:placeId). */
+export const calendarUrl = (origin: string, cityId: string, placeId: string) => `${origin}/communes/${cityId}/${placeId}`;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+function htmlMail(title: string, paragraphs: string[]): string {
+  return (
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body style="font-family:sans-serif;line-height:1.5">${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`
+  );
+}
+
+export function confirmationMail(input: { placeName: string; cityName: string; time: string; confirmUrl: string; unsubscribeUrl: string }): MailContent {
+  const where = `${input.placeName} (${input.cityName})`;
+  const when = frenchTime(Number(input.time.slice(0, 2)), Number(input.time.slice(3, 5)));
+  const subject = 'Confirmez vos rappels de collecte';
+  const text = [
+    'Bonjour,',
+    '',
+    `Vous avez demandé à recevoir par e-mail, la veille de chaque collecte à ${when}, un rappel pour ${where}.`,
+    '',
+    `Pour confirmer, ouvrez ce lien\u00a0: ${input.confirmUrl}`,
+    '',
+    'Sans confirmation, rien ne vous sera envoyé et cette demande sera effacée dans 7\u00a0jours. ' +
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
+    '',
+    `Se désabonner\u00a0: ${input.unsubscribeUrl}`,
+  ].join('\n');
+  const html = htmlMail(subject, [
+    'Bonjour,',
+    `Vous avez demandé à recevoir par e-mail, la veille de chaque collecte à ${escapeHtml(when)}, un rappel pour ${escapeHtml(where)}.`,
+    `<a href="${escapeHtml(input.confirmUrl)}">Confirmer mes rappels</a>`,
+    'Sans confirmation, rien ne vous sera envoyé et cette demande sera effacée dans 7\u00a0jours. ' +
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
+    `<a href="${escapeHtml(input.unsubscribeUrl)}">Se désabonner</a>`,
+  ]);
+  return { subject, text, html };
+}
+
+export function reminderMail(message: ReminderMessage, unsubscribeUrl: string): MailContent {
+  const text = [message.body, '', `Voir le calendrier\u00a0: ${message.url}`, '', `Ne plus recevoir ces rappels\u00a0: ${unsubscribeUrl}`].join('\n');
+  const html = htmlMail(message.title, [
+    escapeHtml(message.body),
+    `<a href="${escapeHtml(message.url)}">Voir le calendrier</a>`,
+    `<a href="${escapeHtml(unsubscribeUrl)}">Ne plus recevoir ces rappels</a>`,
+  ]);
+  return { subject: message.title, text, html };
+}
+
+/** The page a link opens in a browser. */
+function page(title: string, body: string): string {
+  return (
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
+  );
+}
+
+export const pages = {
+  confirmed: () => page('Rappels confirmés', '<p>Merci\u00a0! Vous recevrez un rappel la veille de chaque collecte.</p>'),
+  unsubscribeForm: (action: string) =>
+    page(
+      'Se désabonner des rappels',
+      '<p>Vous ne recevrez plus de rappel de collecte à cette adresse.</p>' +
+        `<form method="post" action="${escapeHtml(action)}"><button type="submit">Me désabonner</button></form>`,
+    ),
+  unsubscribed: () => page('Désabonnement effectué', '<p>Vous ne recevrez plus de rappel de collecte.</p>'),
+};
+
+/** `Emballages` → `des emballages`, `Verre` → `du verre`, `Huiles` → `des huiles`, `Huile` → `de l’huile`. */
+function ofWasteType(name: string): string {
+  const lower = name.toLocaleLowerCase('fr');
+  if (/[sx]$/.test(lower.split(/\s+/)[0])) return `des ${lower}`;
+  if (/^[aeiouyhàâéèêëîïôûü]/.test(lower)) return `de l’${lower}`;
+  return `du ${lower}`;
+}
+
+/** What an alert says: `Collecte des emballages du vendredi 25 décembre annulée : Noël`, `Collecte du verre du samedi 26 décembre ajoutée`. */
+export function alertBody(change: { dayText: string; wasteTypeName: string; added: boolean; reason: string | null }): string {
+  const what = `Collecte ${ofWasteType(change.wasteTypeName)} du ${frenchDate(change.dayText)} ${change.added ? 'ajoutée' : 'annulée'}`;
+  return change.reason ? `${what}\u00a0: ${change.reason}` : what;
+}

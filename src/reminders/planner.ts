@@ -1,0 +1,195 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { computeCalendar, type PlaceSchedule } from '../kernel/collection-calendar.ts';
+import { dayNumberFromParts, formatDayNumber, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
+import { calendarUrl, reminderMessage } from './messages.ts';
+import { deleteUnconfirmed } from './repository.ts';
+
+/**
+ * The evening's planning: for every ACTIVE subscription whose time has come today in its city's time zone and
+ * whose tomorrow it has not yet looked at, one delivery row per subscription when something it asked for is
+ * collected tomorrow (exceptions and holidays applied by the calendar engine), none otherwise. Subscriptions are
+ * read in batches, each batch in one short transaction that locks its rows (FOR UPDATE SKIP LOCKED, so two
+ * instances share the work), inserts the deliveries (the unique key makes a second insert a no-op) and records
+ * the day as planned. Never more than one batch in memory.
+ */
+
+export interface PlanOptions {
+  now: Date;
+  batchSize: number;
+  /** PUBLIC_BASE_URL, else each subscription's own origin. */
+  publicBaseUrl: string | null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Answers how many deliveries were created. */
+export async function planReminders(db: Kysely<DB>, options: PlanOptions): Promise<number> {
+  const zones = await db
+    .selectFrom('reminder_subscription as s')
+    .innerJoin('city as c', 'c.id', 's.city_id')
+    .select('c.time_zone')
+    .distinct()
+    .where('s.status', '=', 'ACTIVE')
+    .execute();
+  let planned = 0;
+  for (const { time_zone: storedZone } of zones) {
+    const zone = resolveTimeZone(storedZone);
+    const [year, month, day, hour, minute] = wallClockParts(options.now, zone);
+    const tomorrow = dayNumberFromParts(year, month, day) + 1;
+    const due = { storedZone, zone, time: `${pad(hour)}:${pad(minute)}`, tomorrow };
+    for (;;) {
+      const batch = await planBatch(db, due, options);
+      if (batch === null) break;
+      planned += batch;
+    }
+  }
+  return planned;
+}
+
+interface DueWindow {
+  storedZone: string;
+  zone: string;
+  /** Local time now, HH:MM. */
+  time: string;
+  tomorrow: number;
+}
+
+/** Plans one batch; null when no subscription was left to plan. */
+async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions): Promise<number | null> {
+  const tomorrowText = formatDayNumber(due.tomorrow);
+  return db.transaction().execute(async (trx) => {
+    const subscriptions = await trx
+      .selectFrom('reminder_subscription as s')
+      .innerJoin('city as c', 'c.id', 's.city_id')
+      .innerJoin('collection_place as p', 'p.id', 's.place_id')
+      .select(['s.id', 's.city_id', 's.place_id', 's.waste_type_ids', 's.origin', 'p.name as place_name'])
+      .where('c.time_zone', '=', due.storedZone)
+      .where('c.status', '=', 'ACTIF')
+      .where('s.status', '=', 'ACTIVE')
+      .where('s.time_of_day', '<=', due.time)
+      .where((eb) => eb.or([eb('s.planned_day', 'is', null), eb('s.planned_day', '<', tomorrowText)]))
+      .orderBy('s.id')
+      .limit(options.batchSize)
+      .forUpdate('s')
+      .skipLocked()
+      .execute();
+    if (subscriptions.length === 0) return null;
+
+    const schedules = await loadSchedules(trx, [...new Set(subscriptions.map((s) => s.place_id))], due.zone);
+    const expiresAt = startOfDayIn(due.tomorrow, due.zone);
+    const range = { from: due.tomorrow, to: due.tomorrow };
+    const collectedAt = new Map<string, { id: string; name: string }[]>();
+    const deliveries = [];
+    for (const subscription of subscriptions) {
+      let collected = collectedAt.get(subscription.place_id);
+      if (!collected) {
+        const schedule = schedules.get(subscription.place_id);
+        collected = schedule ? computeCalendar(schedule, range).occurrences.map((o) => ({ id: o.wasteTypeId, name: o.wasteTypeName })) : [];
+        collectedAt.set(subscription.place_id, collected);
+      }
+      const wanted = subscription.waste_type_ids;
+      const names = collected.filter((w) => wanted.length === 0 || wanted.includes(w.id)).map((w) => w.name);
+      if (names.length === 0) continue;
+      const message = reminderMessage({
+        dayText: tomorrowText,
+        wasteTypeNames: names,
+        placeId: subscription.place_id,
+        placeName: subscription.place_name,
+        calendarUrl: calendarUrl(options.publicBaseUrl ?? subscription.origin, subscription.city_id, subscription.place_id),
+      });
+      deliveries.push({
+        subscription_id: subscription.id,
+        kind: 'REMINDER' as const,
+        key: tomorrowText,
+        status: 'PENDING' as const,
+        message: JSON.stringify(message),
+        expires_at: expiresAt,
+        run_after: options.now,
+        created_at: options.now,
+      });
+    }
+    let created = 0;
+    if (deliveries.length > 0) {
+      const result = await trx
+        .insertInto('reminder_delivery')
+        .values(deliveries)
+        .onConflict((oc) => oc.columns(['subscription_id', 'kind', 'key']).doNothing())
+        .executeTakeFirst();
+      created = Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    await trx
+      .updateTable('reminder_subscription')
+      .set({ planned_day: tomorrowText })
+      .where(
+        'id',
+        'in',
+        subscriptions.map((s) => s.id),
+      )
+      .execute();
+    return created;
+  });
+}
+
+/** What the calendar engine needs for each place of a batch, in three queries whatever the batch. */
+export async function loadSchedules(db: Kysely<DB>, placeIds: string[], timeZone: string): Promise<Map<string, PlaceSchedule>> {
+  const [places, days, exceptions] = await Promise.all([
+    db.selectFrom('collection_place').select(['id', 'city_id']).where('id', 'in', placeIds).execute(),
+    db
+      .selectFrom('collection_day')
+      .select(['place_id', 'name', 'waste_type_id', 'biweekly', 'start_date'])
+      .where('place_id', 'in', placeIds)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('collection_exception')
+      .select(['place_id', 'date_from', 'date_to', 'waste_type_id', 'name', 'description'])
+      .where('place_id', 'in', placeIds)
+      .orderBy('date_from')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const cityIds = [...new Set(places.map((p) => p.city_id))];
+  const wasteTypes = await db.selectFrom('waste_type').select(['id', 'city_id', 'name', 'color']).where('city_id', 'in', cityIds).execute();
+  const schedules = new Map<string, PlaceSchedule>();
+  const typesOf = groupBy(wasteTypes, (w) => w.city_id);
+  for (const place of places) {
+    schedules.set(place.id, {
+      timeZone,
+      days: [],
+      exceptions: [],
+      wasteTypes: (typesOf.get(place.city_id) ?? []).map((w) => ({ id: w.id, name: w.name, color: w.color })),
+    });
+  }
+  for (const d of days) {
+    schedules.get(d.place_id)?.days.push({ name: d.name, wasteTypeId: d.waste_type_id, biweekly: d.biweekly, startDate: d.start_date });
+  }
+  for (const e of exceptions) {
+    schedules
+      .get(e.place_id)
+      ?.exceptions.push({ dateFrom: e.date_from, dateTo: e.date_to, wasteTypeId: e.waste_type_id, name: e.name, description: e.description });
+  }
+  return schedules;
+}
+
+/** Deletes what is no longer needed: unconfirmed subscriptions after 7 days, ledger rows after 30. */
+export async function cleanUp(db: Kysely<DB>, now: Date): Promise<void> {
+  const day = 86_400_000;
+  await deleteUnconfirmed(db, new Date(now.getTime() - 7 * day));
+  await db
+    .deleteFrom('reminder_delivery')
+    .where('created_at', '<', new Date(now.getTime() - 30 * day))
+    .where('status', 'in', ['SENT', 'FAILED'])
+    .execute();
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errors } from '../kernel/errors.ts';
+import { cachedReminderKeys } from './keys.ts';
+import { createMailer } from './mailer.ts';
+import { pages } from './messages.ts';
+import {
+  DEFAULT_REMINDER_TIME,
+  DeleteQuery,
+  DeviceParams,
+  DeviceSubscriptionListSchema,
+  ErrorSchema,
+  LinkResultSchema,
+  ReminderConfigSchema,
+  SubscribeBody,
+  SubscriptionIdParams,
+  SubscriptionSchema,
+  TokenQuery,
+} from './schemas.ts';
+import * as reminders from './service.ts';
+
+/** A Host header that is a host name (or an IPv6 literal) and an optional port: what a link may start with. */
+const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** Confirmation e-mails one address may be sent per day: a stranger cannot flood someone's mailbox through us. */
+const CONFIRMATION_MAILS_PER_DAY = 5;
+
+/** The pages the links open: no script, no style sheet, a form posting to this origin. */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+
+const noStore = { cache: false };
+
+/** Whether the answer to a link is the HTML page (a browser) or JSON (`{status}`, any client that asks for JSON). */
+const wantsPage = (request: FastifyRequest) => {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.includes('application/json');
+};
+
+/** Reminders the evening before each collection (CONTRACT section 12). Registered under /public. */
+export default async function reminderRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const mailer = createMailer(app.config);
+  if (mailer) app.addHook('onClose', async () => mailer.close());
+  const ctx: reminders.ReminderContext = { db: app.db, config: app.config, keys: cachedReminderKeys(app.db, app.config), mailer, log: app.log };
+  const mailBudget = app.rateBudget('reminder-confirmation', CONFIRMATION_MAILS_PER_DAY, 86_400_000);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  // RFC 8058: a mail client's one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form; the page's
+  // button posts an empty form. The token is in the URL: the body says nothing more.
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
+  }
+
+  const origin = (request: FastifyRequest) => {
+    if (app.config.publicBaseUrl) return app.config.publicBaseUrl;
+    if (!VALID_HOST.test(request.host)) throw errors.badHost();
+    return `${request.protocol}://${request.host}`;
+  };
+
+  app.get(
+    '/reminders/config',
+    {
+      config: noStore,
+      schema: {
+        tags: ['reminders'],
+        summary: 'What a client needs to subscribe',
+        description:
+          'The VAPID public key for `PushManager.subscribe({applicationServerKey})` (from VAPID_PUBLIC_KEY, else generated once and ' +
+          'kept in the database), whether e-mail reminders are offered (SMTP_URL and MAIL_FROM set) and the default time.',
+        response: { 200: ReminderConfigSchema },
+      },
+    },
+    async () => ({
+      webPushPublicKey: (await ctx.keys()).vapid.publicKey,
+      emailEnabled: mailer !== null,
+      defaultTime: DEFAULT_REMINDER_TIME,
+    }),
+  );
+
+  app.post(
+    '/reminders/subscriptions',
+    {
+      schema: {
+        tags: ['reminders'],
+        summary: 'Subscribe a device to reminders for a place',
+        description:
+          'A reminder the day before each collection at the place, at `time` (`HH:MM`, default 19:00) in the city’s time zone, ' +
+          'listing the waste types collected (`wasteTypeIds`, [] or absent: all of them). `channel` WEB_PUSH needs `webPush`, the ' +
+          'browser’s PushSubscription JSON, whose endpoint must be https and resolve to public addresses only (400 otherwise); EMAIL ' +
+          'needs `email` and e-mail to be configured (see GET /reminders/config; else 400), and starts PENDING until the link sent to ' +
+          'the address is opened (an unconfirmed subscription is deleted after 7 days). Unknown or NON_ACTIF city: 404; a place that ' +
+          'is not one of the city’s: 404; a waste type of another city: 400. The same endpoint or address subscribed again for the same ' +
+          `place updates that subscription: 200 (its status is kept). At most ${CONFIRMATION_MAILS_PER_DAY} confirmation e-mails a day ` +
+          'per address (429 beyond). The confirmation e-mail could not be handed to the SMTP server: 503, subscribe again.',
+        body: SubscribeBody,
+        response: { 200: SubscriptionSchema, 201: SubscriptionSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      if (body.channel === 'EMAIL' && body.email && mailer) {
+        const verdict = await mailBudget(createHash('sha256').update(body.email.trim().toLowerCase()).digest('base64url'));
+        if (verdict.exceeded) throw errors.tooManyRequests(verdict.retryAfterS);
+      }
+      const { subscription, created } = await reminders.subscribe(ctx, body, origin(request), app.clock());
+      return reply.code(created ? 201 : 200).send(subscription);
+    },
+  );
+
+  app.get(
+    '/reminders/subscriptions/:deviceId',
+    {
+      config: noStore,
+      schema: {
+        tags: ['reminders'],
+        summary: 'The subscriptions of a device',
+        description:
+          'A bare array, oldest first. `email` is masked (`j***@exemple.fr`), null for push; push endpoints and keys are never ' +
+          'returned. Unknown device: [].',
+        params: DeviceParams,
+        response: { 200: DeviceSubscriptionListSchema, 400: ErrorSchema },
+      },
+    },
+    async (request) => reminders.listForDevice(app.db, request.params.deviceId),
+  );
+
+  app.delete(
+    '/reminders/subscriptions/:id',
+    {
+      schema: {
+        tags: ['reminders'],
+        summary: 'Delete a subscription of the device',
+        description: '204 when `deviceId` owns the subscription; 404 otherwise (unknown, or another device’s).',
+        params: SubscriptionIdParams,
+        querystring: DeleteQuery,
+        response: { 204: Type.Null({ description: 'Deleted' }), 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await reminders.unsubscribeDevice(app.db, request.params.id, request.query.deviceId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  /** A link's answer: the page for a browser, `{status}` for a client asking for JSON. A bad link: the contract's 404 error body. */
+  const answerLink = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<{ status: 'ACTIVE' | 'DELETED'; page: string }>) => {
+    const { status, page } = await work();
+    if (!wantsPage(request)) return { status };
+    return reply.header('content-security-policy', PAGE_CSP).type('text/html; charset=utf-8').send(page);
+  };
+
+  const linkDescription =
+    'Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired ' +
+    'token: 404 with the error body (CONTRACT section 1: never an HTML error page).';
+
+  app.get(
+    '/reminders/confirm',
+    {
+      config: noStore,
+      schema: {
+        tags: ['reminders'],
+        summary: 'Confirm an e-mail subscription (the link of the confirmation e-mail)',
+        description: `Activates the pending subscription the signed token names (the link lasts 7 days). ${linkDescription}`,
+        querystring: TokenQuery,
+        response: { 200: LinkResultSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      answerLink(request, reply, async () => ({ status: await reminders.confirmLink(ctx, request.query.token, app.clock()), page: pages.confirmed() })),
+  );
+
+  app.get(
+    '/reminders/unsubscribe',
+    {
+      config: noStore,
+      schema: {
+        tags: ['reminders'],
+        summary: 'The unsubscribe page of an e-mail’s link',
+        description:
+          'Changes nothing (mail scanners open links): the page has a button that POSTs to the same URL. As JSON, `{status: "ACTIVE"}` ' +
+          `while the subscription exists, \`{status: "DELETED"}\` once it is gone. ${linkDescription}`,
+        querystring: TokenQuery,
+        response: { 200: LinkResultSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      answerLink(request, reply, async () => {
+        const id = await reminders.checkUnsubscribeLink(ctx, request.query.token, app.clock());
+        const exists = await reminders.subscriptionExists(app.db, id);
+        const action = `unsubscribe?token=${encodeURIComponent(request.query.token)}`;
+        return { status: exists ? 'ACTIVE' : 'DELETED', page: exists ? pages.unsubscribeForm(action) : pages.unsubscribed() };
+      }),
+  );
+
+  app.post(
+    '/reminders/unsubscribe',
+    {
+      schema: {
+        tags: ['reminders'],
+        summary: 'Unsubscribe (RFC 8058 one-click)',
+        description:
+          'Deletes the subscription the signed token names, without the device; the body (`List-Unsubscribe=One-Click`, a form ' +
+          `or nothing) is ignored. Already deleted: the same answer. ${linkDescription}`,
+        querystring: TokenQuery,
+        response: { 200: LinkResultSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      answerLink(request, reply, async () => ({ status: await reminders.unsubscribeLink(ctx, request.query.token, app.clock()), page: pages.unsubscribed() })),
+  );
+}

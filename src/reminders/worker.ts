@@ -1,0 +1,227 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/types.ts';
+import { cachedReminderKeys, type ReminderKeys } from './keys.ts';
+import { claimDue, deleteGoneSubscription, markFailed, markRetry, markSent, type ClaimedDelivery } from './ledger.ts';
+import { signLink } from './links.ts';
+import { createMailer, mailDomain, type Mailer } from './mailer.ts';
+import { reminderMail } from './messages.ts';
+import { cleanUp, planReminders } from './planner.ts';
+import { planAlerts } from './alerts.ts';
+import { createPushAgents, pushTopic, sendPush, type PushAgents } from './push.ts';
+import { linkUrl } from './service.ts';
+
+/**
+ * The reminder worker: each tick cleans up, plans the deliveries whose evening has come (planner.ts) and the alerts
+ * of changed data (alerts.ts), and sends every
+ * due delivery of the ledger (ledger.ts), batch by batch. Any number of instances may run it on one database: the
+ * ledger's unique key and its SKIP LOCKED claims keep each message to one. Time comes from `now()`, never from
+ * the system clock, so that tests play an evening in a few ticks.
+ */
+
+export interface ReminderWorkerOptions {
+  db: Kysely<DB>;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** The clock of every decision (due times, TTLs, retries). */
+  now?: () => Date;
+  /** Pause between ticks (30 s: an alert goes out within a minute of the change). */
+  intervalMs?: number;
+  /** Subscriptions planned, and deliveries claimed, per batch. */
+  batchSize?: number;
+  /** How long a claimed delivery is this worker's; past it another worker sends it again. */
+  leaseMs?: number;
+  /** Deliveries of a batch sent at once. */
+  concurrency?: number;
+}
+
+export interface TickSummary {
+  planned: number;
+  /** Alert deliveries created (one per subscriber and change). */
+  alerts: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  deleted: number;
+}
+
+export interface ReminderWorker {
+  /** One pass: clean up, plan, send everything due. */
+  tick(): Promise<TickSummary>;
+  /** Sends one claimed delivery and records the outcome. */
+  deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome>;
+  /** Ticks every intervalMs until stopped. */
+  start(): void;
+  /** Stops ticking, waits for the tick in progress, closes connections. */
+  stop(): Promise<void>;
+}
+
+export type DeliveryOutcome = 'sent' | 'retried' | 'failed' | 'deleted';
+
+/** Attempts of one delivery before it is given up (with backoff they span about an hour). */
+const MAX_ATTEMPTS = 8;
+/** First retry delay; doubled at each attempt, capped at MAX_BACKOFF_MS. */
+const BASE_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 30 * 60_000;
+
+/** Seconds of a Retry-After (a number of seconds or an HTTP date), null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: Date): number | null {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
+}
+
+export function createReminderWorker(options: ReminderWorkerOptions): ReminderWorker {
+  const { db, config, log } = options;
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? 500;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const concurrency = options.concurrency ?? 32;
+  const keys = cachedReminderKeys(db, config);
+  let mailer: Mailer | null = createMailer(config);
+  let agents: PushAgents | null = createPushAgents();
+
+  const retryOrFail = async (delivery: ClaimedDelivery, error: string, hintMs: number | null): Promise<'retried' | 'failed'> => {
+    const delay = hintMs ?? Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (delivery.attempts - 1));
+    const runAfter = new Date(now().getTime() + Math.min(delay, MAX_BACKOFF_MS));
+    if (delivery.attempts >= MAX_ATTEMPTS || runAfter >= delivery.expiresAt) {
+      await markFailed(db, delivery.id, error);
+      return 'failed';
+    }
+    await markRetry(db, delivery.id, runAfter, error);
+    return 'retried';
+  };
+
+  const sendByPush = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, ttl: number) => {
+    let answer;
+    try {
+      answer = await sendPush(
+        { endpoint: delivery.endpoint!, p256dh: delivery.p256dh!, auth: delivery.auth! },
+        JSON.stringify(delivery.message),
+        {
+          vapid: reminderKeys.vapid,
+          ttl,
+          topic: pushTopic(delivery.subscriptionId, delivery.kind, delivery.key),
+          allowInsecure: config.webPushAllowInsecureEndpoints,
+          agents: agents!,
+        },
+      );
+    } catch (err) {
+      return retryOrFail(delivery, `push: ${(err as Error).message}`, null);
+    }
+    if (answer.status >= 200 && answer.status < 300) {
+      await markSent(db, delivery.id, now());
+      return 'sent' as const;
+    }
+    if (answer.status === 404 || answer.status === 410) {
+      await deleteGoneSubscription(db, delivery.subscriptionId);
+      return 'deleted' as const;
+    }
+    if (answer.status === 429 || answer.status >= 500) {
+      return retryOrFail(delivery, `push service answered ${answer.status}`, retryAfterMs(answer.retryAfter, now()));
+    }
+    await markFailed(db, delivery.id, `push service answered ${answer.status}`);
+    return 'failed' as const;
+  };
+
+  const sendByEmail = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys) => {
+    if (!mailer) {
+      await markFailed(db, delivery.id, 'e-mail is not configured');
+      return 'failed' as const;
+    }
+    const unsubscribeUrl = linkUrl(config, delivery.origin, 'unsubscribe', signLink(reminderKeys.linkKey, delivery.subscriptionId, 'unsubscribe', now()));
+    try {
+      await mailer.send({
+        ...reminderMail(delivery.message, unsubscribeUrl),
+        to: delivery.email!,
+        // Stable across retries: `reminder-<subscription>-<day>@…`; an alert's key (`day|type|REMOVED|v7`) with dots.
+        messageId: `${delivery.kind.toLowerCase()}-${delivery.subscriptionId}-${delivery.key.replace(/[^A-Za-z0-9-]/g, '.')}@${mailDomain(config)}`,
+        unsubscribeUrl,
+      });
+    } catch (err) {
+      const code = (err as { responseCode?: number }).responseCode;
+      // 5xx from the SMTP server: the address is refused for good; anything else (4xx, network) is retried.
+      if (code !== undefined && code >= 500) {
+        await markFailed(db, delivery.id, `smtp ${code}`);
+        return 'failed' as const;
+      }
+      return retryOrFail(delivery, `smtp: ${(err as Error).message}`, null);
+    }
+    await markSent(db, delivery.id, now());
+    return 'sent' as const;
+  };
+
+  const deliver = async (delivery: ClaimedDelivery): Promise<DeliveryOutcome> => {
+    // Nothing, ever, to an address that has not been confirmed.
+    if (delivery.subscriptionStatus !== 'ACTIVE') {
+      await markFailed(db, delivery.id, 'subscription not confirmed');
+      return 'failed';
+    }
+    const ttl = Math.floor((delivery.expiresAt.getTime() - now().getTime()) / 1000);
+    if (ttl <= 0) {
+      await markFailed(db, delivery.id, 'the collection day has begun');
+      return 'failed';
+    }
+    const reminderKeys = await keys();
+    return delivery.channel === 'WEB_PUSH' ? sendByPush(delivery, reminderKeys, ttl) : sendByEmail(delivery, reminderKeys);
+  };
+
+  let stopping = false;
+  const tick = async (): Promise<TickSummary> => {
+    const summary: TickSummary = { planned: 0, alerts: 0, sent: 0, retried: 0, failed: 0, deleted: 0 };
+    await cleanUp(db, now());
+    summary.planned = await planReminders(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
+    summary.alerts = await planAlerts(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
+    while (!stopping) {
+      const batch = await claimDue(db, now(), batchSize, leaseMs);
+      if (batch.length === 0) break;
+      for (let i = 0; i < batch.length; i += concurrency) {
+        const outcomes = await Promise.all(
+          batch.slice(i, i + concurrency).map((delivery) =>
+            deliver(delivery).catch(async (err: unknown) => {
+              log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
+              // The lease runs out and the delivery is claimed again: nothing is lost.
+              return 'retried' as const;
+            }),
+          ),
+        );
+        for (const outcome of outcomes) summary[outcome]++;
+      }
+    }
+    return summary;
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const loop = () => {
+    running = tick()
+      .then((summary) => {
+        if (summary.planned || summary.alerts || summary.sent || summary.failed || summary.deleted) log.info({ reminders: summary }, 'reminders sent');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'reminders: a tick failed; the next one tries again'))
+      .finally(() => {
+        running = undefined;
+        if (!stopping) timer = setTimeout(loop, options.intervalMs ?? 30_000);
+      });
+  };
+
+  return {
+    tick,
+    deliver,
+    start() {
+      stopping = false;
+      timer = setTimeout(loop, 0);
+    },
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await running;
+      mailer?.close();
+      mailer = null;
+      agents?.destroy();
+      agents = null;
+    },
+  };
+}

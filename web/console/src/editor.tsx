@@ -1,0 +1,268 @@
+// Editing one record as every screen does: the form kept as a draft (a session that expires loses nothing), the
+// record's ETag sent as If-Match, and a 412 turned into a conflict the agent resolves (reload or overwrite).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { ApiError, request } from './api.ts';
+import { Problem } from './ui.tsx';
+
+const DRAFTS = 'collecte-console-draft:';
+
+/** What a draft keeps: the form as typed, and the record (as a form) and ETag it started from. */
+interface Draft<F> {
+  form: F;
+  base: F;
+  etag: string | null;
+}
+
+export function readDraft<F>(key: string): Draft<F> | null {
+  try {
+    const raw = sessionStorage.getItem(DRAFTS + key);
+    return raw ? (JSON.parse(raw) as Draft<F>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft<F>(key: string, draft: Draft<F> | null) {
+  try {
+    if (draft && JSON.stringify(draft.form) !== JSON.stringify(draft.base)) sessionStorage.setItem(DRAFTS + key, JSON.stringify(draft));
+    else sessionStorage.removeItem(DRAFTS + key);
+  } catch {
+    // Storage full or refused: the form still works, only without its safety copy.
+  }
+}
+
+export interface Conflict<R, F> {
+  /** The record as it is now on the server, and its ETag. */
+  current: R;
+  etag: string | null;
+  /** The fields another agent changed since this form was loaded. */
+  changed: (keyof F & string)[];
+}
+
+export interface EditorOptions<R, F> {
+  /** Names the draft (one per record and form, `wasteType:<id>`, `wasteType:new:<cityId>`). */
+  key: string;
+  /** The record's own URL (GET, PATCH, DELETE); null for a record still to create. */
+  url: string | null;
+  /** Where a new record is POSTed. */
+  createUrl?: string;
+  /** The form of a new record. */
+  empty: F;
+  toForm: (record: R) => F;
+  toBody: (form: F, creating: boolean) => unknown;
+  onSaved?: (record: R, created: boolean) => void;
+}
+
+export interface Editor<R, F> {
+  form: F | null;
+  /** Changes some fields (the draft follows). */
+  set: (patch: Partial<F>) => void;
+  /** Whether the form differs from the record it started from. */
+  dirty: boolean;
+  /** The draft restored from before (after a new login, a reload). */
+  restored: boolean;
+  loadError: unknown;
+  saveError: unknown;
+  saving: boolean;
+  conflict: Conflict<R, F> | null;
+  save: () => Promise<void>;
+  /** Sends the form again over the version another agent saved. */
+  overwrite: () => Promise<void>;
+  /** Drops the form for the record as it is now. */
+  reload: () => void;
+  /** Forgets the draft (cancel). */
+  discard: () => void;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Editor<R, F> {
+  const { key, url } = options;
+  const [state, setState] = useState<{ key: string; draft: Draft<F> | null; restored: boolean }>({ key, draft: null, restored: false });
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<Conflict<R, F> | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    setLoadError(null);
+    setSaveError(null);
+    setConflict(null);
+    const kept = readDraft<F>(key);
+    if (kept) return setState({ key, draft: kept, restored: true });
+    if (url === null) return setState({ key, draft: { form: options.empty, base: options.empty, etag: null }, restored: false });
+    setState({ key, draft: null, restored: false });
+    let live = true;
+    request<R>('GET', url).then(
+      (answer) => {
+        const form = options.toForm(answer.data);
+        if (live) setState({ key, draft: { form, base: form, etag: answer.etag }, restored: false });
+      },
+      (err) => live && setLoadError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, url, attempt]);
+
+  const draft = state.key === key ? state.draft : null;
+
+  const update = (next: Draft<F>) => {
+    writeDraft(key, next);
+    setState({ key, draft: next, restored: state.restored });
+  };
+
+  /** Saves `current` (the form, and the version it stands on); a 412 becomes the conflict. */
+  const send = async (current: Draft<F> | null) => {
+    if (!current) return;
+    const { etag } = current;
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const creating = url === null;
+      const answer = creating
+        ? await request<R>('POST', options.createUrl!, { body: options.toBody(current.form, true) })
+        : await request<R>('PATCH', url, { body: options.toBody(current.form, false), ifMatch: etag });
+      writeDraft(key, null);
+      setConflict(null);
+      const form = options.toForm(answer.data);
+      setState({ key, draft: { form, base: form, etag: answer.etag }, restored: false });
+      options.onSaved?.(answer.data, creating);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 412 && url !== null) {
+        // Someone saved meanwhile: show what they changed, from the record as it is now.
+        try {
+          const now = await request<R>('GET', url);
+          const saved = options.toForm(now.data);
+          const changed = (Object.keys(saved) as (keyof F & string)[]).filter((k) => !same(saved[k], current.base[k]));
+          setConflict({ current: now.data, etag: now.etag, changed });
+        } catch (reloadErr) {
+          setSaveError(reloadErr);
+        }
+      } else setSaveError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return {
+    form: draft?.form ?? null,
+    set: (patch) => draft && update({ ...draft, form: { ...draft.form, ...patch } }),
+    dirty: draft ? !same(draft.form, draft.base) : false,
+    restored: state.key === key && state.restored,
+    loadError,
+    saveError,
+    saving,
+    conflict,
+    save: () => send(draft),
+    overwrite: async () => {
+      if (!conflict || !draft) return;
+      // The form now stands on the current version: a third agent's save would conflict again.
+      const next = { form: draft.form, base: options.toForm(conflict.current), etag: conflict.etag };
+      update(next);
+      await send(next);
+    },
+    reload: () => {
+      writeDraft(key, null);
+      setConflict(null);
+      setSaveError(null);
+      if (conflict) {
+        const form = options.toForm(conflict.current);
+        setState({ key, draft: { form, base: form, etag: conflict.etag }, restored: false });
+      } else setAttempt((n) => n + 1);
+    },
+    discard: () => writeDraft(key, null),
+  };
+}
+
+/** Deletes a record as it is now: read for its ETag, then DELETE with If-Match (a change in between answers 412). */
+export async function removeRecord(url: string): Promise<void> {
+  const current = await request<unknown>('GET', url);
+  await request<null>('DELETE', url, { ifMatch: current.etag });
+}
+
+/** The conflict of a 412: what the other agent changed, beside what this agent typed, and the two ways out. */
+export function ConflictPanel<R, F>({
+  editor,
+  labels,
+  show = (v) => (v === null || v === '' ? '—' : String(v)),
+}: {
+  editor: Editor<R, F>;
+  labels: Partial<Record<keyof F & string, string>>;
+  show?: (value: unknown, field: keyof F & string) => ComponentChildren;
+}) {
+  const { conflict, form } = editor;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // The save button may be far below: bring the conflict to the agent's eyes and keyboard.
+    if (conflict) heading.current?.focus();
+  }, [conflict]);
+  if (!conflict || !form) return null;
+  return (
+    <div class="conflict" role="alert">
+      <h2 ref={heading} tabIndex={-1}>Quelqu’un a modifié cet élément pendant que vous le modifiiez</h2>
+      {conflict.changed.length === 0 ? (
+        <p>Ses changements ne touchent aucun champ de ce formulaire.</p>
+      ) : (
+        <table>
+          <caption>Champs modifiés par l’autre personne</caption>
+          <thead>
+            <tr>
+              <th scope="col">Champ</th>
+              <th scope="col">Version enregistrée</th>
+              <th scope="col">Votre version</th>
+            </tr>
+          </thead>
+          <tbody>
+            {conflict.changed.map((field) => (
+              <tr key={field}>
+                <th scope="row">{labels[field] ?? field}</th>
+                <td>{show((editor.conflict!.current as unknown as Record<string, unknown>)[field] ?? null, field)}</td>
+                <td>{show((form as Record<string, unknown>)[field], field)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div class="actions">
+        <button type="button" class="button secondary" onClick={editor.reload}>
+          Recharger la version enregistrée
+        </button>
+        <button type="button" class="button danger" onClick={() => void editor.overwrite()} disabled={editor.saving}>
+          Écraser avec ma version
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Save and cancel, with the save's failure and the restored-draft notice. */
+export function EditorActions<R, F>({ editor, onCancel, saveLabel = 'Enregistrer' }: { editor: Editor<R, F>; onCancel: () => void; saveLabel?: string }) {
+  return (
+    <>
+      {editor.saveError !== null && <Problem error={editor.saveError} />}
+      <div class="actions">
+        <button type="submit" class="button" disabled={editor.saving}>
+          {editor.saving ? 'Enregistrement…' : saveLabel}
+        </button>
+        <button
+          type="button"
+          class="button secondary"
+          onClick={() => {
+            editor.discard();
+            onCancel();
+          }}
+        >
+          Annuler
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function RestoredNotice({ editor }: { editor: { restored: boolean; dirty: boolean } }) {
+  if (!editor.restored || !editor.dirty) return null;
+  return <p class="notice">Vos modifications non enregistrées ont été conservées : vérifiez-les, puis enregistrez.</p>;
+}

@@ -1,0 +1,181 @@
+import { Component, render, type ComponentChildren, type FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import './styles.css';
+import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
+import { Link, match, useLocation } from './router.tsx';
+import { screens, type ScreenEntry, type ScreenProps } from './screens.ts';
+import { Loading, Problem, Title } from './ui.tsx';
+import { Login } from './screens/login.tsx';
+
+/** Screens already loaded, by path pattern: moving back to one draws it at once. */
+const loaded = new Map<string, FunctionComponent<ScreenProps>>();
+
+function LazyScreen({ entry, props }: { entry: ScreenEntry; props: ScreenProps }) {
+  const [component, setComponent] = useState(() => loaded.get(entry.path) ?? null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const known = loaded.get(entry.path);
+    if (known) return setComponent(() => known);
+    setComponent(null);
+    let live = true;
+    entry.load().then(
+      (module) => {
+        loaded.set(entry.path, module.default);
+        if (live) setComponent(() => module.default);
+      },
+      () => live && setError(new Error('chunk')),
+    );
+    return () => {
+      live = false;
+    };
+  }, [entry, attempt]);
+  if (component) {
+    const Screen = component;
+    return <Screen {...props} />;
+  }
+  if (error) {
+    return (
+      <div class="problem" role="alert">
+        <p>Cet écran n’a pas pu être chargé : vérifiez votre connexion, puis réessayez.</p>
+        <button type="button" class="button secondary" onClick={() => (setError(null), setAttempt((n) => n + 1))}>
+          Réessayer
+        </button>
+      </div>
+    );
+  }
+  return <Loading />;
+}
+
+function Message({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section>
+      <Title text={title}>{title}</Title>
+      {children}
+      <p>
+        <Link class="button secondary" href="/console">
+          Retour à l’accueil
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function Route({ user }: { user: User }) {
+  const { path, query } = useLocation();
+  for (const entry of screens) {
+    const params = match(entry.path, path);
+    if (!params) continue;
+    if (!holds(user, entry.permission)) {
+      return (
+        <Message title="Accès refusé">
+          <p>Votre compte n’a pas la permission d’ouvrir cet écran. Demandez-la à un administrateur de votre collectivité.</p>
+        </Message>
+      );
+    }
+    return <LazyScreen key={entry.path} entry={entry} props={{ params, query }} />;
+  }
+  return (
+    <Message title="Page introuvable">
+      <p>Cet écran n’existe pas dans la console.</p>
+    </Message>
+  );
+}
+
+/** A failure while drawing a screen shows a sentence, never a blank page. */
+class Boundary extends Component<{ path: string; children: ComponentChildren }, { failed: unknown }> {
+  state = { failed: null as unknown };
+  static getDerivedStateFromError(failed: unknown) {
+    return { failed };
+  }
+  componentDidUpdate(previous: { path: string }) {
+    if (previous.path !== this.props.path && this.state.failed) this.setState({ failed: null });
+  }
+  render() {
+    return this.state.failed ? <Problem error={this.state.failed} /> : this.props.children;
+  }
+}
+
+const SECTIONS = ['Collecte', 'Contenus', 'Conversations', 'Suivi', 'Administration'] as const;
+
+function isCurrent(entry: ScreenEntry, path: string): boolean {
+  if (entry.path === '/console') return path === '/console';
+  return path === entry.path || path.startsWith(`${entry.path}/`);
+}
+
+function Navigation({ user, path }: { user: User; path: string }) {
+  const visible = screens.filter((s) => s.nav && holds(user, s.permission));
+  const link = (s: ScreenEntry) => (
+    <li key={s.path}>
+      <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined}>
+        {s.nav}
+      </Link>
+    </li>
+  );
+  return (
+    <nav class="side" aria-label="Navigation de la console">
+      <ul>{visible.filter((s) => !s.section).map(link)}</ul>
+      {SECTIONS.map((section) => {
+        const items = visible.filter((s) => s.section === section);
+        if (items.length === 0) return null;
+        return (
+          <div key={section}>
+            <h2 class="nav-section">{section}</h2>
+            <ul>{items.map(link)}</ul>
+          </div>
+        );
+      })}
+    </nav>
+  );
+}
+
+function Shell({ user }: { user: User }) {
+  const { path } = useLocation();
+  return (
+    <>
+      <a class="skip" href="#main">
+        Aller au contenu
+      </a>
+      <header class="top">
+        <Link href="/console" class="brand">
+          <img src="/icon.svg" alt="" width="28" height="28" />
+          <span>Console Collecte</span>
+        </Link>
+        <div class="who">
+          <span>
+            <span class="visually-hidden">Connecté en tant que </span>
+            <strong>{user.name}</strong>
+          </span>
+          <button type="button" class="button small secondary" onClick={() => void logout()}>
+            Se déconnecter
+          </button>
+        </div>
+      </header>
+      <div class="layout">
+        <Navigation user={user} path={path} />
+        <main id="main" tabIndex={-1}>
+          <Boundary path={path}>
+            <Route user={user} />
+          </Boundary>
+        </main>
+      </div>
+    </>
+  );
+}
+
+function App() {
+  const [booted, setBooted] = useState(false);
+  const [user, setUser] = useState<User | null>(currentUser());
+  useEffect(() => {
+    const stop = onSessionChange(() => setUser(currentUser()));
+    restoreSession().finally(() => setBooted(true));
+    return stop;
+  }, []);
+  if (!booted) return <Loading what="de la console" />;
+  if (!user) return <Login expired={sessionEndReason() === 'expired'} />;
+  return <Shell user={user} />;
+}
+
+const root = document.getElementById('console')!;
+root.textContent = '';
+render(<App />, root);

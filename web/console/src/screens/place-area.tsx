@@ -1,0 +1,86 @@
+// A place's name and area (CONTRACT section 11): the area pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
+// as drawn on geojson.io or exported from a GIS), checked as it is typed; part of the place screen's chunk.
+import { messageOf } from '../api.ts';
+import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
+import type { Place } from '../types.ts';
+import { FormHeading, TextArea, TextField } from '../ui.tsx';
+
+type Area = { type: string; coordinates: unknown[] } | null;
+type PlaceWithArea = Place & { area: Area };
+
+interface Form {
+  name: string;
+  area: string;
+}
+
+const LABELS: Record<keyof Form, string> = { name: 'Nom du secteur', area: 'Zone (GeoJSON)' };
+
+/** What is wrong with the pasted area, in French, or null (an empty field: no area). */
+export function areaProblem(text: string): string | null {
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'Ce texte n’est pas du JSON valide : collez l’objet GeoJSON tel quel.';
+  }
+  const geometry = (value as { type?: string; geometry?: unknown }).type === 'Feature' ? (value as { geometry: unknown }).geometry : value;
+  const type = (geometry as { type?: unknown } | null)?.type;
+  if (type !== 'Polygon' && type !== 'MultiPolygon') return 'La zone doit être un Polygon ou un MultiPolygon (ou une Feature qui en contient un).';
+  if (!Array.isArray((geometry as { coordinates?: unknown }).coordinates)) return 'La zone n’a pas de coordonnées.';
+  return null;
+}
+
+/** The geometry of a pasted area (a Feature is unwrapped), or null. */
+function areaOf(text: string): Area {
+  if (text.trim() === '') return null;
+  const value = JSON.parse(text) as { type: string; geometry?: Area };
+  return value.type === 'Feature' ? (value.geometry ?? null) : (value as Area);
+}
+
+export function describeArea(area: Area): string {
+  if (!area) return 'Aucune zone : le secteur se trouve par ses rues ou ses lieux rattachés.';
+  const rings = area.type === 'MultiPolygon' ? (area.coordinates as unknown[][]).length : 1;
+  return area.type === 'MultiPolygon' ? `Zone en ${rings} polygones.` : 'Zone d’un polygone.';
+}
+
+export function PlaceEditor({ placeId, onDone }: { placeId: string; onDone: (message: string | null) => void }) {
+  const editor = useEditor<PlaceWithArea, Form>({
+    key: `place:${placeId}`,
+    url: `/admin/places/${placeId}`,
+    empty: { name: '', area: '' },
+    toForm: (p) => ({ name: p.name, area: p.area ? JSON.stringify(p.area, null, 1) : '' }),
+    toBody: (f) => ({ name: f.name.trim(), area: areaOf(f.area) }),
+    onSaved: () => onDone('Secteur enregistré.'),
+  });
+  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  const f = editor.form;
+  if (!f) return null;
+  const problem = areaProblem(f.area);
+  return (
+    <form
+      class="card"
+      aria-labelledby="place-form-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!problem) void editor.save();
+      }}
+    >
+      <FormHeading id="place-form-title">Nom et zone du secteur</FormHeading>
+      <RestoredNotice editor={editor} />
+      <ConflictPanel editor={editor} labels={LABELS} />
+      <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
+      <TextArea
+        label={LABELS.area}
+        rows={6}
+        hint="Dessinez la zone sur geojson.io (ou exportez-la d’un SIG) et collez ici le Polygon, le MultiPolygon ou la Feature, en longitude, latitude. Vide : pas de zone."
+        value={f.area}
+        onInput={(area) => editor.set({ area })}
+      />
+      <p class={problem ? 'field-error' : 'open-now'} aria-live="polite">
+        {problem ?? (f.area.trim() ? describeArea(areaOf(f.area)) : 'Pas de zone.')}
+      </p>
+      <EditorActions editor={editor} onCancel={() => onDone(null)} />
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+// French text of a place's rules, shared by the places list and the place screen.
+import type { CollectionDay } from '../types.ts';
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
+export function dayIn(timestamp: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(timestamp));
+}
+
+/** A day typed in a form as the timestamp the API takes: noon UTC falls on that day in every European time zone. */
+export const dayToTimestamp = (day: string): string => `${day}T12:00:00.000Z`;
+
+/** `mardi 25 novembre 2026` (with `1er`). */
+export function frenchDate(day: string, { year = true } = {}): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  const text = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', ...(year ? { year: 'numeric' } : {}), timeZone: 'UTC' }).format(date);
+  return text.replace(/^(\S+) 1 /, '$1 1er ');
+}
+
+/** `chaque lundi`, `un mardi sur deux (à partir de la semaine du …)`. */
+export function dayRule(day: Pick<CollectionDay, 'name' | 'biweekly' | 'startDate'>, timeZone: string): string {
+  if (!day.biweekly) return `chaque ${day.name}${day.startDate ? ` à partir du ${frenchDate(dayIn(day.startDate, timeZone))}` : ''}`;
+  return `un ${day.name} sur deux${day.startDate ? ` (semaine du ${frenchDate(dayIn(day.startDate, timeZone))})` : ''}`;
+}

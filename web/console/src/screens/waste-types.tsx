@@ -1,0 +1,214 @@
+// A commune's waste types: the list, and a form to create or change one (name, colours, icon, texts).
+import { get, getAll, messageOf } from '../api.ts';
+import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor } from '../editor.tsx';
+import { setQuery } from '../router.tsx';
+import type { ScreenProps } from '../screens.ts';
+import type { City, WasteType } from '../types.ts';
+import { FormHeading, Breadcrumbs, Field, Loaded, Problem, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { useState } from 'preact/hooks';
+import { HistoryLink } from '../history-link.tsx';
+
+/** Icon names of the Material Design Icons set the apps draw (the demo's, and a few more). */
+const ICONS = ['trash-can-outline', 'recycle', 'bottle-wine-outline', 'food-apple-outline', 'leaf', 'warehouse', 'tshirt-crew-outline', 'pill', 'battery', 'lightbulb-outline', 'newspaper-variant-outline', 'sofa-outline'];
+
+interface Form {
+  name: string;
+  color: string;
+  colorLight: string;
+  icon: string;
+  description: string;
+  instructions: string;
+}
+
+const LABELS: Record<keyof Form, string> = {
+  name: 'Nom',
+  color: 'Couleur',
+  colorLight: 'Couleur claire',
+  icon: 'Icône',
+  description: 'Description',
+  instructions: 'Consignes de tri',
+};
+
+const EMPTY: Form = { name: '', color: '#4B5563', colorLight: '', icon: '', description: '', instructions: '' };
+
+const toForm = (w: WasteType): Form => ({
+  name: w.name,
+  color: w.color ?? '',
+  colorLight: w.colorLight ?? '',
+  icon: w.icon ?? '',
+  description: w.description ?? '',
+  instructions: w.instructions ?? '',
+});
+
+const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
+const toBody = (f: Form) => ({
+  name: f.name.trim(),
+  color: orNull(f.color),
+  colorLight: orNull(f.colorLight),
+  icon: orNull(f.icon),
+  description: orNull(f.description),
+  instructions: orNull(f.instructions),
+});
+
+/** A colour as `<input type="color">` wants it (#rrggbb), from #rgb, #rrggbb or #rrggbbaa. */
+function sixDigits(color: string): string {
+  const hex = color.replace('#', '');
+  if (/^[0-9a-f]{3}$/i.test(hex)) return `#${[...hex].map((c) => c + c).join('')}`.toLowerCase();
+  if (/^[0-9a-f]{6}([0-9a-f]{2})?$/i.test(hex)) return `#${hex.slice(0, 6)}`.toLowerCase();
+  return '#000000';
+}
+
+function ColorField({ label, value, onInput }: { label: string; value: string; onInput: (v: string) => void }) {
+  return (
+    <Field label={label} hint="Choisissez dans la palette ou tapez un code (#RRGGBB).">
+      {({ id, describedBy }) => (
+        <div class="row color-row">
+          <input id={id} type="color" value={sixDigits(value)} aria-describedby={describedBy} onInput={(e) => onInput(e.currentTarget.value.toUpperCase())} />
+          <input type="text" aria-label={`${label} (code)`} value={value} maxLength={9} onInput={(e) => onInput(e.currentTarget.value)} />
+        </div>
+      )}
+    </Field>
+  );
+}
+
+function WasteTypeForm({ cityId, id, onDone }: { cityId: string; id: string | null; onDone: (saved: string | null) => void }) {
+  const editor = useEditor<WasteType, Form>({
+    key: id ? `wasteType:${id}` : `wasteType:new:${cityId}`,
+    url: id ? `/admin/waste-types/${id}` : null,
+    createUrl: `/admin/cities/${cityId}/waste-types`,
+    empty: EMPTY,
+    toForm,
+    toBody,
+    onSaved: (w, created) => onDone(created ? `Type de déchets « ${w.name} » créé.` : `Type de déchets « ${w.name} » enregistré.`),
+  });
+  if (editor.loadError) return <Problem error={editor.loadError} />;
+  const f = editor.form;
+  if (!f) return null;
+  return (
+    <form
+      class="card"
+      aria-labelledby="waste-type-form-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void editor.save();
+      }}
+    >
+      <FormHeading id="waste-type-form-title">{id ? `Modifier « ${f.name || '…'} »` : 'Nouveau type de déchets'}</FormHeading>
+      <RestoredNotice editor={editor} />
+      <ConflictPanel editor={editor} labels={LABELS} />
+      <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
+      <div class="row">
+        <ColorField label={LABELS.color} value={f.color} onInput={(color) => editor.set({ color })} />
+        <ColorField label={LABELS.colorLight} value={f.colorLight} onInput={(colorLight) => editor.set({ colorLight })} />
+      </div>
+      <TextField
+        label={LABELS.icon}
+        value={f.icon}
+        list="waste-type-icons"
+        hint="Nom d’une icône Material Design (par exemple recycle, leaf, trash-can-outline)."
+        onInput={(icon) => editor.set({ icon })}
+      />
+      <datalist id="waste-type-icons">
+        {ICONS.map((icon) => (
+          <option key={icon} value={icon} />
+        ))}
+      </datalist>
+      <p class="muted">
+        Aperçu : <Swatch color={f.color || null} />
+        <strong>{f.name || 'Nom du type'}</strong> {f.icon && <span>· icône {f.icon}</span>}
+      </p>
+      <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
+      <TextArea label={LABELS.instructions} value={f.instructions} rows={4} onInput={(instructions) => editor.set({ instructions })} />
+      <EditorActions editor={editor} onCancel={() => onDone(null)} />
+    </form>
+  );
+}
+
+export default function WasteTypes({ params, query }: ScreenProps) {
+  const { cityId } = params;
+  const data = useResource(cityId, async () => ({
+    city: await get<City>(`/admin/cities/${cityId}`),
+    types: await getAll<WasteType>(`/admin/cities/${cityId}/waste-types`),
+  }));
+  const [status, setStatus] = useState<string | null>(null);
+  const [problem, setProblem] = useState<unknown>(null);
+  const editing = query.get('edit');
+
+  const remove = async (w: WasteType) => {
+    if (!confirm(`Supprimer le type de déchets « ${w.name} » et ses consignes ?`)) return;
+    setProblem(null);
+    try {
+      await removeRecord(`/admin/waste-types/${w.id}`);
+      setStatus(`Type de déchets « ${w.name} » supprimé.`);
+      data.reload();
+    } catch (err) {
+      setProblem(err);
+    }
+  };
+
+  return (
+    <Loaded resource={data} what="des types de déchets">
+      {({ city, types }) => (
+        <section>
+          <Breadcrumbs items={[{ href: '/console/communes', label: 'Communes' }, { href: `/console/communes/${cityId}`, label: city.name }]} />
+          <Title text={`Types de déchets – ${city.name}`}>Types de déchets</Title>
+          {status && <Status>{status}</Status>}
+          {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
+          {editing ? (
+            <WasteTypeForm
+              key={editing}
+              cityId={cityId}
+              id={editing === 'nouveau' ? null : editing}
+              onDone={(message) => {
+                setStatus(message);
+                setQuery('edit', null);
+                if (message) data.reload();
+              }}
+            />
+          ) : (
+            <p>
+              <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
+                Ajouter un type de déchets
+              </button>
+            </p>
+          )}
+          <Table
+            caption={`Types de déchets de ${city.name}`}
+            rows={types}
+            rowKey={(w) => w.id}
+            empty="Aucun type de déchets pour cette commune."
+            columns={[
+              {
+                label: 'Nom',
+                cell: (w) => (
+                  <>
+                    <Swatch color={w.color} />
+                    {w.name}
+                  </>
+                ),
+              },
+              { label: 'Couleur', cell: (w) => w.color ?? '—' },
+              { label: 'Icône', cell: (w) => w.icon ?? '—' },
+              { label: 'Matériaux', cell: (w) => w.details.length },
+              {
+                label: 'Actions',
+                class: 'actions-cell',
+                cell: (w) => (
+                  <>
+                    <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', w.id))}>
+                      Modifier<span class="visually-hidden"> {w.name}</span>
+                    </button>
+                    <button type="button" class="link-button danger" onClick={() => void remove(w)}>
+                      Supprimer<span class="visually-hidden"> {w.name}</span>
+                    </button>
+                    <HistoryLink entity="wasteType" id={w.id} name={w.name} />
+                  </>
+                ),
+              },
+            ]}
+          />
+        </section>
+      )}
+    </Loaded>
+  );
+}
