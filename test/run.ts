@@ -6,7 +6,8 @@
  * WebAssembly instances (the embedded PGlite does, one per test) with a fatal CHECK in its JIT page registry,
  * `Check failed: jit_page_->allocations_.erase(addr) == 1` (nodejs/node#64500, electric-sql/pglite#1053). It
  * strikes a random file in perhaps one run of two. A file whose process died of a V8 fatal error, and only that, is
- * run once more on its own; the run says so. Any other failure, and a second V8 death of the same file, fail the run.
+ * run once more on its own; the run says so. So is a file whose process failed with no failing test of its own (a signal
+ * leaves no other trace). Any other failure, and a second death of the same file, fail the run.
  */
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
@@ -23,18 +24,22 @@ const globPatterns = patterns.length > 0 ? patterns : ['test/**/*.test.ts'];
 interface Outcome {
   /** Files that had a failing test or whose process failed. */
   failed: Set<string>;
+  /** Files with a failing test of their own (not only the file's process failing). */
+  failedTests: Set<string>;
   /** Everything each file wrote to stderr. */
   stderr: Map<string, string>;
 }
 
 async function runFiles(options: { globPatterns: string[] } | { files: string[] }): Promise<Outcome> {
-  const outcome: Outcome = { failed: new Set(), stderr: new Map() };
+  const outcome: Outcome = { failed: new Set(), failedTests: new Set(), stderr: new Map() };
   const stream = run({ ...options, concurrency: 2 });
   const watch = new Transform({
     objectMode: true,
-    transform(event: { type: string; data: { file?: string; message?: string } }, _encoding, done) {
+    transform(event: { type: string; data: { file?: string; message?: string; name?: string } }, _encoding, done) {
       const file = event.data.file && path.resolve(event.data.file);
       if (event.type === 'test:fail' && file) outcome.failed.add(file);
+      // The file's own entry is named by its path; every test in it has its own name.
+      if (event.type === 'test:fail' && file && event.data.name !== event.data.file) outcome.failedTests.add(file);
       if (event.type === 'test:stderr' && file) outcome.stderr.set(file, (outcome.stderr.get(file) ?? '') + (event.data.message ?? ''));
       done(null, event);
     },
@@ -47,14 +52,20 @@ async function runFiles(options: { globPatterns: string[] } | { files: string[] 
 }
 
 const first = await runFiles({ globPatterns });
-const crashed = [...first.failed].filter((file) => V8_FATAL.test(first.stderr.get(file) ?? ''));
+/**
+ * A process that died with no failing test of its own, or printing V8's fatal error: node:test reports either as the
+ * file's bare 'test failed' (a signal leaves no other trace). A deterministic fault fails the second run too.
+ */
+const crashed = [...first.failed].filter(
+  (file) => V8_FATAL.test(first.stderr.get(file) ?? '') || !first.failedTests.has(file),
+);
 const otherFailures = [...first.failed].filter((file) => !crashed.includes(file));
 
 let exitCode = otherFailures.length > 0 ? 1 : 0;
 if (crashed.length > 0) {
   const names = crashed.map((file) => path.relative(process.cwd(), file));
   process.stdout.write(
-    `\nV8 aborted the process of ${names.join(', ')} (nodejs/node#64500); running ${crashed.length === 1 ? 'it' : 'them'} once more:\n`,
+    `\nThe process of ${names.join(', ')} died outside its tests (V8's abort, nodejs/node#64500, or a signal); running ${crashed.length === 1 ? 'it' : 'them'} once more:\n`,
   );
   for (const file of crashed) {
     const printed = first.stderr.get(file) ?? '';

@@ -44,9 +44,13 @@ interface Service {
 }
 
 async function startService(options: TestDatabaseOptions, env: Record<string, string> = {}, clock = fixedClock(NOW)): Promise<Service> {
-  const database = await createTestDatabase('postgres', options);
   const mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'collecte-faults-'));
-  await importBundleFile(database, DEMO, { mediaDir, now: new Date(NOW) });
+  const database = await createTestDatabase('postgres', {
+    ...options,
+    seed: async (seeding) => {
+      await importBundleFile(seeding, DEMO, { mediaDir, now: new Date(NOW) });
+    },
+  });
   const app = await buildApp({ config: testConfig({ MEDIA_DIR: mediaDir, ...env }), database, clock });
   await app.ready();
   return {

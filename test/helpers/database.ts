@@ -20,10 +20,19 @@ export interface TestDatabaseOptions extends Pick<DatabaseOptions, 'poolSize' | 
   viaPort?: number;
   /** PostgreSQL: the connections' application_name, to find them in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Rows to write before the database is handed over, through a connection with the default timeouts: a test that
+   * gives the service short timeouts (to see a black-holed server fail fast) must not see its own setup time out.
+   */
+  seed?: (database: Database) => Promise<void>;
 }
 
 export async function createTestDatabase(kind: DatabaseKind, options: TestDatabaseOptions = {}): Promise<Database> {
-  if (kind === 'pglite') return freshPglite();
+  if (kind === 'pglite') {
+    const database = await freshPglite();
+    await options.seed?.(database);
+    return database;
+  }
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
   const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
@@ -33,6 +42,7 @@ export async function createTestDatabase(kind: DatabaseKind, options: TestDataba
   const migrating = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 1 });
   try {
     await withSchemaLock(url, () => migrateToLatest(migrating.db, schema));
+    await options.seed?.(migrating);
   } finally {
     await migrating.close();
   }
