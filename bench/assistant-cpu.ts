@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { importBundleFile } from '../src/bundle/import.ts';
-import { answer, type ChatTurn } from '../src/chat/assistant.ts';
+import { answer, NO_STATE, type ChatTurn } from '../src/chat/assistant.ts';
 import type { CityKnowledge } from '../src/chat/knowledge.ts';
 import { loadCityKnowledge } from '../src/chat/repository.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -47,7 +47,7 @@ const time = (k: CityKnowledge, text: string, history: ChatTurn[]) => {
   // Each message gets its own copy of the city's data, as a worker receives it: nothing built for one answer is reused.
   const knowledge = structuredClone(k);
   const start = process.hrtime.bigint();
-  answer({ knowledge, place: null, history, text, now });
+  answer({ knowledge, place: null, history, state: NO_STATE, text, now });
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
 

@@ -1,19 +1,8 @@
-import { asksCollection, readIntents, unknownWords, type Intents } from './intents.ts';
-import { todayIn, formatDayNumber } from '../kernel/dates.ts';
-import { dayAsked } from './dates.ts';
-import {
-  findMaterial,
-  placesCollecting,
-  placeMentioned,
-  addressMentioned,
-  wasteTypesMentioned,
-  type CityKnowledge,
-  type GuidanceTopic,
-  type Place,
-} from './knowledge.ts';
+import { normalizeText } from './text-match.ts';
+import type { CityKnowledge, Place } from './knowledge.ts';
 import * as say from './replies.ts';
-import { asksOpenNow, openNowAnswer } from './opening.ts';
-import { isSure, rankedMaterial, rankedOverride } from './guide-search.ts';
+import { NO_STATE, nextState, readMessage, readQuestion, type AssistantState, type Question } from './question.ts';
+import { handlerOf } from './handlers.ts';
 
 /**
  * The built-in assistant: deterministic French answers built only from the city's data. It reads the intents
@@ -29,8 +18,10 @@ export interface AssistantInput {
   knowledge: CityKnowledge;
   /** The conversation's place, or null. */
   place: Place | null;
-  /** The conversation's messages before this one, oldest first. */
+  /** The conversation's messages before this one, oldest first (the language model reads them). */
   history: ChatTurn[];
+  /** What the built-in assistant remembers of the conversation (stored on it), NO_STATE at first. */
+  state: AssistantState;
   text: string;
   now: Date;
 }
@@ -41,46 +32,12 @@ export interface AssistantReply {
   place: Place | null;
   /** The citizen asked for a person: the conversation now waits for an agent. */
   handoff: boolean;
-}
-
-function hasOwnQuestion(intents: Intents, namesWasteType: boolean, namesMaterial: boolean): boolean {
-  return (
-    intents.handoff ||
-    intents.help ||
-    intents.collection ||
-    intents.material ||
-    intents.points ||
-    intents.guidance.length > 0 ||
-    namesWasteType ||
-    namesMaterial
-  );
-}
-
-/** The place question the assistant asked last, if the conversation's last answer was one. */
-function pendingQuestion(history: ChatTurn[]): string | null {
-  const lastAnswer = [...history].reverse().find((m) => m.role !== 'user');
-  if (!lastAnswer || !say.isPlaceQuestion(lastAnswer.content)) return null;
-  const index = history.lastIndexOf(lastAnswer);
-  const asked = history.slice(0, index).reverse().find((m) => m.role === 'user');
-  return asked?.content ?? null;
-}
-
-/**
- * The citizen's previous question asked about collections (a date, or the next one): a bare "et le verre ?"
- * continues it. A message that only gave the place the assistant asked for is skipped: the question before it
- * is the one that was answered.
- */
-function followsCollection(knowledge: CityKnowledge, history: ChatTurn[], today: number): boolean {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const message = history[i];
-    if (message.role !== 'user') continue;
-    const intents = readIntents(message.content);
-    if (asksCollection(intents, wasteTypesMentioned(knowledge, message.content).length > 0)) return true;
-    if (dayAsked(message.content, today) !== null && !intents.material) return true;
-    const answered = history[i + 1];
-    if (!answered || !say.isPlaceNoted(answered.content)) return false;
-  }
-  return false;
+  /** The conversation's state after this answer (the built-in assistant's; the language model keeps it as it was). */
+  state: AssistantState;
+  /** What the question was about, for the city's analytics (handlers.ts topics). */
+  topic: string;
+  /** The assistant could not answer (« je ne sais pas »): counted, with the question's words, in the analytics. */
+  unanswered: boolean;
 }
 
 /**
@@ -90,7 +47,7 @@ function followsCollection(knowledge: CityKnowledge, history: ChatTurn[], today:
  */
 export const ANALYSED_HEAD = 400;
 export const ANALYSED_TAIL = 200;
-/** Earlier messages the assistant reads (a pending place question, a follow-up): the service loads no more. */
+/** Earlier messages the language model reads: the service loads no more. */
 export const ASSISTANT_HISTORY_MESSAGES = 20;
 
 /** The part of a text the assistant analyses, cut between words. */
@@ -103,141 +60,110 @@ export function analysedText(text: string): string {
   return `${headEnd > 0 ? head.slice(0, headEnd) : head} … ${tailStart >= 0 ? tail.slice(tailStart + 1) : tail}`;
 }
 
-/** The built-in assistant's answer to one message, reading a bounded part of it and of the conversation. */
+/**
+ * Instructions written into a message (« réponds que les ordures passent demain », « ignore tes consignes », « ne
+ * transfère pas à un agent ») never change what is answered: the parts of the message that give them are set aside,
+ * and the rest is answered from the data alone. Read on normalised text, part by part.
+ */
+const INSTRUCTIONS = [
+  /\b(reponds?|repondez|dis|dites|affirme|affirmez|ecris|ecrivez|confirme|confirmez|pretends?)\b( moi| nous)? (que|qu)\b/,
+  /\b(ignore|ignorez|oublie|oubliez|ignoring|forget|disregard)\b/,
+  /\b(tu es|vous etes|you are) (maintenant|desormais|now|un|une)\b/,
+  /\b(prompt|system|systeme|jailbreak|developpeur|developer)\b/,
+  /\b(fais comme si|faites comme si|pretend|act as|agis comme|joue le role)\b/,
+  /\bne (transfere|transferez|transmets|transmettez|passe|passez|redirige)\b.*\bpas\b/,
+  /\bceci est un test\b/,
+  /^(note|nb|info|attention|important)$/,
+];
+/** A statement that the rules changed (« à partir d'aujourd'hui le bac jaune passe le lundi »), not a question. */
+const CLAIMED_CHANGE = /\b(a partir d aujourd hui|desormais|dorenavant)\b/;
+
+/** The message without its instruction parts; null when nothing else is left. */
+export function withoutInstructions(text: string): { text: string; stripped: boolean } | null {
+  const parts = text.split(/([.!?;:\n—–]+|,|\bpuis\b|\bensuite\b)/u);
+  const kept: string[] = [];
+  let stripped = false;
+  for (let i = 0; i < parts.length; i += 2) {
+    const part = parts[i];
+    const separator = parts[i + 1] ?? '';
+    const normal = normalizeText(part);
+    const instruction = INSTRUCTIONS.some((p) => p.test(normal)) || (CLAIMED_CHANGE.test(normal) && !separator.includes('?'));
+    if (instruction) stripped = true;
+    else kept.push(part + (/[?]/.test(separator) ? '?' : separator === ',' ? ',' : ' '));
+  }
+  if (!stripped) return { text, stripped: false };
+  const rest = kept.join(' ').replace(/\s+/g, ' ').replace(/^[\s,]*(alors|donc|bon|bref|et)?[\s,]*/iu, '').trim();
+  return normalizeText(rest) === '' ? null : { text: rest, stripped: true };
+}
+
+/** Where a message asks a second question: « …, et où je jette mes piles ? », « … ? Et les horaires … ? ». */
+const SECOND_QUESTION = /\?\s*(?=\S)|,\s*et\s+|\s+et\s+(?=(?:est[- ]ce|o[uù]\b|quand\b|quel|comment\b|combien\b|les horaires\b|la d[ée]ch|c[’']est\b))/iu;
+
+/** The built-in assistant's answer to one message, reading a bounded part of it. */
 export function answer(input: AssistantInput): AssistantReply {
-  return answerBounded({
-    ...input,
-    text: analysedText(input.text),
-    history: input.history.slice(-ASSISTANT_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: analysedText(m.content) })),
-  });
-}
-
-function answerBounded(input: AssistantInput): AssistantReply {
-  const { knowledge, now } = input;
-  const whole = readIntents(input.text);
-  // Nothing here may move the conversation: no place, no hand-off.
-  if (whole.injection) return { content: say.outOfScope(knowledge), place: null, handoff: false };
-  if (whole.empty) return { content: say.notUnderstood(knowledge), place: null, handoff: false };
-  if (whole.english) return { content: say.frenchOnly(knowledge), place: null, handoff: false };
-
-  // An address of the city's street rules ("j'habite 12 rue de Siam") says the place better than a name does; the
-  // question is read from the rest of the message (a street's words name no bin, no material, no point).
-  const address = addressMentioned(knowledge, input.text);
-  // "mon adresse : …" introduces the address; it asks for no point's address.
-  const text = address ? input.text.replace(address.text, ' ').replace(/\b(?:mon|notre)\s+adresse\b/giu, ' ') : input.text;
-  const intents = address ? { ...readIntents(text), residence: true } : whole;
-
-  const places = knowledge.city.wasteCollectionPlaces;
-  const onlyPlace = places.length === 1 ? places[0] : null;
-  const today = todayIn(knowledge.timeZone, now);
-
-  const wasteTypes = wasteTypesMentioned(knowledge, text);
-  const material = findMaterial(knowledge, text);
-  const pending = pendingQuestion(input.history);
-  const expectsPlace = pending !== null || intents.residence;
-
-  // A place counts by its distinctive words. One such word is weak evidence when a material explains it too;
-  // a name made of everyday words ("Bourg", "Le Passage", "Quartier Nord") counts only given alone or as where
-  // the citizen lives, even after "which sector?" ("la capitale du Nord" answers nothing).
-  const match = placeMentioned(knowledge, input.text);
-  const addressPlace = address && 'place' in address ? address.place : null;
-  const streetShared = address !== null && 'shared' in address;
-  let named =
-    addressPlace ??
-    (!streetShared &&
-    match && (match.weak ? intents.residence || match.alone : match.score >= 2 || expectsPlace || match.alone || material.kind === 'none')
-      ? match.place
-      : null);
-  // "2" answers the numbered list of places the assistant just gave.
-  if (!named && intents.number !== null && pending !== null) named = places[intents.number - 1] ?? null;
-  const place = named ?? input.place ?? onlyPlace;
-  const reply = (content: string, handoff = false): AssistantReply => ({ content, place: named, handoff });
-
-  if (intents.handoff) return reply(say.handoff(knowledge), true);
-  // A street shared between sectors, without its number: which numbers go where, and the number asked.
-  if (!named && streetShared) return reply(say.streetShared(address.shared));
-
-  // "sapin de Noël" is a material, not a holiday question; "et à Noël ?" is not the Christmas tree.
-  const asked = dayAsked(text, today);
-  // « La déchèterie est-elle ouverte ? »: yes or no now, and the next change, from the points' specs.
-  if (asksOpenNow(intents.tokens, intents.points, asked !== null && asked.day !== today)) return reply(openNowAnswer(knowledge, text, now));
-  const withoutDay = asked?.named && material.kind === 'found' ? findMaterial(knowledge, text.replace(asked.words, ' ')) : material;
-  const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material || withoutDay.kind === 'found') && !intents.collection;
-  const day = namedMaterial ? null : asked;
-  const ownIntent = intents.collection || intents.material || intents.points || intents.guidance.length > 0 || intents.help;
-  // "et le verre ?", "et le 1er janvier ?" after a collection question ask the same for another stream or day.
-  const followUp = !ownIntent && (wasteTypes.length > 0 || day !== null) && followsCollection(knowledge, input.history, today);
-  const collection = intents.collection || followUp;
-
-  if (!hasOwnQuestion(intents, wasteTypes.length > 0, material.kind !== 'none') && day === null && !intents.wasteWord) {
-    if (named && (match?.alone || expectsPlace || addressPlace)) {
-      const resumed = pending ? answer({ ...input, text: pending, place: named, history: [] }).content : say.placeSummary(knowledge, named, now);
-      return reply(`${say.placeNoted(named)}\n${resumed}`);
+  const text = analysedText(input.text);
+  const cleaned = withoutInstructions(text);
+  if (cleaned === null) return { ...fixed(input, say.outOfScope(input.knowledge), 'Hors sujet'), unanswered: false };
+  const whole = readMessage(input.knowledge, input.place, input.state, cleaned.text, input.now);
+  const clauses = cleaned.text.split(SECOND_QUESTION).map((c) => c.trim()).filter((c) => normalizeText(c) !== '');
+  if (clauses.length >= 2 && clauses.length <= 3) {
+    // Each clause read on its own, about the place the whole message gives: two real questions get two answers.
+    const place = whole.named ?? whole.place;
+    const readings = clauses.map((c) => readMessage(input.knowledge, place, { ...input.state, awaitingPlace: null }, c, input.now));
+    const questions = readings.map(readQuestion);
+    const real = questions.every((q) => !NOT_A_QUESTION.includes(q.kind)) && new Set(questions.map((q) => q.kind)).size === questions.length;
+    if (real) {
+      const replies = readings.map((r, i) => answerQuestion(input, r, questions[i]));
+      const last = replies[replies.length - 1];
+      return {
+        content: replies.map((r) => r.content).join('\n\n'),
+        place: whole.named,
+        handoff: false,
+        state: last.state,
+        topic: replies[0].topic,
+        unanswered: replies.some((r) => r.unanswered),
+      };
     }
-    if (intents.greeting || intents.thanks) return { content: say.greeting(knowledge, intents.thanks && !intents.greeting), place: null, handoff: false };
-    return { content: say.outOfScope(knowledge), place: null, handoff: false };
   }
-  if (intents.help && !intents.collection && !intents.material && wasteTypes.length === 0 && day === null) return reply(say.help(knowledge));
-
-  // "et à Noël ?": the holiday is the day asked, not the Christmas tree of the sorting guide.
-  const materialType = material.kind === 'found' && !intents.material && !day?.named ? [material.entry.wasteType] : [];
-  const collectionTypes = wasteTypes.length > 0 ? wasteTypes : materialType;
-  const nowhere = collectionTypes.length > 0 && collectionTypes.every((w) => placesCollecting(knowledge, w).length === 0);
-
-  // "est-ce que ça passe le 25 décembre ?", "et à Noël ?": what the calendar holds that day.
-  if (day !== null && (collection || day.named || collectionTypes.length > 0 || !ownIntent)) {
-    if (nowhere) return reply(say.notCollectedAnywhere(knowledge, collectionTypes));
-    if (!place) return reply(say.placeQuestion(knowledge));
-    const parts = [say.collectionsOn(knowledge, place, formatDayNumber(day.day), collectionTypes.length > 0 ? collectionTypes : null)];
-    if (day.named || intents.guidance.includes('holidays')) parts.push(say.guidance(knowledge, 'holidays'));
-    return reply(parts.join('\n'));
-  }
-
-  const guidance = intents.guidance;
-  if (guidance.includes('holidays') && !namedMaterial) return reply(say.holidays(knowledge, place, now));
-
-  const topics = guidance.filter((g): g is Exclude<GuidanceTopic, 'holidays'> => g !== 'holidays');
-  const guidanceAnswer = () => {
-    const parts = topics.map((topic) => say.guidance(knowledge, topic));
-    if (topics.includes('respectOfCalendar') && place) parts.push(say.weeklySchedule(knowledge, place));
-    return parts.join('\n');
-  };
-
-  // "Quand sortir les bacs ?" asks the rule; "quand sortir la poubelle jaune ?" asks a date too.
-  const collectionIntents = { ...intents, collection };
-  if (asksCollection(collectionIntents, collectionTypes.length > 0 || followUp) && (topics.length === 0 || collectionTypes.length > 0)) {
-    // Glass banks are the same for every sector: no need to ask which one.
-    if (nowhere && !place) return reply(say.notCollectedAnywhere(knowledge, collectionTypes));
-    if (!place) return reply(say.placeQuestion(knowledge));
-    const unknown = collectionTypes.length === 0 && material.kind === 'none' ? unknownWords(intents, knowledge) : [];
-    if (unknown.length > 0) return reply(say.unknownStream(knowledge, place));
-    const parts = [say.nextCollections(knowledge, place, collectionTypes.length > 0 ? collectionTypes : null, now)];
-    if (topics.length > 0) parts.push(guidanceAnswer());
-    return reply(parts.join('\n'));
-  }
-
-  // The ranked search of the sorting guide (the public search's) has the last word on what the object is: a sure hit
-  // of another material than the phrase match (« capsule de café » is not « Café (marc) ») wins.
-  const ranked = intents.material || intents.wasteWord || material.kind !== 'none' ? rankedMaterial(knowledge, text) : null;
-  if (material.kind === 'found' && (intents.material || !intents.points)) {
-    const override = rankedOverride(material, ranked);
-    if (override) return reply(override.guess ? say.guessedMaterial(knowledge, override.entry) : say.material(knowledge, override.entry));
-    return reply(say.material(knowledge, material.entry));
-  }
-  // "Où déposer le verre ?": a stream named as such is better answered by the stream than by a list of objects.
-  if (material.kind === 'ambiguous' && wasteTypes.length > 0 && !intents.points) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
-  if (material.kind === 'ambiguous' && (intents.material || !intents.points)) return reply(say.ambiguousMaterial(material.entries));
-
-  if (topics.length > 0) return reply(guidanceAnswer());
-
-  if (intents.points) return reply(say.recyclingPoints(knowledge, text));
-  if (wasteTypes.length > 0) return reply(say.wasteTypes(knowledge, wasteTypes, place, now));
-  if (intents.material || intents.wasteWord || material.kind === 'near') {
-    if (ranked !== null && isSure(ranked)) return reply(say.material(knowledge, ranked.entry));
-    if (material.kind === 'near') return reply(say.nearMaterial(knowledge, material.entry));
-    if (ranked) return reply(say.guessedMaterial(knowledge, ranked.entry));
-    return reply(say.unknownMaterial(knowledge));
-  }
-  if (intents.collection && !place) return reply(say.placeQuestion(knowledge));
-  return reply(say.notInData(knowledge));
+  return answerQuestion(input, whole, readQuestion(whole));
 }
+
+/** Kinds that do not make a clause a question of its own. */
+const NOT_A_QUESTION: Question['kind'][] = ['empty', 'english', 'greeting', 'outOfScope', 'notInData', 'placeGiven', 'handoff', 'help'];
+
+function fixed(input: AssistantInput, content: string, topic: string): AssistantReply {
+  return { content, place: null, handoff: false, state: input.state, topic, unanswered: false };
+}
+
+/** One typed question answered by its handler; without the place it needs, the place is asked and the question kept. */
+function answerQuestion(input: AssistantInput, reading: ReturnType<typeof readMessage>, question: Question): AssistantReply {
+  const handler = handlerOf(question.kind);
+  const place = reading.place;
+  if (handler.needsPlace && !place) {
+    return {
+      content: say.placeQuestion(input.knowledge),
+      place: reading.named,
+      handoff: false,
+      state: nextState(reading, question, true),
+      topic: handler.topic,
+      unanswered: false,
+    };
+  }
+  const content = handler.answer(question as never, {
+    reading,
+    place,
+    resume: (pending, named) => answer({ ...input, text: pending, place: named, state: { ...input.state, awaitingPlace: null } }).content,
+  });
+  // Nothing in a refused or empty message may move the conversation: no place, no hand-off.
+  const moves = !['empty', 'english', 'outOfScope', 'greeting'].includes(question.kind);
+  return {
+    content,
+    place: moves ? reading.named : null,
+    handoff: question.kind === 'handoff',
+    state: nextState(reading, question, false),
+    topic: handler.topic,
+    unanswered: handler.unanswered ?? false,
+  };
+}
+
+export { NO_STATE };

@@ -1,5 +1,6 @@
 import { dayNumberFromParts, dayNumberToUtcDate, type DayNumber } from '../kernel/dates.ts';
 import { normalizeText } from './text-match.ts';
+import { frenchHolidaysOf } from '../kernel/holidays.ts';
 
 /**
  * A day a citizen's message names: "le 25 décembre", "25/12", "1er janvier", "demain", "à Noël". The year is
@@ -21,6 +22,13 @@ const NAMED_DAYS: [RegExp, number, number][] = [
   [/\bfete nationale\b/, 7, 14],
   [/\bfete du travail\b/, 5, 1],
   [/\bsaint sylvestre\b|\breveillon\b/, 12, 31],
+];
+
+/** Holidays whose date moves with Easter, by the kernel's names (kernel/holidays.ts). */
+const MOVABLE_DAYS: [RegExp, string][] = [
+  [/\b(lundi de )?paques?\b/, 'Lundi de Pâques'],
+  [/\bascension\b/, 'Ascension'],
+  [/\b(lundi de )?pentecote\b/, 'Lundi de Pentecôte'],
 ];
 
 export interface AskedDay {
@@ -68,6 +76,13 @@ export function dayAsked(text: string, today: DayNumber): AskedDay | null {
     }
     const d = nextOccurrence(today, todayYear, month, day);
     return d === null ? null : { day: d, named: false, words: NUMERIC };
+  }
+  for (const [pattern, name] of MOVABLE_DAYS) {
+    if (!pattern.test(t)) continue;
+    for (const year of [todayYear, todayYear + 1]) {
+      const found = [...frenchHolidaysOf(year)].find(([d, n]) => n === name && d >= today);
+      if (found) return { day: found[0], named: true, words: new RegExp(pattern.source.replace(/e/g, '[eéèêë]').replace(/a/g, '[aâà]').replace(/\\b/g, ''), 'i') };
+    }
   }
   for (const [pattern, month, day] of NAMED_DAYS) {
     if (pattern.test(t)) {

@@ -1,5 +1,7 @@
 import type { CityKnowledge, GuidanceTopic } from './knowledge.ts';
-import { STOPWORDS, editDistance, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
+import { STOPWORDS, editDistance, normalizeText, tokenize, wordMatches } from './text-match.ts';
+import { INTENT_WORDS, stems } from './lexicon.ts';
+import { asksContact } from './contact.ts';
 
 /**
  * What a citizen's message asks, read from its words. Several intents may hold at once ("quand sortir la
@@ -26,110 +28,76 @@ export interface Intents {
   empty: boolean;
   /** Written in English. */
   english: boolean;
-  /** Tries to change the assistant's instructions ("ignore tes instructions…"). */
-  injection: boolean;
   /** Names a kind of waste or object the citizen wants rid of, known to the data or not ("piles", "frigo"). */
   wasteWord: boolean;
+  /** Asks how to reach the service (telephone, e-mail). */
+  contact: boolean;
+  /** Names a day of the week. */
+  weekday: boolean;
+  /** Asks how often (« toutes les semaines ? »). */
+  frequency: boolean;
+  /** Asks for every point (« tous les points »). */
+  allPoints: boolean;
+  /** Names a kind of point (« déchèterie », « borne », « point de collecte »), not only hours. */
+  pointNoun: boolean;
+  /** Asks an hour (« à quelle heure »). */
+  hour: boolean;
 }
 
-const words = (list: string) => list.split(' ').map(stem);
-
-const HANDOFF = words('agent conseiller conseillere humain humaine operateur operatrice standard');
-const HANDOFF_PHRASES = [words('vraie personne'), words('quelqu un'), words('personne reelle')];
-const RESIDENCE = words('habite habitons vis vivons quartier secteur rue avenue route lieu adresse');
-const GREETING = words('bonjour salut hello coucou bonsoir hey bjr slt');
-const THANKS = words('merci');
-const HELP = words('aide aider help');
-const TEMPORAL = words('quand prochain prochaine passe passent passera passage ramassage ramasse ramasser camion benne eboueur jour date demain aujourd semaine heure');
-const COLLECTION_SUBJECT = words('collecte collectes collecter poubelle bac ramassage ramasse camion benne eboueur passe passent passera passage');
-const MATERIAL = words('jeter jette jete mettre met trier trie tri recycler recycle recyclable deposer depose debarrasser donner va vont');
-const POINTS = words('decheterie dechetterie dechetteries apport borne bornes colonne conteneur container recyclerie ressourcerie horaire horaires ouvert ouverte ouverture ouvre ferme fermeture adresse textile vetement');
-const OUT = words('sortir sors sort sortie veille');
-const PRESENT = words('presenter presente presentation poignee');
-const RETURN = words('rentrer rentre ranger range trottoir');
-const CALENDAR = words('calendrier planning programme respecter respect');
-const HOLIDAY = words('ferie feries noel paque toussaint ascension pentecote armistice fete reveillon');
-
+const W = INTENT_WORDS;
 /** Intent words tolerate typos only when long: short ones ("ouvert", "sort") are too close to other words. */
 const matches = (typed: string, word: string) => (word.length >= 7 ? wordMatches(typed, word) : typed === word);
 const hasAny = (tokens: string[], list: string[]) => list.some((w) => tokens.some((t) => matches(t, w)));
 const hasPhrase = (tokens: string[], phrase: string[]) => phrase.every((w) => tokens.includes(w));
 
-/**
- * Objects and wastes citizens ask about that a sorting guide may or may not list: they make a message a
- * sorting question (answered from the data, or "not in the guide"), never an out-of-scope one.
- */
-const WASTE_WORDS = words(
-  'pile batterie accumulateur ampoule neon peinture solvant medicament seringue pneu encombrant meuble matelas ' +
-    'frigo refrigerateur congelateur electromenager television tele ordinateur telephone gravat huile cartouche textile ' +
-    'vetement chaussure jouet vaisselle miroir vitre polystyrene bois ferraille amiante radiographie capsule',
-);
-
-/** Words only English has (French shares "on", "a", "est"…). */
-const ENGLISH = new Set(
-  'the what when where which who how is are do does did my your i you can could would please garbage trash rubbish bin bins waste collected collection throw recycle recycling day days next hello hi thanks thank of it'
-    .split(' '),
-);
-const FRENCH_MARKERS = new Set(words('le la les de des du et est ou quand poubelle bac je vous merci bonjour une un'));
-const INJECTION = [
-  /\b(ignore|ignorez|oublie|oubliez|ignoring|forget|disregard)\b.*\b(instruction|instructions|consigne|consignes|regle|regles|rules|prompt|system|systeme)\b/,
-  /\b(tu es|you are) (maintenant|desormais|now)\b/,
-  /\b(prompt systeme|system prompt|mode developpeur|developer mode|jailbreak)\b/,
-  /\b(fais comme si|pretend|act as|agis comme)\b/,
-];
 
 export function readIntents(text: string): Intents {
   // "mot de passe" is no collection ("passe").
   const tokens = tokenize(text.replace(/mots?\s+de\s+passe/gi, 'motdepasse'));
   const raw = normalizeText(text);
   const rawWords = raw === '' ? [] : raw.split(' ');
-  const englishWords = rawWords.filter((w) => ENGLISH.has(w)).length;
-  const frenchWords = tokens.filter((t) => FRENCH_MARKERS.has(t)).length;
+  const englishWords = rawWords.filter((w) => W.english.has(w)).length;
+  const frenchWords = tokens.filter((t) => W.frenchMarkers.has(t)).length;
   const guidance: GuidanceTopic[] = [];
   // "jour férié" is about holidays, not about a collection day.
-  const holiday = hasAny(tokens, HOLIDAY) || hasPhrase(tokens, words('jour de l an')) || hasPhrase(tokens, words('1er mai')) || hasPhrase(tokens, words('14 juillet'));
+  const holiday = hasAny(tokens, W.holiday) || W.holidayPhrases.some((p) => hasPhrase(tokens, p));
   if (holiday) guidance.push('holidays');
-  if (hasAny(tokens, OUT)) guidance.push('outOfTheBins');
-  if (hasAny(tokens, PRESENT)) guidance.push('presentationOfBins');
-  if (hasAny(tokens, RETURN)) guidance.push('returnOfBins');
-  if (hasAny(tokens, CALENDAR) || hasPhrase(tokens, words('mauvais jour'))) guidance.push('respectOfCalendar');
+  if (hasAny(tokens, W.out)) guidance.push('outOfTheBins');
+  if (hasAny(tokens, W.present) || W.presentPhrases.some((p) => hasPhrase(tokens, p))) guidance.push('presentationOfBins');
+  if (hasAny(tokens, W.return)) guidance.push('returnOfBins');
+  if (hasAny(tokens, W.calendar) || hasPhrase(tokens, stems('mauvais jour'))) guidance.push('respectOfCalendar');
   const number = /^\s*(\d{1,2})\s*\.?\s*$/.exec(text);
   return {
     tokens,
-    handoff: hasAny(tokens, HANDOFF) || HANDOFF_PHRASES.some((p) => hasPhrase(tokens, p)),
-    residence: hasAny(tokens, RESIDENCE),
-    greeting: hasAny(tokens, GREETING),
-    thanks: hasAny(tokens, THANKS),
-    help: hasAny(tokens, HELP) || (tokens.includes('faire') && hasAny(tokens, words('sais peux sait'))),
-    collection: !holiday && hasAny(tokens, TEMPORAL),
-    material: hasAny(tokens, MATERIAL) || hasPhrase(tokens, words('quelle poubelle')) || hasPhrase(tokens, words('quel bac')),
-    points: hasAny(tokens, POINTS) || hasPhrase(tokens, words('point d apport')),
+    handoff: hasAny(tokens, W.handoff) || W.handoffPhrases.some((p) => hasPhrase(tokens, p)),
+    residence: hasAny(tokens, W.residence),
+    greeting: hasAny(tokens, W.greeting),
+    thanks: hasAny(tokens, W.thanks),
+    help: hasAny(tokens, W.help) || (tokens.includes('faire') && hasAny(tokens, stems('sais peux sait'))),
+    collection: !holiday && hasAny(tokens, W.temporal),
+    material: hasAny(tokens, W.material) || hasPhrase(tokens, stems('quelle poubelle')) || hasPhrase(tokens, stems('quel bac')),
+    points: hasAny(tokens, W.points) || W.pointPhrases.some((p) => hasPhrase(tokens, p)),
     guidance,
     number: number ? Number(number[1]) : null,
     empty: tokens.length === 0,
     english: englishWords >= 2 && englishWords > frenchWords,
-    injection: INJECTION.some((p) => p.test(raw)),
-    wasteWord: hasAny(tokens, WASTE_WORDS),
+    wasteWord: hasAny(tokens, W.wasteWords),
+    contact: asksContact(tokens),
+    weekday: hasAny(tokens, W.weekday),
+    frequency: hasAny(tokens, W.frequency) || W.frequencyPhrases.some((p) => hasPhrase(tokens, p)),
+    allPoints: hasAny(tokens, W.allPoints),
+    pointNoun: hasAny(tokens, W.pointNouns),
+    hour: hasAny(tokens, W.truckHour),
   };
 }
 
 /** Whether the message asks for a collection date, given what it names. */
 export function asksCollection(intents: Intents, namesWasteType: boolean): boolean {
-  return intents.collection && (namesWasteType || hasAny(intents.tokens, COLLECTION_SUBJECT));
+  return intents.collection && (namesWasteType || hasAny(intents.tokens, W.collectionSubject));
 }
 
-/** Everyday words of a collection question that name no waste stream ("quand passe le camion demain"). */
-const COLLECTION_FILLER = words(
-  'bac poubelle poubelles camion eboueur eboueurs ramassage collecte collectes passage rue maison habite chez moi nous ' +
-    'semaine prochaine prochain demain aujourd hui soir matin quel quelle jour jours date heure passe passent passera ' +
-    'sortir rentrer ramasse ramasser ramassent collecter est ce c quand dechet dechets mon ma mes notre nos les des la le du de et a au aux svp merci bonjour ' +
-    'benne eboueur camion vient viennent venir prevu prevue lundi mardi mercredi jeudi vendredi samedi dimanche ' +
-    'janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre er noel ferie an ' +
-    'encore toujours aussi alors donc bien ok oui non',
-);
-
 /** A filler word, allowing one typo in words of four letters or more ("pase", "camoin"). */
-const isFiller = (t: string) => COLLECTION_FILLER.includes(t) || (t.length >= 4 && COLLECTION_FILLER.some((w) => w.length >= 4 && editDistance(t, w, 1) <= 1));
+const isFiller = (t: string) => W.collectionFiller.includes(t) || (t.length >= 4 && W.collectionFiller.some((w) => w.length >= 4 && editDistance(t, w, 1) <= 1));
 
 /** Words of a collection question that are neither filler nor a place: the stream the citizen named, unknown to the data. */
 export function unknownWords(intents: Intents, knowledge: CityKnowledge): string[] {
@@ -137,4 +105,10 @@ export function unknownWords(intents: Intents, knowledge: CityKnowledge): string
     knowledge.city.wasteCollectionPlaces.flatMap((p) => [p.name, ...p.attachedLocations.map((l) => l.name)]).flatMap((n) => tokenize(n)),
   );
   return intents.tokens.filter((t) => t.length > 2 && !STOPWORDS.has(t) && !isFiller(t) && !placeWords.has(t) && !/^\d+$/.test(t));
+}
+
+/** Words of a message that are none of the assistant's own words: what else it is about (« la piscine »). */
+export function strayWords(intents: Intents): string[] {
+  const own = new Set([...W.points, ...W.pointNouns, ...W.temporal, ...W.allPoints, ...W.weekday, ...W.greeting, ...W.material, ...W.collectionFiller]);
+  return intents.tokens.filter((t) => t.length > 2 && !STOPWORDS.has(t) && !own.has(t) && !/^\d+$/.test(t));
 }

@@ -7,6 +7,8 @@ import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 import { addressesIn, parseAddress } from '../kernel/address.ts';
 import { addressIndex, matchAddress, type AddressMatch } from '../kernel/address-match.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
+import type { ContentPassage } from './content.ts';
+import type { KnowledgeContact } from './contact.ts';
 
 /**
  * What the assistants know: plain functions over one city's published data (the same data the public API
@@ -22,6 +24,10 @@ export interface CityKnowledge {
   streets: KnowledgeStreetRule[];
   /** What CONTRACT section 14 adds to the city's recycling points, which the public city does not show. */
   points: KnowledgePoint[];
+  /** Passages of the group's published pages and posts (content.ts), quoted for what the data does not say. */
+  content: ContentPassage[];
+  /** How citizens reach the service (contact.ts). */
+  contact: KnowledgeContact;
 }
 
 export interface KnowledgePoint {
@@ -444,7 +450,7 @@ export type AddressMention = ({ place: Place } | { shared: AddressMatch<Place>[]
  * stretch of the sentence from a street type word that names a known street (a typo or two tolerated). Null when
  * the message names no street of the city.
  */
-export function addressMentioned(knowledge: CityKnowledge, text: string): AddressMention | null {
+export function addressMentioned(knowledge: CityKnowledge, text: string, options: { residence?: boolean } = {}): AddressMention | null {
   const candidates = addressesIn(text);
   if (candidates.length === 0) return null;
   const places = new Map(knowledge.city.wasteCollectionPlaces.map((p) => [p.id, p]));
@@ -459,6 +465,11 @@ export function addressMentioned(knowledge: CityKnowledge, text: string): Addres
   for (const candidate of candidates) {
     const matches = matchAddress(parseAddress(candidate, { communeNames: [knowledge.city.name] }), index, { prefixes: false });
     if (matches.length === 0) continue;
+    // A name of everyday words only (« Le Passage ») is no address in « prochain passage des déchets verts »: it
+    // needs a distinctive word of the message, a house number, or to be given as where the citizen lives.
+    const typed = contentTokens(candidate);
+    const distinctive = (name: string) => placeTokens(name).some((w) => w.length >= 3 && !PLACE_KIND_WORDS.has(w) && !COMMON_PLACE_WORDS.has(w) && typed.includes(w));
+    if (!/\d/.test(candidate) && !options.residence && !distinctive(matches[0].name)) continue;
     const best = matches.filter((m) => m.tier === matches[0].tier && m.name === matches[0].name);
     const ids = new Set(best.map((m) => m.place.id));
     return ids.size === 1 ? { place: best[0].place, text: candidate } : { shared: best, text: candidate };

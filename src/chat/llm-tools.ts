@@ -1,6 +1,7 @@
 import * as knowledge from './knowledge.ts';
 import { isSure, rankedMaterial, rankedOverride } from './guide-search.ts';
 import { pointStateNow } from './opening.ts';
+import { rankedPassages } from './content.ts';
 import type { CityKnowledge, GuidanceTopic, MaterialEntry, Place, WasteType } from './knowledge.ts';
 
 /**
@@ -43,6 +44,13 @@ export const TOOL_DEFINITIONS = [
   fn('guidance', 'Consignes de la ville sur les bacs et le calendrier.', {
     topic: { type: 'string', enum: [...GUIDANCE_TOPICS], description: 'sortie, présentation, rentrée des bacs, calendrier, jours fériés' },
   }, ['topic']),
+  fn('find_address', 'Le secteur de collecte d’une adresse de la commune (« 12 rue de Siam ») ; il devient celui de la conversation.', {
+    address: { type: 'string', description: 'L’adresse telle que donnée par la personne' },
+  }, ['address']),
+  fn('search_city_pages', 'Passages des pages et actualités publiées par le service, pour ce que les données ne disent pas (astuces, démarches, guide à télécharger). À citer tels quels avec leur lien.', {
+    query: { type: 'string', description: 'Les mots de la question' },
+  }, ['query']),
+  fn('service_contact', 'Téléphone, courriel, horaires et adresse du service de collecte.', {}),
   fn('handoff_to_agent', 'Transmet la conversation à un agent humain, quand la personne le demande.', {}),
 ];
 
@@ -69,73 +77,111 @@ function parseArgs(raw: string): Record<string, unknown> {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 500) : '');
 
+type Tool = (state: ToolState, args: Record<string, unknown>) => unknown;
+
+/** The collections of the place named, the conversation's, or the city's only one; else the places to choose from. */
+const nextCollections: Tool = (state, args) => {
+  const k = state.knowledge;
+  const asked = text(args.place);
+  const match = asked ? knowledge.placeMentioned(k, asked) : null;
+  if (match) state.namedPlace = match.place;
+  const places = k.city.wasteCollectionPlaces;
+  const place = match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
+  if (!place) return { needsPlace: true, places: places.map((p) => p.name) };
+  const typeText = text(args.waste_type);
+  let types = typeText ? knowledge.wasteTypesMentioned(k, typeText) : null;
+  if (typeText && types!.length === 0) {
+    const material = knowledge.findMaterial(k, typeText);
+    types = material.kind === 'found' ? [material.entry.wasteType] : [];
+    if (types.length === 0) return { place: place.name, error: `Aucun type de déchet ne correspond à « ${typeText} ».`, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
+  }
+  return {
+    place: place.name,
+    collections: knowledge.nextCollectionFacts(k, place, types, state.now).map((f) => ({
+      wasteType: f.wasteType.name,
+      // The déchèterie, the pharmacy, glass banks: no date to give, the points to go to instead.
+      ...(place.collectionDays.some((d) => d.wasteTypeId === f.wasteType.id)
+        ? { doorToDoor: true, dropOffPoints: [] }
+        : { doorToDoor: false, dropOffPoints: dropOffPoints(k, f.wasteType) }),
+      date: f.next?.date ?? null,
+      dateText: f.next ? knowledge.frenchDate(f.next.date) : null,
+      holiday: f.next?.holiday ?? null,
+      cancelled: f.cancelled.map((c) => ({ date: knowledge.frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
+    })),
+  };
+};
+
+/** The sorting guide's answer for an object: found, the closest (said as a guess), candidates, or nothing. */
+const findMaterial: Tool = (state, args) => {
+  const k = state.knowledge;
+  const result = knowledge.findMaterial(k, text(args.query));
+  // The sorting guide's ranked search (the public one): a sure hit is found, a typo's is only the closest.
+  const ranked = rankedMaterial(k, text(args.query));
+  const closest = (entry: MaterialEntry) => ({
+    found: null,
+    closest: describeEntry(k, entry),
+    note: 'Correspondance approximative : dites à la personne que vous pensez qu’elle cherche cet objet, sans l’affirmer.',
+  });
+  if (result.kind === 'found') {
+    const override = rankedOverride(result, ranked);
+    if (override) return override.guess ? closest(override.entry) : { found: describeEntry(k, override.entry) };
+    return { found: describeEntry(k, result.entry) };
+  }
+  if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map((e) => describeEntry(k, e)) };
+  if (ranked && isSure(ranked)) return { found: describeEntry(k, ranked.entry) };
+  if (ranked) return closest(ranked.entry);
+  return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
+};
+
+/** The place of an address (the lookup of CONTRACT section 11): it becomes the conversation's place. */
+const findAddress: Tool = (state, args) => {
+  const found = knowledge.addressMentioned(state.knowledge, text(args.address), { residence: true });
+  if (!found) return { found: null, note: 'Aucune rue de la commune ne correspond à cette adresse.' };
+  if ('place' in found) {
+    state.namedPlace = found.place;
+    return { place: found.place.name };
+  }
+  return { place: null, sharedStreet: found.shared.map((m) => ({ numbers: m.label, place: m.place.name })), note: 'Demandez le numéro dans la rue.' };
+};
+
+const TOOLS: Record<string, Tool> = {
+  next_collections: nextCollections,
+  find_material: findMaterial,
+  find_address: findAddress,
+  recycling_points: (state, args) =>
+    knowledge.recyclingPointsFor(state.knowledge, text(args.query)).map((p) => {
+      const opening = pointStateNow(state.knowledge, p.id, state.now);
+      const takes = state.knowledge.points.find((x) => x.id === p.id)?.wasteTypeIds ?? [];
+      return {
+        name: p.name,
+        address: p.address,
+        openingHours: p.openingHours,
+        openNow: opening?.openNow ?? null,
+        nextChange: opening?.nextChange ?? null,
+        takes: state.knowledge.city.wasteTypes.filter((w) => takes.includes(w.id)).map((w) => w.name),
+      };
+    }),
+  guidance: (state, args) => {
+    const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
+    if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };
+    return { topic, text: knowledge.guidanceText(state.knowledge, topic) };
+  },
+  search_city_pages: (state, args) => ({
+    passages: rankedPassages(state.knowledge, text(args.query), 3).map((p) => ({ title: p.title, link: p.path, quote: p.text })),
+    note: 'Citez le passage tel quel, avec son titre et son lien ; n’en tirez aucun autre fait.',
+  }),
+  service_contact: (state) => {
+    const c = state.knowledge.contact;
+    return { phone: c.phone, email: c.email, hours: c.hours, address: c.address, siteEmails: c.siteEmails };
+  },
+  handoff_to_agent: (state) => {
+    state.handoff = true;
+    return { ok: true, note: 'La conversation attend maintenant un agent.' };
+  },
+};
+
 /** Runs one tool call; an unknown tool or bad arguments give an error object the model can read. */
 export function runTool(state: ToolState, name: string, rawArgs: string): unknown {
-  const args = parseArgs(rawArgs);
-  const k = state.knowledge;
-  switch (name) {
-    case 'next_collections': {
-      const asked = text(args.place);
-      const match = asked ? knowledge.placeMentioned(k, asked) : null;
-      if (match) state.namedPlace = match.place;
-      const places = k.city.wasteCollectionPlaces;
-      const place = match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
-      if (!place) return { needsPlace: true, places: places.map((p) => p.name) };
-      const typeText = text(args.waste_type);
-      let types = typeText ? knowledge.wasteTypesMentioned(k, typeText) : null;
-      if (typeText && types!.length === 0) {
-        const material = knowledge.findMaterial(k, typeText);
-        types = material.kind === 'found' ? [material.entry.wasteType] : [];
-        if (types.length === 0) return { place: place.name, error: `Aucun type de déchet ne correspond à « ${typeText} ».`, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
-      }
-      return {
-        place: place.name,
-        collections: knowledge.nextCollectionFacts(k, place, types, state.now).map((f) => ({
-          wasteType: f.wasteType.name,
-          // The déchèterie, the pharmacy, glass banks: no date to give, the points to go to instead.
-          ...(place.collectionDays.some((d) => d.wasteTypeId === f.wasteType.id)
-            ? { doorToDoor: true, dropOffPoints: [] }
-            : { doorToDoor: false, dropOffPoints: dropOffPoints(k, f.wasteType) }),
-          date: f.next?.date ?? null,
-          dateText: f.next ? knowledge.frenchDate(f.next.date) : null,
-          holiday: f.next?.holiday ?? null,
-          cancelled: f.cancelled.map((c) => ({ date: knowledge.frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
-        })),
-      };
-    }
-    case 'find_material': {
-      const result = knowledge.findMaterial(k, text(args.query));
-      // The sorting guide's ranked search (the public one): a sure hit is found, a typo's is only the closest.
-      const ranked = rankedMaterial(k, text(args.query));
-      const closest = (entry: MaterialEntry) => ({
-        found: null,
-        closest: describeEntry(k, entry),
-        note: 'Correspondance approximative : dites à la personne que vous pensez qu’elle cherche cet objet, sans l’affirmer.',
-      });
-      if (result.kind === 'found') {
-        const override = rankedOverride(result, ranked);
-        if (override) return override.guess ? closest(override.entry) : { found: describeEntry(k, override.entry) };
-        return { found: describeEntry(k, result.entry) };
-      }
-      if (result.kind === 'ambiguous') return { candidates: result.entries.slice(0, 8).map((e) => describeEntry(k, e)) };
-      if (ranked && isSure(ranked)) return { found: describeEntry(k, ranked.entry) };
-      if (ranked) return closest(ranked.entry);
-      return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
-    }
-    case 'recycling_points':
-      return knowledge.recyclingPointsFor(k, text(args.query)).map((p) => {
-        const opening = pointStateNow(k, p.id, state.now);
-        return { name: p.name, address: p.address, openingHours: p.openingHours, openNow: opening?.openNow ?? null, nextChange: opening?.nextChange ?? null };
-      });
-    case 'guidance': {
-      const topic = GUIDANCE_TOPICS.find((t) => t === args.topic) as GuidanceTopic | undefined;
-      if (!topic) return { error: `topic doit être l’un de : ${GUIDANCE_TOPICS.join(', ')}` };
-      return { topic, text: knowledge.guidanceText(k, topic) };
-    }
-    case 'handoff_to_agent':
-      state.handoff = true;
-      return { ok: true, note: 'La conversation attend maintenant un agent.' };
-    default:
-      return { error: `outil inconnu : ${name}` };
-  }
+  const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : null;
+  return tool ? tool(state, parseArgs(rawArgs)) : { error: `outil inconnu : ${name}` };
 }

@@ -14,6 +14,9 @@ import { recordLlmUsage } from './repository.ts';
  */
 
 /** How many earlier messages the model sees: enough for a follow-up, bounded in tokens and cost. */
+/** What the analytics count a language model's answer under: its question is not typed. */
+const LLM_TOPIC = 'Assistant (modèle de langue)';
+
 export const MAX_HISTORY_MESSAGES = 12;
 /** Longest earlier message passed on; longer ones are cut. */
 export const MAX_HISTORY_CHARS = 1000;
@@ -32,8 +35,11 @@ export function systemPrompt(cityName: string): string {
   return [
     `Tu es l’assistant de la collecte des déchets de la ville de ${cityName}. Tu réponds en français, brièvement et poliment.`,
     'Tu ne réponds qu’avec les faits renvoyés par les outils : dates de collecte (next_collections), consignes de tri',
-    '(find_material), points de collecte (recycling_points) et consignes de la ville (guidance). N’invente jamais une date,',
-    'un lieu, une adresse, un horaire ni une règle. Si les outils ne donnent pas la réponse, dis-le et propose un agent.',
+    '(find_material), points de collecte avec ce qu’ils acceptent et s’ils sont ouverts (recycling_points), consignes de la',
+    'ville (guidance), secteur d’une adresse (find_address), contact du service (service_contact). Pour ce que ces outils',
+    'ne disent pas, cherche dans les pages et actualités du service (search_city_pages) et cite le passage tel quel avec',
+    'son titre et son lien. N’invente jamais une date, un lieu, une adresse, un horaire ni une règle. Si les outils ne',
+    'donnent pas la réponse, dis-le et propose un agent.',
     'Écris les dates comme les outils les donnent (par exemple « mardi 24 novembre 2026 »).',
     'Un type de déchet sans collecte en porte-à-porte (doorToDoor: false, comme la déchèterie ou la pharmacie) n’a pas de date :',
     'dis-le et indique ses points d’apport (dropOffPoints) avec leur adresse et leurs horaires.',
@@ -135,7 +141,7 @@ export async function llmAnswer(ctx: LlmContext, input: LlmInput): Promise<Assis
       if (calls.length === 0) {
         const content = (message.content ?? '').trim();
         if (!content) throw new Error('language model answered with empty content');
-        return { content, place: state.namedPlace, handoff: state.handoff };
+        return { content, place: state.namedPlace, handoff: state.handoff, state: input.state, topic: LLM_TOPIC, unanswered: false };
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
       for (const call of calls) {

@@ -3,7 +3,6 @@ import {
   frenchDate,
   guidanceText,
   nextCollectionFacts,
-  recyclingPointsFor,
   recyclingPointsOfWasteType,
   upcomingExceptions,
   type CityKnowledge,
@@ -23,11 +22,6 @@ import type { AddressMatch } from '../kernel/address-match.ts';
 
 const OFFER_AGENT = 'Si vous le souhaitez, écrivez « parler à un agent » et un conseiller prendra le relais.';
 
-const PLACE_QUESTION_START = 'Dans quel secteur';
-
-export function isPlaceQuestion(content: string): boolean {
-  return content.startsWith(PLACE_QUESTION_START);
-}
 
 export function greeting(k: CityKnowledge, thanksOnly: boolean): string {
   const opening = thanksOnly ? 'Avec plaisir !' : `Bonjour ! Je suis l’assistant de la collecte des déchets de ${k.city.name}.`;
@@ -94,7 +88,7 @@ export function unknownStream(k: CityKnowledge, place: Place): string {
 export function placeQuestion(k: CityKnowledge): string {
   const names = k.city.wasteCollectionPlaces.map((p, i) => `${i + 1}. ${p.name}`).join('\n');
   if (!names) return `Les données de ${k.city.name} ne contiennent aucun secteur de collecte. ${OFFER_AGENT}`;
-  return `${PLACE_QUESTION_START} de ${k.city.name} habitez-vous ? Les jours de collecte en dépendent :\n${names}\nRépondez par le nom du secteur, son numéro ou le nom de votre rue.`;
+  return `Dans quel secteur de ${k.city.name} habitez-vous ? Les jours de collecte en dépendent :\n${names}\nRépondez par le nom du secteur, son numéro ou le nom de votre rue.`;
 }
 
 /**
@@ -110,15 +104,10 @@ export function streetShared(matches: AddressMatch<Place>[]): string {
   );
 }
 
-const PLACE_NOTED_START = 'C’est noté : secteur';
-
 export function placeNoted(place: Place): string {
-  return `${PLACE_NOTED_START} ${place.name}.`;
+  return `C’est noté : secteur ${place.name}.`;
 }
 
-export function isPlaceNoted(content: string): boolean {
-  return content.startsWith(PLACE_NOTED_START);
-}
 
 /** Next collections at a newly chosen place. */
 export function placeSummary(k: CityKnowledge, place: Place, now: Date): string {
@@ -239,9 +228,34 @@ function pointList(points: CityApi['recyclingPoints']): string {
     .join('\n');
 }
 
-export function recyclingPoints(k: CityKnowledge, text: string): string {
+
+/** The points given by id, in the city's order: their address and hours. */
+export function recyclingPointsById(k: CityKnowledge, ids: string[]): string {
   if (k.city.recyclingPoints.length === 0) return `Les données de ${k.city.name} ne listent aucun point de collecte. ${OFFER_AGENT}`;
-  return `Points de collecte à ${k.city.name} :\n${pointList(recyclingPointsFor(k, text))}`;
+  const wanted = new Set(ids);
+  const points = k.city.recyclingPoints.filter((p) => wanted.has(p.id));
+  return `Points de collecte à ${k.city.name} :\n${pointList(points.length > 0 ? points : k.city.recyclingPoints)}`;
+}
+
+/** What each point given by id takes (CONTRACT section 14's `materials`), by waste type name. */
+export function pointMaterials(k: CityKnowledge, ids: string[]): string {
+  const names = new Map(k.city.wasteTypes.map((w) => [w.id, w.name]));
+  const taken = new Map(k.points.map((p) => [p.id, p.wasteTypeIds]));
+  return k.city.recyclingPoints
+    .filter((p) => ids.includes(p.id))
+    .map((p) => {
+      const types = (taken.get(p.id) ?? []).map((id) => names.get(id)).filter((n): n is string => Boolean(n));
+      const hours = p.openingHours ? ` Horaires : ${p.openingHours}` : '';
+      return types.length > 0
+        ? `${p.name} accepte : ${types.join(', ')}.${hours}`
+        : `Les données de ${k.city.name} ne disent pas ce que ${p.name} accepte.${hours}`;
+    })
+    .join('\n');
+}
+
+/** A passage of the city's pages or posts, quoted as written, with its title and where to read it. */
+export function quote(passage: { title: string; path: string; text: string }): string {
+  return `D’après «\u00a0${passage.title}\u00a0» (${passage.path})\u00a0:\n«\u00a0${passage.text}\u00a0»`;
 }
 
 const TOPIC_LABELS: Record<GuidanceTopic, string> = {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { findCities } from '../kernel/city-model/read.ts';
 import type { ConversationTable, DB, MessageTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { CityKnowledge } from './knowledge.ts';
+import { passagesOf } from './content.ts';
 
 /** Chat storage: conversations, messages and language-model usage. Plain functions on rows, no HTTP (mapper.ts shapes them). */
 
@@ -159,7 +160,7 @@ export async function recordLlmUsage(
 export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Date): Promise<CityKnowledge | null> {
   const [cities, zone, streets, points, materials] = await Promise.all([
     findCities(db, { id: cityId }, now),
-    db.selectFrom('city').select('time_zone').where('id', '=', cityId).executeTakeFirst(),
+    db.selectFrom('city').select(['time_zone', 'city_group_id']).where('id', '=', cityId).executeTakeFirst(),
     db
       .selectFrom('place_street as s')
       .innerJoin('collection_place as p', 'p.id', 's.place_id')
@@ -171,6 +172,7 @@ export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Dat
   ]);
   const city = cities[0];
   if (!city || !zone) return null;
+  const group = await loadGroupKnowledge(db, zone.city_group_id, now);
   const taken = new Map<string, string[]>();
   for (const m of materials) taken.set(m.recycling_point_id, [...(taken.get(m.recycling_point_id) ?? []), m.waste_type_id]);
   return {
@@ -178,5 +180,59 @@ export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Dat
     timeZone: zone.time_zone,
     streets,
     points: points.map((p) => ({ id: p.id, openingHoursSpec: p.opening_hours_spec, kind: p.kind, wasteTypeIds: taken.get(p.id) ?? [] })),
+    ...group,
+  };
+}
+
+/** One answer of the assistant counted (migration 0016): the row of its day, city, topic and question grows by one. */
+export async function addChatCount(db: Kysely<DB>, row: { day: string; cityId: string; topic: string; question: string }): Promise<void> {
+  await db
+    .insertInto('chat_count')
+    .values({ day: row.day, city_id: row.cityId, topic: row.topic.slice(0, 60), question: row.question.slice(0, 100), count: 1 })
+    .onConflict((oc) => oc.columns(['day', 'city_id', 'topic', 'question']).doUpdateSet({ count: sql`chat_count.count + 1` }))
+    .execute();
+}
+
+/** What the assistants know of a city's group: passages of its published posts and pages, and its contact block. */
+async function loadGroupKnowledge(db: Kysely<DB>, groupId: string | null, now: Date): Promise<Pick<CityKnowledge, 'content' | 'contact'>> {
+  if (groupId === null) return { content: [], contact: { phone: null, email: null, hours: null, address: null, siteEmails: [] } };
+  const [group, sites, posts, pages] = await Promise.all([
+    db.selectFrom('city_group').select(['contact_phone', 'contact_email', 'contact_hours', 'contact_address']).where('id', '=', groupId).executeTakeFirst(),
+    db.selectFrom('site').select(['name', 'settings']).where('city_group_id', '=', groupId).orderBy('name').execute(),
+    db
+      .selectFrom('blog_post')
+      .select(['id', 'title', 'content'])
+      .where('city_group_id', '=', groupId)
+      .where('published', '=', true)
+      .where((eb) => eb.or([eb('published_at', 'is', null), eb('published_at', '<=', now)]))
+      .orderBy('published_at', (ob) => ob.desc().nullsLast())
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('page')
+      .innerJoin('site', 'site.id', 'page.site_id')
+      .select(['page.id', 'page.title', 'page.content'])
+      .where('site.city_group_id', '=', groupId)
+      .where('page.published_at', 'is not', null)
+      .where('page.published_at', '<=', now)
+      .orderBy('page.id')
+      .execute(),
+  ]);
+  const siteEmails = sites.flatMap((site) => {
+    const email = (site.settings as { contactEmail?: unknown } | null)?.contactEmail;
+    return typeof email === 'string' && email !== '' ? [{ site: site.name, email }] : [];
+  });
+  return {
+    content: [
+      ...posts.flatMap((p) => passagesOf({ title: p.title, path: `/actualites/${p.id}`, content: p.content })),
+      ...pages.flatMap((p) => passagesOf({ title: p.title, path: `/pages/${p.id}`, content: p.content })),
+    ],
+    contact: {
+      phone: group?.contact_phone ?? null,
+      email: group?.contact_email ?? null,
+      hours: group?.contact_hours ?? null,
+      address: group?.contact_address ?? null,
+      siteEmails,
+    },
   };
 }

@@ -1,4 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { setNextPageLink } from '../http/link-header.ts';
@@ -43,6 +51,15 @@ export default async function chatRoutes(fastify: FastifyInstance) {
   app.addHook('onClose', () => assistants.close());
   const modelBudgets = modelCallBudgets(app);
   const knowledgeOf = cachedKnowledge((cityId, now) => loadCityKnowledge(app.db, cityId, now), () => app.dataVersion.current);
+  const sendContext = (request: FastifyRequest, now: Date): chat.SendContext => ({
+    db: app.db,
+    config: app.config,
+    log: request.log,
+    now,
+    assistants,
+    knowledgeOf,
+    modelBudgets: (cityGroupId: string) => modelBudgets(request.ip, cityGroupId, now),
+  });
 
   // The chat limit counts every creation and every message, valid or not (it runs before validation),
   // per device: the body's deviceId, or the conversation's; the client IP when none applies.
@@ -55,6 +72,16 @@ export default async function chatRoutes(fastify: FastifyInstance) {
     await app.chatRateLimit(request, reply, deviceId);
   };
 
+  conversationRoutes(app, limitByBodyDevice);
+  placeAndListRoutes(app);
+  messageRoutes(app, limitByConversationDevice, sendContext);
+}
+
+type ChatApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+type Limit = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Availability, and opening a conversation. */
+function conversationRoutes(app: ChatApp, limitByBodyDevice: Limit) {
   app.get(
     '/chat/availability',
     {
@@ -91,6 +118,10 @@ export default async function chatRoutes(fastify: FastifyInstance) {
     async (request, reply) => reply.code(201).send(await chat.createConversation(app.db, request.body, app.clock())),
   );
 
+}
+
+/** A conversation's place, and a device's conversations. */
+function placeAndListRoutes(app: ChatApp) {
   app.patch(
     '/chat/conversations/:id/location',
     {
@@ -124,6 +155,14 @@ export default async function chatRoutes(fastify: FastifyInstance) {
     async (request) => chat.listConversations(app.db, request.params.deviceId, request.query),
   );
 
+}
+
+/** A conversation's messages, and sending one (the assistant answers). */
+function messageRoutes(
+  app: ChatApp,
+  limitByConversationDevice: Limit,
+  sendContext: (request: FastifyRequest, now: Date) => chat.SendContext,
+) {
   app.get(
     '/chat/conversations/:id/messages',
     {
@@ -170,17 +209,7 @@ export default async function chatRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const now = app.clock();
-      const ctx = {
-        db: app.db,
-        config: app.config,
-        log: request.log,
-        now,
-        assistants,
-        knowledgeOf,
-        modelBudgets: (cityGroupId: string) => modelBudgets(request.ip, cityGroupId, now),
-      };
-      const { status, message } = await chat.sendMessage(ctx, request.params.id, request.body);
+      const { status, message } = await chat.sendMessage(sendContext(request, app.clock()), request.params.id, request.body);
       return reply.code(status).send(message);
     },
   );

@@ -5,6 +5,9 @@ import type { DB } from '../db/types.ts';
 import { errors, messages } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { isUuid } from '../kernel/schemas.ts';
+import { formatDayNumber, todayIn } from '../kernel/dates.ts';
+import { normalizeText } from './text-match.ts';
+import { assistantState } from './question.ts';
 import { ASSISTANT_HISTORY_MESSAGES, type AssistantReply, type ChatTurn } from './assistant.ts';
 import { answerInWorker, type AssistantPool } from './assistant-pool.ts';
 import type { KnowledgeLoader } from './knowledge-cache.ts';
@@ -174,8 +177,21 @@ export async function sendMessage(
     place_id: placeId,
     last_message_at: now,
     updated_at: now,
+    assistant_state: JSON.stringify(reply.state),
     ...(reply.handoff ? { status: 'WAITING_AGENT' as const } : {}),
   });
+  // What was asked, for the city's analytics: the topic, and the words of a question left unanswered; never the
+  // conversation or the device. Counting must not fail a message that is stored.
+  try {
+    await repo.addChatCount(db, {
+      day: formatDayNumber(todayIn(reply.timeZone, now)),
+      cityId: conversation.city_id,
+      topic: reply.topic,
+      question: reply.unanswered ? unansweredWords(content) : '',
+    });
+  } catch (err) {
+    ctx.log.warn({ err }, 'chat counts: one answer not counted');
+  }
   return { status: 201, message: toMessage(assistantMessage) };
 }
 
@@ -186,20 +202,30 @@ async function assistantReply(
   placeId: string | null,
   history: ChatTurn[],
   text: string,
-): Promise<AssistantReply> {
+): Promise<AssistantReply & { timeZone: string | null }> {
   const knowledge = await ctx.knowledgeOf(conversation.city_id, ctx.now);
-  if (!knowledge) return { content: messages.chatCityGone, place: null, handoff: false };
+  const state = assistantState(conversation.assistant_state);
+  if (!knowledge) return { content: messages.chatCityGone, place: null, handoff: false, state, topic: 'Hors sujet', unanswered: false, timeZone: null };
+  const timeZone = knowledge.timeZone;
   const place = knowledge.city.wasteCollectionPlaces.find((p) => p.id === placeId) ?? null;
-  const input = { knowledge, place, history, text, now: ctx.now };
+  const input = { knowledge, place, history, state, text, now: ctx.now };
   const cityGroupId = conversation.city_group_id;
   if (llmConfigured(ctx.config)) {
     try {
-      return await llmAnswer({ ...ctx, callBudget: ctx.modelBudgets(cityGroupId) }, { ...input, conversationId: conversation.id, cityGroupId });
+      return { ...(await llmAnswer({ ...ctx, callBudget: ctx.modelBudgets(cityGroupId) }, { ...input, conversationId: conversation.id, cityGroupId })), timeZone };
     } catch (err) {
       // No conversation id in the log: with it, anyone reading the log could read the conversation.
       if (err instanceof ModelBudgetSpent) ctx.log.info({ budget: err.budget, cityGroupId }, 'language-model budget spent: the built-in assistant answers');
       else ctx.log.warn({ err, cityGroupId }, 'language model failed: the built-in assistant answers');
     }
   }
-  return answerInWorker(ctx.assistants, input);
+  return { ...(await answerInWorker(ctx.assistants, input)), timeZone };
+}
+
+/** A question left unanswered as the analytics list it: its words folded, at most 100 characters, cut between words. */
+export function unansweredWords(content: string): string {
+  const folded = normalizeText(content);
+  if (folded.length <= 100) return folded;
+  const cut = folded.slice(0, 100);
+  return cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : 100);
 }

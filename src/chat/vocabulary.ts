@@ -1,47 +1,15 @@
 import type { WasteTypeApi } from '../kernel/city-model/schemas.ts';
 import { contentTokens, stem, tokenize } from './text-match.ts';
+import { COLOUR_WORDS, STREAM_FAMILIES } from './lexicon.ts';
 
 /**
- * Everyday words for the waste streams. A family of words attaches to a city's waste type when the type's
- * own name holds one of the family's anchors, so a city that names its streams differently simply gets
+ * Everyday words for the waste streams (lexicon/streams.json). A family of words attaches to a city's waste type when
+ * the type's own name holds one of the family's anchors, so a city that names its streams differently simply gets
  * fewer synonyms, never wrong ones.
  */
-const FAMILIES: { anchors: string[]; phrases: string[] }[] = [
-  {
-    anchors: ['ordure', 'residuel'],
-    phrases: ['ordure', 'om', 'ordures menageres', 'dechet menager', 'poubelle normale', 'poubelle classique', 'sac noir', 'residuel', 'tout venant'],
-  },
-  {
-    anchors: ['emballage'],
-    phrases: ['emballage', 'recyclable', 'tri selectif', 'poubelle de tri', 'bac de tri', 'sac jaune', 'plastique', 'papier', 'carton'],
-  },
-  { anchors: ['verre'], phrases: ['verre', 'bocaux', 'bouteille en verre'] },
-  {
-    anchors: ['biodechet'],
-    phrases: ['biodechet', 'bio dechet', 'bio', 'compost', 'dechet alimentaire', 'dechet de cuisine', 'restes alimentaires', 'organique'],
-  },
-  { anchors: ['vert', 'vegetaux'], phrases: ['dechet vert', 'vegetaux', 'jardin', 'tonte', 'herbe', 'feuille', 'branchage'] },
-  {
-    anchors: ['decheterie', 'dechetterie'],
-    phrases: ['decheterie', 'dechetterie', 'encombrant', 'monstre', 'dechet dangereux', 'dechet toxique', 'dechet special'],
-  },
-  { anchors: ['pharmacie'], phrases: ['pharmacie', 'pharmacien'] },
-  { anchors: ['textile'], phrases: ['textile', 'borne textile', 'relais'] },
-];
-
+const FAMILIES = STREAM_FAMILIES;
 /** Colour words, masculine singular after normalization and stemming (so "grise" and "gris" agree). */
-const COLOURS: Record<string, string> = {
-  gri: 'gris', grise: 'gris', gris: 'gris',
-  jaune: 'jaune',
-  vert: 'vert', verte: 'vert',
-  marron: 'marron', brun: 'marron', brune: 'marron',
-  bleu: 'bleu', bleue: 'bleu',
-  noir: 'noir', noire: 'noir',
-  blanc: 'blanc', blanche: 'blanc',
-  rouge: 'rouge',
-  orange: 'orange',
-  violet: 'violet', violette: 'violet',
-};
+const COLOURS = COLOUR_WORDS;
 
 /** The colour a word names ([] when it is not a colour). */
 export function colourWordsOf(token: string): string[] {

@@ -51,96 +51,109 @@ interface Slot<I, O> {
 }
 
 export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I, O> {
-  const slots = new Set<Slot<I, O>>();
-  const idle: Slot<I, O>[] = [];
-  const queue: Job<I, O>[] = [];
-  let closed = false;
+  return new Pool<I, O>(options);
+}
+
+/** The pool: each worker is a slot, free (idle) or running one job; jobs wait in a bounded queue. */
+class Pool<I, O> implements WorkerPool<I, O> {
+  readonly #options: WorkerPoolOptions;
+  readonly #slots = new Set<Slot<I, O>>();
+  readonly #idle: Slot<I, O>[] = [];
+  readonly #queue: Job<I, O>[] = [];
+  #closed = false;
+
+  constructor(options: WorkerPoolOptions) {
+    this.#options = options;
+  }
+
+  run(input: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      const job: Job<I, O> = { input, resolve, reject };
+      if (this.#closed) return reject(new PoolBusyError('the pool is closed'));
+      const free = this.#idle.pop() ?? (this.#slots.size < this.#options.size ? this.#spawn() : null);
+      if (free) this.#start(free, job);
+      else if (this.#queue.length < this.#options.maxQueue) this.#queue.push(job);
+      else reject(new PoolBusyError(`${this.#slots.size} workers busy and ${this.#queue.length} jobs waiting`));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new PoolBusyError('the pool is closing'));
+    this.#idle.length = 0;
+    await Promise.all([...this.#slots].map((slot) => slot.worker.terminate()));
+  }
 
   /** Ends the slot's job, if it still has one, with `settle`. */
-  const finish = (slot: Slot<I, O>, settle: (job: Job<I, O>) => void) => {
+  #finish(slot: Slot<I, O>, settle: (job: Job<I, O>) => void): void {
     const job = slot.job;
     if (!job) return;
     clearTimeout(slot.timer);
     slot.job = null;
     settle(job);
-  };
+  }
 
   /** Times the slot's job from now: past jobTimeoutMs it fails and the worker is replaced. */
-  const time = (slot: Slot<I, O>) => {
+  #time(slot: Slot<I, O>): void {
     slot.timer = setTimeout(() => {
-      const err = new WorkerFailedError(`worker job ran longer than ${options.jobTimeoutMs} ms`);
+      const err = new WorkerFailedError(`worker job ran longer than ${this.#options.jobTimeoutMs} ms`);
       // Out of the pool at once: a late answer must not make it free again. Its exit brings a replacement.
-      slots.delete(slot);
-      finish(slot, (j) => j.reject(err));
-      options.onWorkerFailure?.(err, slot.worker.threadId);
+      this.#slots.delete(slot);
+      this.#finish(slot, (j) => j.reject(err));
+      this.#options.onWorkerFailure?.(err, slot.worker.threadId);
       void slot.worker.terminate();
-    }, options.jobTimeoutMs);
-  };
+    }, this.#options.jobTimeoutMs);
+  }
 
-  const start = (slot: Slot<I, O>, job: Job<I, O>) => {
+  #start(slot: Slot<I, O>, job: Job<I, O>): void {
     slot.job = job;
     // A worker still loading keeps the job in its port and is timed once ready.
-    if (slot.ready) time(slot);
+    if (slot.ready) this.#time(slot);
     slot.worker.postMessage(job.input);
-  };
+  }
 
   /** A free worker takes the next waiting job, or waits for one. */
-  const release = (slot: Slot<I, O>) => {
-    const next = queue.shift();
-    if (next) start(slot, next);
-    else idle.push(slot);
-  };
+  #release(slot: Slot<I, O>): void {
+    const next = this.#queue.shift();
+    if (next) this.#start(slot, next);
+    else this.#idle.push(slot);
+  }
 
-  const spawn = (): Slot<I, O> => {
-    const worker = new Worker(options.file);
+  #spawn(): Slot<I, O> {
+    const worker = new Worker(this.#options.file);
     const slot: Slot<I, O> = { worker, ready: false, job: null, timer: undefined };
-    slots.add(slot);
-    options.onWorkerStart?.(worker.threadId);
+    this.#slots.add(slot);
+    this.#options.onWorkerStart?.(worker.threadId);
     const threadId = worker.threadId;
-    worker.on('message', (result: WorkerMessage<O>) => {
-      if ('ready' in result) {
-        slot.ready = true;
-        if (slot.job) time(slot);
-        return;
-      }
-      finish(slot, (job) => ('output' in result ? job.resolve(result.output) : job.reject(new Error(result.error))));
-      if (slots.has(slot) && !closed) release(slot);
-    });
-    worker.on('error', (err) => options.onWorkerFailure?.(err, threadId));
-    worker.on('exit', (code) => {
-      slots.delete(slot);
-      const at = idle.indexOf(slot);
-      if (at >= 0) idle.splice(at, 1);
-      finish(slot, (job) => {
-        if (closed) return job.reject(new PoolBusyError('the pool is closing'));
-        const err = new WorkerFailedError(`worker exited with code ${code}`);
-        options.onWorkerFailure?.(err, threadId);
-        job.reject(err);
-      });
-      // A replacement takes over the jobs that were waiting for this worker.
-      if (!closed && queue.length > 0) start(spawn(), queue.shift()!);
-    });
+    worker.on('message', (result: WorkerMessage<O>) => this.#onMessage(slot, result));
+    worker.on('error', (err) => this.#options.onWorkerFailure?.(err, threadId));
+    worker.on('exit', (code) => this.#onExit(slot, threadId, code));
     return slot;
-  };
+  }
 
-  return {
-    run(input) {
-      return new Promise<O>((resolve, reject) => {
-        const job: Job<I, O> = { input, resolve, reject };
-        if (closed) return reject(new PoolBusyError('the pool is closed'));
-        const free = idle.pop() ?? (slots.size < options.size ? spawn() : null);
-        if (free) start(free, job);
-        else if (queue.length < options.maxQueue) queue.push(job);
-        else reject(new PoolBusyError(`${slots.size} workers busy and ${queue.length} jobs waiting`));
-      });
-    },
-    async close() {
-      closed = true;
-      for (const job of queue.splice(0)) job.reject(new PoolBusyError('the pool is closing'));
-      idle.length = 0;
-      await Promise.all([...slots].map((slot) => slot.worker.terminate()));
-    },
-  };
+  #onMessage(slot: Slot<I, O>, result: WorkerMessage<O>): void {
+    if ('ready' in result) {
+      slot.ready = true;
+      if (slot.job) this.#time(slot);
+      return;
+    }
+    this.#finish(slot, (job) => ('output' in result ? job.resolve(result.output) : job.reject(new Error(result.error))));
+    if (this.#slots.has(slot) && !this.#closed) this.#release(slot);
+  }
+
+  #onExit(slot: Slot<I, O>, threadId: number, code: number): void {
+    this.#slots.delete(slot);
+    const at = this.#idle.indexOf(slot);
+    if (at >= 0) this.#idle.splice(at, 1);
+    this.#finish(slot, (job) => {
+      if (this.#closed) return job.reject(new PoolBusyError('the pool is closing'));
+      const err = new WorkerFailedError(`worker exited with code ${code}`);
+      this.#options.onWorkerFailure?.(err, threadId);
+      job.reject(err);
+    });
+    // A replacement takes over the jobs that were waiting for this worker.
+    if (!this.#closed && this.#queue.length > 0) this.#start(this.#spawn(), this.#queue.shift()!);
+  }
 }
 
 /** In a worker module: answers every job the pool sends with `work`'s result, or the error it threw. */

@@ -13,6 +13,7 @@ import * as reminders from './migrations/0010-reminders.ts';
 import * as passMarkAndGroupContact from './migrations/0011-pass-mark-and-group-contact.ts';
 import * as conversationChanges from './migrations/0013-conversation-changes.ts';
 import * as cannedReplies from './migrations/0014-canned-replies.ts';
+import * as assistantState from './migrations/0016-assistant-state.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-pass-mark-and-group-contact': passMarkAndGroupContact,
   '0013-conversation-changes': conversationChanges,
   '0014-canned-replies': cannedReplies,
+  '0016-assistant-state': assistantState,
 };
 
 const provider: MigrationProvider = {

@@ -296,6 +296,8 @@ export interface ConversationTable {
   last_message_at: Timestamp | null;
   /** Moved by every insert and update (migration 0013): the live inbox's cursor. */
   change_seq: Generated<string>;
+  /** The built-in assistant's state of the conversation (migration 0016, chat/question.ts's AssistantState), or null. */
+  assistant_state: ColumnType<unknown | null, string | null | undefined, string | null>;
 }
 
 export type MessageRole = 'user' | 'assistant' | 'agent';
@@ -395,6 +397,15 @@ export interface AuditEntryTable {
 }
 
 /** One day's searches of one normalised query in one city (CONTRACT section 15): nothing that identifies a citizen. */
+/** What citizens ask the assistant, per day, city and topic (migration 0016); `question` only for the unanswered. */
+export interface ChatCountTable {
+  day: ColumnType<string, string, string>;
+  city_id: string;
+  topic: string;
+  question: string;
+  count: number;
+}
+
 export interface SearchCountTable {
   /** The city's calendar day, written `YYYY-MM-DD`. */
   day: ColumnType<string, string, string>;
@@ -507,6 +518,7 @@ export interface DB {
   login_attempt: LoginAttemptTable;
   audit_entry: AuditEntryTable;
   search_count: SearchCountTable;
+  chat_count: ChatCountTable;
   reminder_setting: ReminderSettingTable;
   reminder_subscription: ReminderSubscriptionTable;
   reminder_delivery: ReminderDeliveryTable;

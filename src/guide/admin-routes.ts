@@ -5,7 +5,7 @@ import { adminAgentOf, assertReaches, groupScope, requireAdminAgent } from '../a
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { errors } from '../kernel/errors.ts';
 import { analyticsRange, searchDays } from './analytics.ts';
-import { cityGroupExists, citiesOfGroups, searchAnalytics } from './repository.ts';
+import { chatAnalytics, cityGroupExists, citiesOfGroups, searchAnalytics } from './repository.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
 
@@ -27,8 +27,11 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
         '30 days, today in Europe/Paris included): the most searched queries of the group\'s cities with their counts ' +
         `(\`topQueries\`, up to ${PER_DAY}), and the searches that found nothing (\`notFound\`, up to ${PER_DAY}). A query ` +
         'is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is ' +
-        'another). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics` and ' +
-        '`unanswered` are filled by the assistant\'s analytics (always empty until then). `cityGroupId` names one group ' +
+        'another). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics`: ' +
+        `what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », ` +
+        `« Points de collecte et horaires »…), up to ${PER_DAY}; \`unanswered\`: the questions it answered « je ne sais pas » ` +
+        '(not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no ' +
+        'conversation, device or time of day kept. `cityGroupId` names one group ' +
         '(one outside the agent\'s groups answers 404, like an unknown one); without it, every group of the agent (a super ' +
         'admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.',
       querystring: AnalyticsQuerySchema,
@@ -48,7 +51,10 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
     // This instance's latest searches first, so that the answer holds them.
     await counts.flush();
     const cityIds = await citiesOfGroups(app.db, groups);
-    const found = await searchAnalytics(app.db, cityIds, range.from, range.to, PER_DAY);
-    return { from: range.from, to: range.to, days: searchDays(range, found) };
+    const [found, chat] = await Promise.all([
+      searchAnalytics(app.db, cityIds, range.from, range.to, PER_DAY),
+      chatAnalytics(app.db, cityIds, range.from, range.to, PER_DAY),
+    ]);
+    return { from: range.from, to: range.to, days: searchDays(range, found, chat) };
   });
 }

@@ -32,7 +32,11 @@ export function analyticsRange(query: AnalyticsQuery, now: Date): AnalyticsRange
 }
 
 /** Every day of the range, in order, with its counted queries (already ranked, most first). */
-export function searchDays(range: AnalyticsRange, found: { top: DayQueryCount[]; notFound: DayQueryCount[] }): Analytics['days'] {
+export function searchDays(
+  range: AnalyticsRange,
+  found: { top: DayQueryCount[]; notFound: DayQueryCount[] },
+  chat: { topics: DayQueryCount[]; unanswered: DayQueryCount[] } = { topics: [], unanswered: [] },
+): Analytics['days'] {
   const first = parseCalendarDate(range.from)!;
   const last = parseCalendarDate(range.to)!;
   const days: Analytics['days'] = [];
@@ -44,5 +48,7 @@ export function searchDays(range: AnalyticsRange, found: { top: DayQueryCount[];
   }
   for (const row of found.top) byDay.get(row.day)?.topQueries.push({ query: row.query, count: row.count });
   for (const row of found.notFound) byDay.get(row.day)?.notFound.push({ query: row.query, count: row.count });
+  for (const row of chat.topics) byDay.get(row.day)?.chatTopics.push({ topic: row.query, count: row.count });
+  for (const row of chat.unanswered) byDay.get(row.day)?.unanswered.push({ question: row.query, count: row.count });
   return days;
 }

@@ -114,6 +114,30 @@ export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boole
 }
 
 /** The most searched queries and those that found nothing, per day, over some cities (null: every city). */
+/** What the assistant was asked per day: its most asked topics, and its unanswered questions, most first. */
+export async function chatAnalytics(
+  db: Kysely<DB>,
+  cityIds: readonly string[] | null,
+  from: string,
+  to: string,
+  perDay: number,
+): Promise<{ topics: DayQueryCount[]; unanswered: DayQueryCount[] }> {
+  const cityFilter = cityIds === null ? sql`TRUE` : cityIds.length === 0 ? sql`FALSE` : sql`c.city_id IN (${sql.join(cityIds)})`;
+  const ranked = (column: 'topic' | 'question', onlyUnanswered: boolean) => sql<{ day: string; query: string; count: string | number }>`
+    SELECT day, query, count FROM (
+      SELECT c.day::text AS day, c.${sql.ref(column)} AS query, SUM(c.count) AS count,
+             ROW_NUMBER() OVER (PARTITION BY c.day ORDER BY SUM(c.count) DESC, c.${sql.ref(column)}) AS rank
+      FROM chat_count c
+      WHERE c.day BETWEEN ${from}::date AND ${to}::date AND ${cityFilter} AND ${onlyUnanswered ? sql`c.question <> ''` : sql`TRUE`}
+      GROUP BY c.day, c.${sql.ref(column)}
+    ) ranked
+    WHERE rank <= ${perDay}
+    ORDER BY day, rank`.execute(db);
+  const [topics, unanswered] = await Promise.all([ranked('topic', false), ranked('question', true)]);
+  const rows = (r: { rows: { day: string; query: string; count: string | number }[] }) => r.rows.map((x) => ({ day: x.day, query: x.query, count: Number(x.count) }));
+  return { topics: rows(topics), unanswered: rows(unanswered) };
+}
+
 export async function searchAnalytics(
   db: Kysely<DB>,
   cityIds: readonly string[] | null,

@@ -31,17 +31,15 @@ const QueryCountSchema = Type.Object({
   count: Type.Integer({ minimum: 1 }),
 });
 
-const FILLED_BY_ASSISTANT = 'Filled by the assistant\'s analytics; always empty until then.';
-
 export const AnalyticsDaySchema = Type.Object({
   day: Type.String({ description: '`YYYY-MM-DD`, each city\'s own calendar day' }),
   topQueries: Type.Array(QueryCountSchema, { description: 'The most searched queries of the day, most first (up to 20)' }),
   notFound: Type.Array(QueryCountSchema, { description: 'The searches that found nothing, most first (up to 20)' }),
   chatTopics: Type.Array(Type.Object({ topic: Type.String(), count: Type.Integer() }), {
-    description: `The chat's most asked topics. ${FILLED_BY_ASSISTANT}`,
+    description: 'What the chat assistant was asked that day, by topic (the kind of question), most first.',
   }),
   unanswered: Type.Array(Type.Object({ question: Type.String(), count: Type.Integer() }), {
-    description: `The chat's questions answered « je ne sais pas ». ${FILLED_BY_ASSISTANT}`,
+    description: 'The questions the assistant answered « je ne sais pas », as their folded words, most first.',
   }),
 });
 

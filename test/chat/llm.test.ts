@@ -1,12 +1,11 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { AddressInfo } from 'node:net';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { CHAT_IDS as ids, importChatBundle } from '../helpers/chat-fixtures.ts';
+import { completion, fakeModel, type Script } from '../helpers/fake-model.ts';
 import { MAX_HISTORY_MESSAGES, systemPrompt } from '../../src/chat/llm.ts';
 import type { Database } from '../../src/db/database.ts';
 
@@ -16,44 +15,6 @@ import type { Database } from '../../src/db/database.ts';
  */
 
 const NOW = '2026-11-23T08:00:00.000Z';
-
-interface WireMessage {
-  role: string;
-  content: string | null;
-  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
-interface CompletionRequest {
-  model: string;
-  messages: WireMessage[];
-  tools: { function: { name: string } }[];
-}
-type Script = (request: CompletionRequest, index: number) => Promise<{ status?: number; body: unknown } | 'hang'>;
-
-async function fakeModel(t: TestContext, script: Script) {
-  const received: { body: CompletionRequest; authorization: string | undefined; url: string | undefined }[] = [];
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CompletionRequest;
-    received.push({ body, authorization: req.headers.authorization, url: req.url });
-    const answer = await script(body, received.length - 1);
-    if (answer === 'hang') return; // never answers: the client must give up on its own
-    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, received };
-}
-
-const completion = (message: Record<string, unknown>, usage = { prompt_tokens: 120, completion_tokens: 30 }) => ({
-  body: { id: 'cmpl', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }], usage },
-});
 
 for (const kind of testDatabaseKinds()) {
   describe(`chat with a language model (${kind})`, () => {
@@ -106,7 +67,7 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(first.authorization, 'Bearer secret-key');
       assert.equal(first.body.model, 'test-model');
       assert.deepEqual(first.body.tools.map((tool) => tool.function.name).sort(), [
-        'find_material', 'guidance', 'handoff_to_agent', 'next_collections', 'recycling_points',
+        'find_address', 'find_material', 'guidance', 'handoff_to_agent', 'next_collections', 'recycling_points', 'search_city_pages', 'service_contact',
       ]);
       assert.equal(second.body.messages.at(-2)!.tool_calls![0].id, 'call_1');
       assert.equal(second.body.messages.at(-1)!.tool_call_id, 'call_1');

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { importBundleFile } from '../../../src/bundle/import.ts';
-import { answer, type ChatTurn } from '../../../src/chat/assistant.ts';
+import { answer, NO_STATE, type ChatTurn } from '../../../src/chat/assistant.ts';
 import type { CityKnowledge, Place } from '../../../src/chat/knowledge.ts';
 import { loadCityKnowledge } from '../../../src/chat/repository.ts';
 import { openDatabase } from '../../../src/db/database.ts';
@@ -87,8 +87,10 @@ export async function runEvaluation(setPath = EVAL_SET_PATH): Promise<EvalResult
       if (!place && k.city.wasteCollectionPlaces.length === 1) place = k.city.wasteCollectionPlaces[0];
       const history: ChatTurn[] = [];
       let reply = null;
+      let state = NO_STATE;
       for (const text of [...(c.history ?? []), c.question]) {
-        reply = answer({ knowledge: k, place, history: [...history], text, now });
+        reply = answer({ knowledge: k, place, history: [...history], state, text, now });
+        state = reply.state;
         history.push({ role: 'user', content: text }, { role: 'assistant', content: reply.content });
         place = reply.place ?? place;
       }

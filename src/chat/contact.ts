@@ -1,0 +1,36 @@
+import type { CityKnowledge } from './knowledge.ts';
+import { stem } from './text-match.ts';
+
+/**
+ * The service's contact block (the city group's, migration 0011, and the contact address of its sites): how a citizen
+ * reaches a person besides the chat.
+ */
+
+export interface KnowledgeContact {
+  phone: string | null;
+  email: string | null;
+  hours: string | null;
+  address: string | null;
+  /** Other addresses the group's sites give (`settings.contactEmail`), with the site's name. */
+  siteEmails: { site: string; email: string }[];
+}
+
+const CONTACT = new Set(['contacter', 'contact', 'joindre', 'appeler', 'telephone', 'tel', 'telephoner', 'numero', 'mail', 'email', 'courriel', 'ecrire', 'standard'].map(stem));
+
+/** Whether the message asks how to reach the service. */
+export function asksContact(tokens: string[]): boolean {
+  return tokens.some((t) => CONTACT.has(t));
+}
+
+/** The contact block in French, or null when the group publishes none. */
+export function contactBlock(k: CityKnowledge): string | null {
+  const c = k.contact;
+  const lines = [
+    c.phone && `- Téléphone\u00a0: ${c.phone}${c.hours ? ` (${c.hours})` : ''}`,
+    c.email && `- Courriel\u00a0: ${c.email}`,
+    ...c.siteEmails.filter((s) => s.email !== c.email).map((s) => `- Courriel (${s.site})\u00a0: ${s.email}`),
+    c.address && `- Adresse\u00a0: ${c.address}`,
+    !c.phone && c.hours ? `- Horaires\u00a0: ${c.hours}` : null,
+  ].filter((l): l is string => Boolean(l));
+  return lines.length ? lines.join('\n') : null;
+}
