@@ -1,5 +1,4 @@
 import type { CityKnowledge } from './knowledge.ts';
-import { stem } from './text-match.ts';
 
 /**
  * The service's contact block (the city group's, migration 0011, and the contact address of its sites): how a citizen
@@ -13,13 +12,6 @@ export interface KnowledgeContact {
   address: string | null;
   /** Other addresses the group's sites give (`settings.contactEmail`), with the site's name. */
   siteEmails: { site: string; email: string }[];
-}
-
-const CONTACT = new Set(['contacter', 'contact', 'joindre', 'appeler', 'telephone', 'tel', 'telephoner', 'numero', 'mail', 'email', 'courriel', 'ecrire', 'standard'].map(stem));
-
-/** Whether the message asks how to reach the service. */
-export function asksContact(tokens: string[]): boolean {
-  return tokens.some((t) => CONTACT.has(t));
 }
 
 /** The contact block in French, or null when the group publishes none. */

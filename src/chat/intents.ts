@@ -1,7 +1,6 @@
 import type { CityKnowledge, GuidanceTopic } from './knowledge.ts';
 import { STOPWORDS, editDistance, normalizeText, tokenize, wordMatches } from './text-match.ts';
 import { INTENT_WORDS, stems } from './lexicon.ts';
-import { asksContact } from './contact.ts';
 
 /**
  * What a citizen's message asks, read from its words. Several intents may hold at once ("quand sortir la
@@ -82,7 +81,7 @@ export function readIntents(text: string): Intents {
     empty: tokens.length === 0,
     english: englishWords >= 2 && englishWords > frenchWords,
     wasteWord: hasAny(tokens, W.wasteWords),
-    contact: asksContact(tokens),
+    contact: hasAny(tokens, W.contact),
     weekday: hasAny(tokens, W.weekday),
     frequency: hasAny(tokens, W.frequency) || W.frequencyPhrases.some((p) => hasPhrase(tokens, p)),
     allPoints: hasAny(tokens, W.allPoints),
