@@ -1,6 +1,7 @@
 import { dayNumberFromParts, dayNumberToUtcDate, type DayNumber } from '../kernel/dates.ts';
 import { normalizeText } from './text-match.ts';
 import { frenchHolidaysOf } from '../kernel/holidays.ts';
+import { FIXED_DAYS, MONTH_WORDS, MOVABLE_DAYS } from './lexicon.ts';
 
 /**
  * A day a citizen's message names: "le 25 décembre", "25/12", "1er janvier", "demain", "à Noël". The year is
@@ -8,28 +9,7 @@ import { frenchHolidaysOf } from '../kernel/holidays.ts';
  * no weekday guessing ("lundi" is a collection day, not a date).
  */
 
-const MONTHS: Record<string, number> = {
-  janvier: 1, janv: 1, fevrier: 2, fev: 2, mars: 3, avril: 4, avr: 4, mai: 5, juin: 6, juillet: 7, juil: 7,
-  aout: 8, septembre: 9, sept: 9, octobre: 10, oct: 10, novembre: 11, nov: 11, decembre: 12, dec: 12,
-};
-
-/** Fixed-date holidays named in words. */
-const NAMED_DAYS: [RegExp, number, number][] = [
-  [/\bnoel\b/, 12, 25],
-  [/\bjour de l an\b|\bnouvel an\b/, 1, 1],
-  [/\btoussaint\b/, 11, 1],
-  [/\barmistice\b/, 11, 11],
-  [/\bfete nationale\b/, 7, 14],
-  [/\bfete du travail\b/, 5, 1],
-  [/\bsaint sylvestre\b|\breveillon\b/, 12, 31],
-];
-
-/** Holidays whose date moves with Easter, by the kernel's names (kernel/holidays.ts). */
-const MOVABLE_DAYS: [RegExp, string][] = [
-  [/\b(lundi de )?paques?\b/, 'Lundi de Pâques'],
-  [/\bascension\b/, 'Ascension'],
-  [/\b(lundi de )?pentecote\b/, 'Lundi de Pentecôte'],
-];
+const MONTHS = MONTH_WORDS;
 
 export interface AskedDay {
   day: DayNumber;
@@ -77,20 +57,18 @@ export function dayAsked(text: string, today: DayNumber): AskedDay | null {
     const d = nextOccurrence(today, todayYear, month, day);
     return d === null ? null : { day: d, named: false, words: NUMERIC };
   }
-  for (const [pattern, name] of MOVABLE_DAYS) {
+  for (const { pattern, written, holiday } of MOVABLE_DAYS) {
     if (!pattern.test(t)) continue;
     for (const year of [todayYear, todayYear + 1]) {
-      const found = [...frenchHolidaysOf(year)].find(([d, n]) => n === name && d >= today);
-      if (found) return { day: found[0], named: true, words: new RegExp(pattern.source.replace(/e/g, '[eéèêë]').replace(/a/g, '[aâà]').replace(/\\b/g, ''), 'i') };
+      const found = [...frenchHolidaysOf(year)].find(([d, n]) => n === holiday && d >= today);
+      if (found) return { day: found[0], named: true, words: written };
     }
   }
-  for (const [pattern, month, day] of NAMED_DAYS) {
-    if (pattern.test(t)) {
-      const d = nextOccurrence(today, todayYear, month, day);
-      // The pattern reads normalized text; the message itself may carry accents ("Noël").
-      const words = new RegExp(pattern.source.replace(/e/g, '[eéèêë]').replace(/\\b/g, ''), 'i');
-      return d === null ? null : { day: d, named: true, words };
-    }
+  for (const { pattern, written, month, day } of FIXED_DAYS) {
+    if (!pattern.test(t)) continue;
+    const d = nextOccurrence(today, todayYear, month, day);
+    // The pattern reads normalized text; the message itself may carry accents ("Noël").
+    return d === null ? null : { day: d, named: true, words: written };
   }
   return null;
 }

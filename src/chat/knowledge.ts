@@ -2,8 +2,9 @@ import { frenchDate as kernelFrenchDate } from '../kernel/french.ts';
 import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
 import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
-import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, stem, tokenize, wordMatches } from './text-match.ts';
+import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
+import { PLACE_WORDS, SORTING_WORDS } from './lexicon.ts';
 import { addressesIn, parseAddress } from '../kernel/address.ts';
 import { addressIndex, matchAddress, type AddressMatch } from '../kernel/address-match.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
@@ -220,15 +221,7 @@ function buildMaterialEntries(knowledge: CityKnowledge): MaterialEntry[] {
 }
 
 /** Words of a sorting question that say nothing about the object ("où jeter", "quelle poubelle"). */
-const MATERIAL_FILLER = new Set(
-  ('dechet poubelle bac sac produit objet truc chose trier tri trie recycler recyclable recycle deposer depose ' +
-    'debarrasser quel quelle quels quelles faire fait usage usagee vieux vieille vide vides jete jeter mettre mets ' +
-    'peut peux dois doit va vont aller ou comment est ce que mon ma mes un une des les veux voudrai voudrais souhaite aimerai aimerais ' +
-    // "quand passe la collecte des piles ?": a collection question about an object.
-    'quand passe passent passera collecte collectes ramassage ramasse camion prochain prochaine')
-    .split(' ')
-    .map(stem),
-);
+const MATERIAL_FILLER = new Set(SORTING_WORDS.materialFiller);
 
 /** The filler words long enough to be typed with a typo. */
 const LONG_MATERIAL_FILLER = [...MATERIAL_FILLER].filter((f) => f.length >= 5);
@@ -296,11 +289,7 @@ export function findMaterial(knowledge: CityKnowledge, text: string): MaterialLo
 }
 
 /** Words of a question about drop-off points that do not tell which point. */
-const POINT_FILLER = new Set(
-  'horaire horaires ouvert ouverte ouverture ouvre ferme fermee fermeture adresse plus proche deposer depose amener apporter emmener quel quelle heure'
-    .split(' ')
-    .map(stem),
-);
+const POINT_FILLER = new Set(SORTING_WORDS.pointFiller);
 
 /**
  * Recycling points the text points at: by a word of their name ("verre", "déchèterie"), else by a word of
@@ -336,26 +325,14 @@ export function guidanceText(knowledge: CityKnowledge, topic: GuidanceTopic): st
 }
 
 /** Words that only say what kind of place it is ("Rue …", "Quartier …", "Centre-ville"). */
-const PLACE_KIND_WORDS = new Set(
-  ['ville', 'centre', 'rue', 'route', 'avenue', 'place', 'quartier', 'secteur', 'chemin', 'impasse', 'boulevard', 'allee', 'quai', 'square'].map(stem),
-);
+const PLACE_KIND_WORDS = new Set(PLACE_WORDS.kindWords);
 
 /**
  * Words of place names that also belong to everyday speech or to the assistant's own subject: alone, they
  * are no evidence of a place ("la capitale de la France" is not "Rue Anatole France", "prochain passage" is
  * not "Le Passage"). A name made only of such words is recognized when given in full, or in context.
  */
-const COMMON_PLACE_WORDS = new Set(
-  (
-    'france bretagne europe paris republique liberte paix victoire nation commerce mairie eglise ecole gare poste stade ' +
-    'marche port mer plage lac bois foret parc jardin pont moulin fontaine croix chateau val mont ile bord rive ' +
-    'bourg hameau ecart campagne littoral passage haut haute bas basse grand grande petit petite vieux vieille neuf ' +
-    'nouveau nouvelle nord sud est ouest jean pierre paul louis marie victor charles general commandant capitaine ' +
-    'marechal docteur president abbe verre vert verte tri dechet poubelle bac collecte'
-  )
-    .split(' ')
-    .map(stem),
-);
+const COMMON_PLACE_WORDS = new Set(PLACE_WORDS.commonWords);
 
 /**
  * "Saint-Marc", "St Martin", "Centre-ville": one word ("saintmarc"), so that neither "saint" nor "marc de café"
@@ -478,6 +455,4 @@ export function addressMentioned(knowledge: CityKnowledge, text: string, options
 }
 
 /** Words around a place given alone ("j'habite au bourg", "c'est le secteur 2"). */
-const PLACE_FILLER = new Set(
-  'habite habitons vis vivons suis sommes reside dans secteur quartier rue lieu adresse oui voila plutot cote pres'.split(' ').map(stem),
-);
+const PLACE_FILLER = new Set(PLACE_WORDS.filler);

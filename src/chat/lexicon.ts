@@ -61,3 +61,37 @@ const streams = read<{ families: StreamFamily[]; colours: Record<string, string>
 export const STREAM_FAMILIES: StreamFamily[] = streams.families;
 /** Colour words, to the colour family they name. */
 export const COLOUR_WORDS: Record<string, string> = streams.colours;
+
+const places = read<{ kindWords: string; commonWords: string; filler: string }>('places');
+/** Words of place names (knowledge.ts). */
+export const PLACE_WORDS = { kindWords: stems(places.kindWords), commonWords: stems(places.commonWords), filler: stems(places.filler) };
+
+const opening = read<{ state: string; hours: string; filler: string }>('opening');
+/** Words of questions about a point being open (opening.ts). */
+export const OPENING_WORDS = { state: stems(opening.state), hours: stems(opening.hours), filler: stems(opening.filler) };
+
+const sorting = read<{ materialFiller: string; pointFiller: string }>('sorting');
+/** Words of sorting and drop-off questions that name no object and no point (knowledge.ts). */
+export const SORTING_WORDS = { materialFiller: stems(sorting.materialFiller), pointFiller: stems(sorting.pointFiller) };
+
+interface DaysLexicon {
+  months: Record<string, number>;
+  fixed: { phrases: string[]; month: number; day: number }[];
+  movable: { phrases: string[]; holiday: string }[];
+}
+const days = read<DaysLexicon>('days');
+
+/** Plain-letter phrases as a pattern on normalised text (`inText` false), or on the message as written (true). */
+function phrasePattern(list: string[], inText: boolean): RegExp {
+  const accents: Record<string, string> = { a: '[aàâä]', e: '[eéèêë]', i: '[iîï]', o: '[oôö]', u: '[uùûü]', c: '[cç]' };
+  const written = (p: string) => p.replace(/[a-z]/g, (ch) => accents[ch] ?? ch).replace(/ /g, '[\\s’\'-]+');
+  const alternatives = list.map((p) => (inText ? written(p) : p)).join('|');
+  return inText ? new RegExp(`(?:${alternatives})`, 'iu') : new RegExp(`\\b(?:${alternatives})\\b`);
+}
+
+/** Month names and abbreviations, to their number. */
+export const MONTH_WORDS: Record<string, number> = days.months;
+/** Fixed-date holidays: the pattern on normalised text, the pattern on the message, the date. */
+export const FIXED_DAYS = days.fixed.map((d) => ({ pattern: phrasePattern(d.phrases, false), written: phrasePattern(d.phrases, true), month: d.month, day: d.day }));
+/** Holidays that move with Easter, by the kernel's name. */
+export const MOVABLE_DAYS = days.movable.map((d) => ({ pattern: phrasePattern(d.phrases, false), written: phrasePattern(d.phrases, true), holiday: d.holiday }));

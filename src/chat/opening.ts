@@ -2,7 +2,8 @@ import { openingStateAt } from '../kernel/opening-hours.ts';
 import { frenchMomentFrom } from '../kernel/french.ts';
 import type { CityApi } from '../kernel/city-model/schemas.ts';
 import type { CityKnowledge } from './knowledge.ts';
-import { contentTokens, hasWord, stem, tokenize } from './text-match.ts';
+import { contentTokens, hasWord, tokenize } from './text-match.ts';
+import { OPENING_WORDS } from './lexicon.ts';
 
 /**
  * « La déchèterie est-elle ouverte ? »: whether the city's points are open now and when that changes, from the
@@ -12,17 +13,12 @@ import { contentTokens, hasWord, stem, tokenize } from './text-match.ts';
 
 type Point = CityApi['recyclingPoints'][number];
 
-const words = (list: string) => list.split(' ').map(stem);
 /** Words asking about the state. Typos are not forgiven: « ouvre » and « ferme » are short, and close to others. */
-const STATE = words('ouvert ouverte ouverts ouvertes ouvre ferme fermee fermes fermees');
+const STATE = OPENING_WORDS.state;
 /** Words asking for the hours rather than the state now (« quand est-elle ouverte ? », « ouverte le dimanche ? »). */
-const HOURS = words(
-  'quand horaire horaires lundi mardi mercredi jeudi vendredi samedi dimanche week end ferie feries demain semaine matin soir midi',
-);
+const HOURS = OPENING_WORDS.hours;
 /** Words that say which point without naming it. */
-const FILLER = words(
-  'est elle il ils elles ce que qu la le les l de du des d a au aux en maintenant actuellement moment ouvert ouverte ouverts ouvertes ouvre ferme fermee encore toujours bien svp stp merci bonjour point points apport dechets dechet'
-);
+const FILLER = OPENING_WORDS.filler;
 
 /** The message asks whether a point is open now (no day, no « quand »), about points. */
 export function asksOpenNow(tokens: string[], aboutPoints: boolean, dayNamed: boolean): boolean {
