@@ -49,6 +49,7 @@ export const CONSOLE_ROUTES = [
   '/console/pages/:pageId',
   '/console/menus/:menuId',
   '/console/medias',
+  '/console/comptes',
 ];
 
 /** The console's own part of the URL space. */

@@ -238,11 +238,39 @@ export function ConflictPanel<R, F>({
   );
 }
 
-/** Save and cancel, with the save's failure and the restored-draft notice. */
-export function EditorActions<R, F>({ editor, onCancel, saveLabel = 'Enregistrer' }: { editor: Editor<R, F>; onCancel: () => void; saveLabel?: string }) {
+/**
+ * The API field a refusal names: the admin API's French messages name the field they refuse, « Le champ « password »
+ * doit contenir… » (src/kernel/validation-messages.ts and errors.ts), so a form can show the sentence beside it.
+ */
+export function refusedField(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return null;
+  return /^Le champ «\s*([\w.[\]]+?)\s*»/.exec(err.message)?.[1].replace(/[.[].*$/, '') ?? null;
+}
+
+/** The save's refusal when it names `field` (shown at that field), else null. */
+export function fieldError(editor: { saveError: unknown }, field: string): string | null {
+  return refusedField(editor.saveError) === field ? (editor.saveError as ApiError).message : null;
+}
+
+/**
+ * Save and cancel, with the save's failure and the restored-draft notice; a failure that names one of `atFields`
+ * is shown at that field instead (fieldError).
+ */
+export function EditorActions<R, F>({
+  editor,
+  onCancel,
+  saveLabel = 'Enregistrer',
+  atFields = [],
+}: {
+  editor: Editor<R, F>;
+  onCancel: () => void;
+  saveLabel?: string;
+  atFields?: string[];
+}) {
+  const atField = atFields.includes(refusedField(editor.saveError) ?? '');
   return (
     <>
-      {editor.saveError !== null && <Problem error={editor.saveError} />}
+      {editor.saveError !== null && !atField && <Problem error={editor.saveError} />}
       <div class="actions">
         <button type="submit" class="button" disabled={editor.saving}>
           {editor.saving ? 'Enregistrement…' : saveLabel}

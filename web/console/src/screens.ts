@@ -48,5 +48,6 @@ export const screens: ScreenEntry[] = [
   { path: '/console/sites/:siteId/nouvelle-page', permission: 'CMS', load: () => import('./screens/cms-page.tsx') },
   { path: '/console/pages/:pageId', permission: 'CMS', load: () => import('./screens/cms-page.tsx') },
   { path: '/console/menus/:menuId', permission: 'CMS', load: () => import('./screens/menu.tsx') },
+  { path: '/console/comptes', nav: 'Comptes des agents', section: 'Administration', permission: 'USERS', load: () => import('./screens/accounts.tsx') },
   { path: '/console/medias', nav: 'Médiathèque', section: 'Contenus', permission: 'CMS', load: () => import('./screens/media.tsx') },
 ];
