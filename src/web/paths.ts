@@ -50,6 +50,7 @@ export const CONSOLE_ROUTES = [
   '/console/menus/:menuId',
   '/console/medias',
   '/console/comptes',
+  '/console/defis',
 ];
 
 /** The console's own part of the URL space. */

@@ -149,6 +149,7 @@ interface InputProps {
   max?: string;
   list?: string;
   spellcheck?: boolean;
+  inputMode?: 'decimal' | 'numeric' | 'text' | 'email' | 'tel';
 }
 
 export function TextField({

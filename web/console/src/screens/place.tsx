@@ -7,9 +7,18 @@ import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, Collection, CollectionDay, CollectionException, Place, WasteType } from '../types.ts';
 import { FormHeading, Breadcrumbs, Checkbox, Loaded, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { ChildRecords, type ChildField } from '../child-records.tsx';
 import { dayIn, dayRule, dayToTimestamp, frenchDate } from './place-text.ts';
 import { StreetEditor, StreetTable } from './place-streets.tsx';
 import { PlaceEditor, describeArea } from './place-area.tsx';
+
+/** A place's attached locations (CONTRACT section 11): the addresses the lookup answers with this place. */
+const ATTACHED_LOCATION_FIELDS: ChildField[] = [
+  { name: 'name', label: 'Nom du lieu', required: true, hint: 'Une rue, une place, un lieu-dit.' },
+  { name: 'reference', label: 'Référence', required: true, hint: 'L’identifiant de la Base adresse nationale (par exemple 29019_7547), ou vide.' },
+  { name: 'latitude', label: 'Latitude', type: 'number', hint: 'En degrés décimaux (par exemple 48,3932).' },
+  { name: 'longitude', label: 'Longitude', type: 'number', hint: 'En degrés décimaux (par exemple -4,4903).' },
+];
 
 const WEEKDAYS = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'];
 const PREVIEW_DAYS = 60;
@@ -398,6 +407,19 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
                 Ajouter une rue
               </button>
             </p>
+            <ChildRecords
+              heading="Lieux rattachés"
+              listUrl={`/admin/places/${place.id}/attached-locations`}
+              createUrl={`/admin/places/${place.id}/attached-locations`}
+              itemUrl={(id) => `/admin/attached-locations/${id}`}
+              draftKey={`attachedLocation:${place.id}`}
+              fields={ATTACHED_LOCATION_FIELDS}
+              columns={['name', 'reference', 'latitude', 'longitude']}
+              nameOf={(r) => String(r.name)}
+              addLabel="Ajouter un lieu rattaché"
+              empty="Aucun lieu rattaché à ce secteur."
+              what={{ one: 'le lieu rattaché', saved: 'enregistré', removed: 'supprimé' }}
+            />
             {!edit && <Preview ctx={ctx} />}
           </section>
         );

@@ -7,6 +7,15 @@ import type { City, WasteType } from '../types.ts';
 import { FormHeading, Breadcrumbs, Field, Loaded, Problem, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { useState } from 'preact/hooks';
 import { HistoryLink } from '../history-link.tsx';
+import { ChildRecords, type ChildField } from '../child-records.tsx';
+
+/** A waste type's materials (details): what the sorting guide lists under it. */
+const DETAIL_FIELDS: ChildField[] = [
+  { name: 'material', label: 'Matériau', required: true, hint: 'Par exemple « Bouteille en verre (eau, vin) ».' },
+  { name: 'description', label: 'Description du matériau', type: 'long' },
+  { name: 'instructions', label: 'Consignes pour ce matériau', type: 'long' },
+  { name: 'imageUrl', label: 'Adresse de l’image', hint: 'Une adresse https, ou vide.' },
+];
 
 /** Icon names of the Material Design Icons set the apps draw (the demo's, and a few more). */
 const ICONS = ['trash-can-outline', 'recycle', 'bottle-wine-outline', 'food-apple-outline', 'leaf', 'warehouse', 'tshirt-crew-outline', 'pill', 'battery', 'lightbulb-outline', 'newspaper-variant-outline', 'sofa-outline'];
@@ -155,16 +164,34 @@ export default function WasteTypes({ params, query }: ScreenProps) {
           {status && <Status>{status}</Status>}
           {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
           {editing ? (
-            <WasteTypeForm
-              key={editing}
-              cityId={cityId}
-              id={editing === 'nouveau' ? null : editing}
-              onDone={(message) => {
-                setStatus(message);
-                setQuery('edit', null);
-                if (message) data.reload();
-              }}
-            />
+            <>
+              <WasteTypeForm
+                key={editing}
+                cityId={cityId}
+                id={editing === 'nouveau' ? null : editing}
+                onDone={(message) => {
+                  setStatus(message);
+                  setQuery('edit', null);
+                  if (message) data.reload();
+                }}
+              />
+              {editing !== 'nouveau' && (
+                <ChildRecords
+                  key={`details:${editing}`}
+                  heading="Matériaux de ce type de déchets"
+                  listUrl={`/admin/waste-types/${editing}/details`}
+                  createUrl={`/admin/waste-types/${editing}/details`}
+                  itemUrl={(id) => `/admin/waste-type-details/${id}`}
+                  draftKey={`wasteTypeDetail:${editing}`}
+                  fields={DETAIL_FIELDS}
+                  columns={['material', 'instructions']}
+                  nameOf={(r) => String(r.material)}
+                  addLabel="Ajouter un matériau"
+                  empty="Aucun matériau pour ce type de déchets."
+                  what={{ one: 'le matériau', saved: 'enregistré', removed: 'supprimé' }}
+                />
+              )}
+            </>
           ) : (
             <p>
               <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
