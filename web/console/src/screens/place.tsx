@@ -327,7 +327,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
             {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
             {kind === 'jour' && <DayEditor key={edit} ctx={ctx} id={target === 'nouveau' ? null : target} onDone={done} />}
             {kind === 'exception' && <ExceptionEditor key={edit} ctx={ctx} id={target === 'nouveau' ? null : target} onDone={done} />}
-            {kind === 'secteur' && <PlaceEditor key={edit} placeId={place.id} onDone={done} />}
+            {kind === 'secteur' && <PlaceEditor key={edit} cityId={city.id} placeId={place.id} onDone={done} />}
             {kind === 'rue' && <StreetEditor key={edit} placeId={place.id} id={target === 'nouveau' ? null : target} onDone={done} />}
 
             <h2>Jours de collecte</h2>
