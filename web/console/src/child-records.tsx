@@ -1,9 +1,9 @@
 // The small records a record holds, listed and edited in place: a waste type's materials, a place's attached
 // locations. One table, one form (the editor's drafts, 412 and field errors), deletion with If-Match.
 import { useState } from 'preact/hooks';
-import { getAll, messageOf } from './api.ts';
-import { ConflictPanel, EditorActions, fieldError, RestoredNotice, removeRecord, useEditor } from './editor.tsx';
-import { FormHeading, Loaded, Problem, Status, Table, TextArea, TextField, useResource } from './ui.tsx';
+import { getAll } from './api.ts';
+import { EditorForm, fieldError, removeRecord, useEditor } from './editor.tsx';
+import { Loaded, Notices, Table, TextArea, TextField, useResource } from './ui.tsx';
 
 export interface ChildField {
   /** The API's field name. */
@@ -54,40 +54,33 @@ function ChildForm({
     toBody: (form) => Object.fromEntries(fields.map((f) => [f.name, toValue(f, form[f.name] ?? '')])),
     onSaved: (r, created) => onDone(r, created),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const form = editor.form;
-  if (!form) return null;
-  const headingId = `${draftKey.replace(/[^a-z0-9]/gi, '-')}-title`;
   return (
-    <form
-      class="card"
-      aria-labelledby={headingId}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id={`${draftKey.replace(/[^a-z0-9]/gi, '-')}-title`}
+      title={() => title}
+      labels={labels}
+      atFields={fields.filter((f) => f.type !== 'long').map((f) => f.name)}
+      onCancel={() => onDone(null, false)}
     >
-      <FormHeading id={headingId}>{title}</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={labels} />
-      {fields.map((f) =>
-        f.type === 'long' ? (
-          <TextArea key={f.name} label={f.label} hint={f.hint} value={form[f.name]} onInput={(v) => editor.set({ [f.name]: v })} />
-        ) : (
-          <TextField
-            key={f.name}
-            label={f.label}
-            hint={f.hint}
-            value={form[f.name]}
-            error={fieldError(editor, f.name)}
-            {...(f.type === 'number' ? { inputMode: 'decimal' } : {})}
-            onInput={(v) => editor.set({ [f.name]: v })}
-          />
-        ),
-      )}
-      <EditorActions editor={editor} onCancel={() => onDone(null, false)} atFields={fields.filter((f) => f.type !== 'long').map((f) => f.name)} />
-    </form>
+      {(form) =>
+        fields.map((f) =>
+          f.type === 'long' ? (
+            <TextArea key={f.name} label={f.label} hint={f.hint} value={form[f.name]} onInput={(v) => editor.set({ [f.name]: v })} />
+          ) : (
+            <TextField
+              key={f.name}
+              label={f.label}
+              hint={f.hint}
+              value={form[f.name]}
+              error={fieldError(editor, f.name)}
+              {...(f.type === 'number' ? { inputMode: 'decimal' as const } : {})}
+              onInput={(v) => editor.set({ [f.name]: v })}
+            />
+          ),
+        )
+      }
+    </EditorForm>
   );
 }
 
@@ -140,12 +133,7 @@ export function ChildRecords({
   return (
     <section aria-label={heading}>
       <h2>{heading}</h2>
-      {status && <Status>{status}</Status>}
-      {problem !== null && (
-        <p class="problem" role="alert">
-          {messageOf(problem)}
-        </p>
-      )}
+      <Notices status={status} problem={problem} />
       {editing && (
         <ChildForm
           key={editing}

@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { ApiError, request } from './api.ts';
-import { Problem } from './ui.tsx';
+import { setQuery } from './router.tsx';
+import { FormHeading, Problem } from './ui.tsx';
 
 const DRAFTS = 'collecte-console-draft:';
 
@@ -293,4 +294,71 @@ export function EditorActions<R, F>({
 export function RestoredNotice({ editor }: { editor: { restored: boolean; dirty: boolean } }) {
   if (!editor.restored || !editor.dirty) return null;
   return <p class="notice">Vos modifications non enregistrées ont été conservées : vérifiez-les, puis enregistrez.</p>;
+}
+
+/**
+ * A record's form as the screens draw it: nothing while it loads, the load's failure, else the card with its
+ * heading (focused on opening), the restored-draft notice, the conflict of a 412, the fields and save/cancel.
+ */
+export function EditorForm<R, F>({
+  editor,
+  id,
+  title,
+  labels,
+  atFields,
+  onCancel,
+  children,
+}: {
+  editor: Editor<R, F>;
+  /** The heading's id, which names the form. */
+  id: string;
+  title: (form: F) => ComponentChildren;
+  labels: Partial<Record<keyof F & string, string>>;
+  /** Fields at which the save's refusal is shown (fieldError). */
+  atFields?: string[];
+  onCancel: () => void;
+  children: (form: F) => ComponentChildren;
+}) {
+  if (editor.loadError) return <Problem error={editor.loadError} />;
+  const form = editor.form;
+  if (!form) return null;
+  return (
+    <form
+      class="card"
+      aria-labelledby={id}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void editor.save();
+      }}
+    >
+      <FormHeading id={id}>{title(form)}</FormHeading>
+      <RestoredNotice editor={editor} />
+      <ConflictPanel editor={editor} labels={labels} />
+      {children(form)}
+      <EditorActions editor={editor} onCancel={onCancel} atFields={atFields} />
+    </form>
+  );
+}
+
+/**
+ * The `?edit=` form of a list screen: which record is open (`nouveau` for a new one), the status said after a save,
+ * and the two moves (open a form; done with it, the list reloaded when something was saved).
+ */
+export function useEditing(query: URLSearchParams, reload: () => void) {
+  const [status, setStatus] = useState<string | null>(null);
+  return {
+    editing: query.get('edit'),
+    status,
+    setStatus,
+    open: (id: string) => {
+      setStatus(null);
+      setQuery('edit', id);
+    },
+    done: (message: string | null) => {
+      setStatus(message);
+      setQuery('edit', null);
+      if (message) reload();
+    },
+  };
 }

@@ -2,13 +2,12 @@
 // a form to create or change one (e-mail, name, permissions, groups, password, active), and deactivation.
 // The API decides who may give what (CONTRACT section 13); its refusals are shown at the field they name.
 import { useState } from 'preact/hooks';
-import { currentUser, getAll, messageOf, request, type Permission, type User } from '../api.ts';
-import { ConflictPanel, EditorActions, fieldError, RestoredNotice, useEditor } from '../editor.tsx';
-import { setQuery } from '../router.tsx';
+import { currentUser, getAll, request, type Permission, type User } from '../api.ts';
+import { EditorForm, fieldError, useEditing, useEditor } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { CityGroup } from '../types.ts';
 import { frenchDay } from '../french.ts';
-import { Checkbox, FormHeading, Loaded, Problem, Status, Table, TextField, Title, useResource } from '../ui.tsx';
+import { Checkbox, Loaded, Notices, Table, TextField, Title, useResource } from '../ui.tsx';
 
 /** Every permission, in the API's order, with what it opens in the agents' words. */
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -71,66 +70,62 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
     toBody,
     onSaved: (u, created) => onDone(created ? `Compte de ${u.name} créé.` : `Compte de ${u.name} enregistré.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   // An agent gives only what it holds itself (the API says so too, with 403): the others are shown, not offered.
   const grantable = me.superAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => me.permissions.includes(p));
   return (
-    <form
-      class="card"
-      aria-labelledby="account-form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="account-form-title"
+      title={(f) => (id ? `Modifier le compte de ${f.name || '…'}` : 'Nouveau compte')}
+      labels={LABELS}
+      atFields={['email', 'name', 'password', 'permissions', 'cityGroupIds', 'active']}
+      onCancel={() => onDone(null)}
     >
-      <FormHeading id="account-form-title">{id ? `Modifier le compte de ${f.name || '…'}` : 'Nouveau compte'}</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} show={(v) => (Array.isArray(v) ? v.join(', ') || '—' : typeof v === 'boolean' ? (v ? 'oui' : 'non') : v === '' || v === null ? '—' : String(v))} />
-      <TextField label={LABELS.email} type="email" autocomplete="off" value={f.email} maxLength={254} error={fieldError(editor, 'email')} onInput={(email) => editor.set({ email })} />
-      <TextField label={LABELS.name} value={f.name} maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
-      <TextField
-        label={id ? 'Nouveau mot de passe' : 'Mot de passe initial'}
-        type="text"
-        autocomplete="new-password"
-        spellcheck={false}
-        value={f.password}
-        hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel ; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent, qui pourra le changer.'}`}
-        error={fieldError(editor, 'password')}
-        onInput={(password) => editor.set({ password })}
-      />
-      <fieldset>
-        <legend>{LABELS.permissions}</legend>
-        {!me.superAdmin && <p class="hint">Vous ne pouvez donner que les permissions de votre propre compte.</p>}
-        {PERMISSIONS.map((p) => (
-          <Checkbox
-            key={p}
-            label={PERMISSION_LABELS[p]}
-            checked={f.permissions.includes(p)}
-            disabled={!grantable.includes(p)}
-            onChange={(on) => editor.set({ permissions: PERMISSIONS.filter((x) => (x === p ? on : f.permissions.includes(x))) })}
-          />
-        ))}
-        <FieldsetError message={fieldError(editor, 'permissions')} />
-      </fieldset>
-      <fieldset>
-        <legend>{LABELS.cityGroupIds}</legend>
-        {groups.length === 0 && <p class="muted">Aucune collectivité.</p>}
-        {groups.map((g) => (
-          <Checkbox key={g.id} label={g.name} checked={f.cityGroupIds.includes(g.id)} onChange={(on) => editor.set({ cityGroupIds: toggle(f.cityGroupIds, g.id, on) })} />
-        ))}
-        <FieldsetError message={fieldError(editor, 'cityGroupIds')} />
-      </fieldset>
-      {id && (
+      {(f) => (
         <>
-          <Checkbox label={LABELS.active} checked={f.active} disabled={id === me.id} onChange={(active) => editor.set({ active })} />
-          <FieldsetError message={fieldError(editor, 'active')} />
+          <TextField label={LABELS.email} type="email" autocomplete="off" value={f.email} maxLength={254} error={fieldError(editor, 'email')} onInput={(email) => editor.set({ email })} />
+          <TextField label={LABELS.name} value={f.name} maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
+          <TextField
+            label={id ? 'Nouveau mot de passe' : 'Mot de passe initial'}
+            type="text"
+            autocomplete="new-password"
+            spellcheck={false}
+            value={f.password}
+            hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel ; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent, qui pourra le changer.'}`}
+            error={fieldError(editor, 'password')}
+            onInput={(password) => editor.set({ password })}
+          />
+          <fieldset>
+            <legend>{LABELS.permissions}</legend>
+            {!me.superAdmin && <p class="hint">Vous ne pouvez donner que les permissions de votre propre compte.</p>}
+            {PERMISSIONS.map((p) => (
+              <Checkbox
+                key={p}
+                label={PERMISSION_LABELS[p]}
+                checked={f.permissions.includes(p)}
+                disabled={!grantable.includes(p)}
+                onChange={(on) => editor.set({ permissions: PERMISSIONS.filter((x) => (x === p ? on : f.permissions.includes(x))) })}
+              />
+            ))}
+            <FieldsetError message={fieldError(editor, 'permissions')} />
+          </fieldset>
+          <fieldset>
+            <legend>{LABELS.cityGroupIds}</legend>
+            {groups.length === 0 && <p class="muted">Aucune collectivité.</p>}
+            {groups.map((g) => (
+              <Checkbox key={g.id} label={g.name} checked={f.cityGroupIds.includes(g.id)} onChange={(on) => editor.set({ cityGroupIds: toggle(f.cityGroupIds, g.id, on) })} />
+            ))}
+            <FieldsetError message={fieldError(editor, 'cityGroupIds')} />
+          </fieldset>
+          {id && (
+            <>
+              <Checkbox label={LABELS.active} checked={f.active} disabled={id === me.id} onChange={(active) => editor.set({ active })} />
+              <FieldsetError message={fieldError(editor, 'active')} />
+            </>
+          )}
         </>
       )}
-      <EditorActions editor={editor} onCancel={() => onDone(null)} atFields={['email', 'name', 'password', 'permissions', 'cityGroupIds', 'active']} />
-    </form>
+    </EditorForm>
   );
 }
 
@@ -146,9 +141,8 @@ export default function Accounts({ query }: ScreenProps) {
     users: await getAll<User>('/admin/users'),
     groups: await getAll<CityGroup>('/admin/city-groups'),
   }));
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, setStatus, open, done } = useEditing(query, data.reload);
   const [problem, setProblem] = useState<unknown>(null);
-  const editing = query.get('edit');
 
   const switchActive = async (u: User) => {
     if (u.active && !confirm(`Désactiver le compte de ${u.name} ? Ses sessions ouvertes seront fermées.`)) return;
@@ -172,26 +166,12 @@ export default function Accounts({ query }: ScreenProps) {
             <p class="muted">
               {me.superAdmin ? 'Tous les comptes de toutes les collectivités.' : 'Les comptes des agents de vos collectivités.'} Un compte désactivé ne peut plus se connecter.
             </p>
-            {status && <Status>{status}</Status>}
-            {problem !== null && (
-              <p class="problem" role="alert">
-                {messageOf(problem)}
-              </p>
-            )}
+            <Notices status={status} problem={problem} />
             {editing ? (
-              <AccountForm
-                key={editing}
-                id={editing === 'nouveau' ? null : editing}
-                groups={groups}
-                onDone={(message) => {
-                  setStatus(message);
-                  setQuery('edit', null);
-                  if (message) data.reload();
-                }}
-              />
+              <AccountForm key={editing} id={editing === 'nouveau' ? null : editing} groups={groups} onDone={done} />
             ) : (
               <p>
-                <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
+                <button type="button" class="button" onClick={() => open('nouveau')}>
                   Créer un compte
                 </button>
               </p>
@@ -216,7 +196,7 @@ export default function Accounts({ query }: ScreenProps) {
                   class: 'actions-cell',
                   cell: (u) => (
                     <>
-                      <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', u.id))}>
+                      <button type="button" class="link-button" onClick={() => open(u.id)}>
                         Modifier<span class="visually-hidden"> le compte de {u.name}</span>
                       </button>
                       {u.id !== me.id && (

@@ -1,11 +1,10 @@
 // A commune's challenges (permission CHALLENGES): the list, and a form to change one, its pass mark included.
-import { useState } from 'preact/hooks';
 import { get, getAll, type Page } from '../api.ts';
-import { ConflictPanel, EditorActions, fieldError, RestoredNotice, useEditor } from '../editor.tsx';
+import { EditorForm, fieldError, useEditing, useEditor } from '../editor.tsx';
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { CityGroup } from '../types.ts';
-import { Checkbox, FormHeading, Loaded, Problem, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Checkbox, Loaded, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 
 interface Challenge {
   id: string;
@@ -55,40 +54,36 @@ function ChallengeForm({ id, onDone }: { id: string; onDone: (message: string | 
     toBody,
     onSaved: (c) => onDone(`Défi « ${c.name} » enregistré.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   return (
-    <form
-      class="card"
-      aria-labelledby="challenge-form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="challenge-form-title"
+      title={(f) => `Modifier « ${f.name || '…'} »`}
+      labels={LABELS}
+      atFields={['name', 'passingScore', 'order']}
+      onCancel={() => onDone(null)}
     >
-      <FormHeading id="challenge-form-title">Modifier « {f.name || '…'} »</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} />
-      <TextField label={LABELS.name} value={f.name} maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
-      <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
-      <div class="row">
-        <TextField
-          label={LABELS.passingScore}
-          type="number"
-          min="0"
-          max="100"
-          value={f.passingScore}
-          hint="Le badge est gagné avec un meilleur score égal ou supérieur à cette note (60 % par défaut)."
-          error={fieldError(editor, 'passingScore')}
-          onInput={(passingScore) => editor.set({ passingScore })}
-        />
-        <TextField label={LABELS.order} type="number" value={f.order} error={fieldError(editor, 'order')} onInput={(order) => editor.set({ order })} />
-      </div>
-      <Checkbox label={LABELS.enabled} checked={f.enabled} onChange={(enabled) => editor.set({ enabled })} />
-      <EditorActions editor={editor} onCancel={() => onDone(null)} atFields={['name', 'passingScore', 'order']} />
-    </form>
+      {(f) => (
+        <>
+          <TextField label={LABELS.name} value={f.name} maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
+          <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
+          <div class="row">
+            <TextField
+              label={LABELS.passingScore}
+              type="number"
+              min="0"
+              max="100"
+              value={f.passingScore}
+              hint="Le badge est gagné avec un meilleur score égal ou supérieur à cette note (60 % par défaut)."
+              error={fieldError(editor, 'passingScore')}
+              onInput={(passingScore) => editor.set({ passingScore })}
+            />
+            <TextField label={LABELS.order} type="number" value={f.order} error={fieldError(editor, 'order')} onInput={(order) => editor.set({ order })} />
+          </div>
+          <Checkbox label={LABELS.enabled} checked={f.enabled} onChange={(enabled) => editor.set({ enabled })} />
+        </>
+      )}
+    </EditorForm>
   );
 }
 
@@ -108,8 +103,7 @@ export default function Challenges({ query }: ScreenProps) {
   const cities = useResource('cities', loadCities);
   const cityId = query.get('commune');
   const challenges = useResource(cityId, () => getAll<Challenge>(`/admin/cities/${cityId}/challenges`));
-  const [status, setStatus] = useState<string | null>(null);
-  const editing = query.get('edit');
+  const { editing, status, setStatus, open, done } = useEditing(query, challenges.reload);
   return (
     <section>
       <Title text="Défis">Défis</Title>
@@ -129,15 +123,7 @@ export default function Challenges({ query }: ScreenProps) {
           {(rows) => (
             <>
               {editing && (
-                <ChallengeForm
-                  key={editing}
-                  id={editing}
-                  onDone={(message) => {
-                    setStatus(message);
-                    setQuery('edit', null);
-                    if (message) challenges.reload();
-                  }}
-                />
+                <ChallengeForm key={editing} id={editing} onDone={done} />
               )}
               <Table
                 caption="Défis de la commune"
@@ -152,7 +138,7 @@ export default function Challenges({ query }: ScreenProps) {
                     label: 'Actions',
                     class: 'actions-cell',
                     cell: (c) => (
-                      <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', c.id))}>
+                      <button type="button" class="link-button" onClick={() => open(c.id)}>
                         Modifier<span class="visually-hidden"> {c.name}</span>
                       </button>
                     ),

@@ -1,7 +1,7 @@
 // The agent's city groups and their communes: where every collection screen starts.
-import { useState } from 'preact/hooks';
 import { currentUser, get, getAll, type Page } from '../api.ts';
-import { Link, setQuery } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { useEditing } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, CityGroup } from '../types.ts';
 import { Loaded, Status, Title, useResource } from '../ui.tsx';
@@ -14,10 +14,9 @@ async function loadGroups(): Promise<{ group: CityGroup & GroupContact; cities: 
 
 export default function Cities({ query }: ScreenProps) {
   const groups = useResource('groups', loadGroups);
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, open, done } = useEditing(query, groups.reload);
   // Only a super admin changes a group (CONTRACT section 13).
   const mayEdit = currentUser()?.superAdmin ?? false;
-  const editing = query.get('edit');
   return (
     <section>
       <Title text="Communes">Communes</Title>
@@ -34,21 +33,13 @@ export default function Cities({ query }: ScreenProps) {
                   {group.name} <span class="muted">({group.type})</span>
                 </h2>
                 {mayEdit && editing === group.id ? (
-                  <GroupContactForm
-                    key={group.id}
-                    groupId={group.id}
-                    onDone={(message) => {
-                      setStatus(message);
-                      setQuery('edit', null);
-                      if (message) groups.reload();
-                    }}
-                  />
+                  <GroupContactForm key={group.id} groupId={group.id} onDone={done} />
                 ) : (
                   <>
                     <ContactLines group={group} />
                     {mayEdit && (
                       <p>
-                        <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', group.id))}>
+                        <button type="button" class="link-button" onClick={() => open(group.id)}>
                           Modifier les coordonnées<span class="visually-hidden"> de {group.name}</span>
                         </button>
                       </p>

@@ -1,8 +1,8 @@
 // A city group's contact block (migration 0011): how citizens reach the service when the assistant is not offered,
 // or while they wait for an agent. Shown to every agent; changed by super admins (the API refuses others with 403).
-import { ConflictPanel, EditorActions, fieldError, RestoredNotice, useEditor } from '../editor.tsx';
+import { EditorForm, fieldError, useEditor } from '../editor.tsx';
 import type { CityGroup } from '../types.ts';
-import { FormHeading, Problem, TextArea, TextField } from '../ui.tsx';
+import { TextArea, TextField } from '../ui.tsx';
 
 export interface GroupContact {
   contactPhone: string | null;
@@ -55,41 +55,37 @@ export function GroupContactForm({ groupId, onDone }: { groupId: string; onDone:
     toBody,
     onSaved: (g) => onDone(`Coordonnées de ${g.name} enregistrées.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   return (
-    <form
-      class="card"
-      aria-labelledby="group-contact-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="group-contact-title"
+      title={() => 'Coordonnées du service pour les habitants'}
+      labels={CONTACT_LABELS}
+      atFields={['contactPhone', 'contactEmail', 'contactHours']}
+      onCancel={() => onDone(null)}
     >
-      <FormHeading id="group-contact-title">Coordonnées du service pour les habitants</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={CONTACT_LABELS} />
-      <TextField
-        label={CONTACT_LABELS.contactPhone}
-        type="text"
-        inputMode="tel"
-        value={f.contactPhone}
-        hint="Tel qu’on l’écrit, par exemple 02 98 33 50 50."
-        error={fieldError(editor, 'contactPhone')}
-        onInput={(contactPhone) => editor.set({ contactPhone })}
-      />
-      <TextField label={CONTACT_LABELS.contactEmail} type="email" value={f.contactEmail} error={fieldError(editor, 'contactEmail')} onInput={(contactEmail) => editor.set({ contactEmail })} />
-      <TextField
-        label={CONTACT_LABELS.contactHours}
-        value={f.contactHours}
-        hint="Pour les habitants, par exemple « du lundi au vendredi, de 9 h à 17 h »."
-        error={fieldError(editor, 'contactHours')}
-        onInput={(contactHours) => editor.set({ contactHours })}
-      />
-      <TextArea label={CONTACT_LABELS.contactAddress} value={f.contactAddress} onInput={(contactAddress) => editor.set({ contactAddress })} />
-      <EditorActions editor={editor} onCancel={() => onDone(null)} atFields={['contactPhone', 'contactEmail', 'contactHours']} />
-    </form>
+      {(f) => (
+        <>
+          <TextField
+            label={CONTACT_LABELS.contactPhone}
+            type="text"
+            inputMode="tel"
+            value={f.contactPhone}
+            hint="Tel qu’on l’écrit, par exemple 02 98 33 50 50."
+            error={fieldError(editor, 'contactPhone')}
+            onInput={(contactPhone) => editor.set({ contactPhone })}
+          />
+          <TextField label={CONTACT_LABELS.contactEmail} type="email" value={f.contactEmail} error={fieldError(editor, 'contactEmail')} onInput={(contactEmail) => editor.set({ contactEmail })} />
+          <TextField
+            label={CONTACT_LABELS.contactHours}
+            value={f.contactHours}
+            hint="Pour les habitants, par exemple « du lundi au vendredi, de 9 h à 17 h »."
+            error={fieldError(editor, 'contactHours')}
+            onInput={(contactHours) => editor.set({ contactHours })}
+          />
+          <TextArea label={CONTACT_LABELS.contactAddress} value={f.contactAddress} onInput={(contactAddress) => editor.set({ contactAddress })} />
+        </>
+      )}
+    </EditorForm>
   );
 }

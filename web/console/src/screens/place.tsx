@@ -8,6 +8,7 @@ import type { ScreenProps } from '../screens.ts';
 import type { City, Collection, CollectionDay, CollectionException, Place, WasteType } from '../types.ts';
 import { FormHeading, Breadcrumbs, Checkbox, Loaded, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { ChildRecords, type ChildField } from '../child-records.tsx';
+import { DateField } from '../date-field.tsx';
 import { dayIn, dayRule, dayToTimestamp, frenchDate } from './place-text.ts';
 import { StreetEditor, StreetTable } from './place-streets.tsx';
 import { PlaceEditor, describeArea } from './place-area.tsx';
@@ -173,8 +174,7 @@ function DayEditor({ ctx, id, onDone }: { ctx: Context; id: string | null; onDon
         <fieldset>
           <legend>Rythme</legend>
           <Checkbox label="Une semaine sur deux" checked={f.biweekly} onChange={(biweekly) => editor.set({ biweekly })} />
-          <TextField
-            type="date"
+          <DateField
             label={f.biweekly ? 'Une semaine de collecte (première semaine du rythme)' : 'À partir du (facultatif)'}
             hint={f.biweekly ? 'La collecte a lieu la semaine de cette date, puis toutes les deux semaines.' : 'Vide : la règle s’applique déjà.'}
             value={f.startDate}
@@ -252,8 +252,8 @@ function ExceptionEditor({ ctx, id, onDone }: { ctx: Context; id: string | null;
         <ConflictPanel editor={editor} labels={EXCEPTION_LABELS} />
         <SelectField label={EXCEPTION_LABELS.wasteTypeId} value={f.wasteTypeId} options={typeOptions(ctx.types)} onChange={(wasteTypeId) => editor.set({ wasteTypeId })} />
         <div class="row">
-          <TextField type="date" label="Du" hint="Premier jour concerné." value={f.dateFrom} required onInput={(dateFrom) => editor.set({ dateFrom })} />
-          <TextField type="date" label="Au (facultatif)" hint="Vide : ce seul jour." value={f.dateTo} error={rangeError} onInput={(dateTo) => editor.set({ dateTo })} />
+          <DateField label="Du" hint="Premier jour concerné." value={f.dateFrom} required onInput={(dateFrom) => editor.set({ dateFrom })} />
+          <DateField label="Au (facultatif)" hint="Vide : ce seul jour." value={f.dateTo} error={rangeError} onInput={(dateTo) => editor.set({ dateTo })} />
         </div>
         <TextField label={EXCEPTION_LABELS.name} value={f.name} maxLength={200} hint="Par exemple : Noël, grève, travaux." onInput={(name) => editor.set({ name })} />
         <TextArea label={EXCEPTION_LABELS.description} value={f.description} hint="Ce qui se passe à la place : report, point d’apport…" onInput={(description) => editor.set({ description })} />
