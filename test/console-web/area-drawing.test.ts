@@ -50,6 +50,10 @@ for (const kind of testDatabaseKinds()) {
 
       // The place's area is on the plan, closed: clicks add nothing until it is cleared.
       await page.getByRole('status').filter({ hasText: /^Polygone fermé de \d+ sommets/ }).waitFor();
+      // A polygon pasted in the GeoJSON field (the keyboard's way) is drawn as it is.
+      const triangle = { type: 'Polygon', coordinates: [[middle, [middle[0] + span / 4, middle[1]], [middle[0], middle[1] + span / 4], middle]] };
+      await page.getByLabel('Zone (GeoJSON)').fill(JSON.stringify(triangle));
+      await page.getByRole('status').filter({ hasText: 'Polygone fermé de 3 sommets' }).waitFor();
       await page.getByRole('button', { name: 'Effacer le dessin' }).click();
       await page.getByRole('status').filter({ hasText: 'Cliquez sur le plan pour placer le premier sommet.' }).waitFor();
       // North-west, north-east, a stray click undone, south-east, south-west.

@@ -91,7 +91,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
             autocomplete="new-password"
             spellcheck={false}
             value={f.password}
-            hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel ; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent, qui pourra le changer.'}`}
+            hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel ; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent par un moyen sûr (pas dans le même courriel que son adresse de connexion).'}`}
             error={fieldError(editor, 'password')}
             onInput={(password) => editor.set({ password })}
           />

@@ -1,7 +1,7 @@
 // Drawing a place's area by clicking: a plain longitude/latitude projection fitted to the city's other areas and
 // attached locations (no map tiles, nothing fetched but the city's places), one click a vertex, undo the last one,
 // close the ring. Gives the GeoJSON Polygon the paste field holds (which stays, for the keyboard and for GIS exports).
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getAll } from '../api.ts';
 import { useResource } from '../ui.tsx';
 
@@ -66,6 +66,17 @@ export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: strin
     const located = others.flatMap((p) => [...outerRings(p.area).flat(), ...p.attachedLocations.map((l): Position => [l.longitude, l.latitude])]);
     return projection([...located, ...points]);
   }, [places.data]);
+
+  // A polygon pasted in the GeoJSON field (or restored with a draft) is drawn as it is; a closed drawing that wrote
+  // the field is already the same ring, and nothing changes.
+  const pasted = JSON.stringify(drawnRing(area));
+  useEffect(() => {
+    const ring = drawnRing(area);
+    if (ring && JSON.stringify(ring) !== JSON.stringify(points)) {
+      setPoints(ring);
+      setClosed(true);
+    }
+  }, [pasted]);
 
   const publish = (ring: Position[]) => onChange(JSON.stringify({ type: 'Polygon', coordinates: [[...ring, ring[0]]] }));
 
