@@ -44,7 +44,8 @@ for (const kind of testDatabaseKinds()) {
       await page.getByLabel('Nom', { exact: true }).fill('Gwenaëlle Abgrall');
       const password = page.getByLabel('Mot de passe initial');
       await password.fill('court');
-      // Only the permissions the agent holds may be given.
+      // Only the permissions the agent holds may be given, and only a super admin names super admins.
+      assert.equal(await page.getByRole('checkbox', { name: /Super administrateur/ }).count(), 0);
       assert.equal(await page.getByRole('checkbox', { name: 'Actualités' }).isDisabled(), true);
       await page.getByRole('checkbox', { name: 'Données de collecte' }).check();
       // The agent's one group is ticked already.
@@ -98,6 +99,11 @@ for (const kind of testDatabaseKinds()) {
       await logIn(admin, server.origin, 'admin@collecte.fr', undefined, '/console/comptes');
       await admin.getByRole('cell', { name: 'Super Admin', exact: true }).waitFor();
       await admin.getByRole('cell', { name: 'Nolwenn Kerjean', exact: true }).waitFor();
+      await admin.getByRole('button', { name: 'Modifier le compte de Nolwenn Kerjean' }).click();
+      await admin.getByRole('checkbox', { name: /Super administrateur/ }).check();
+      await admin.getByRole('button', { name: 'Enregistrer' }).click();
+      await admin.getByRole('status').filter({ hasText: 'Compte de Nolwenn Kerjean enregistré.' }).waitFor();
+      await admin.getByRole('row').filter({ hasText: 'Nolwenn Kerjean' }).getByRole('cell', { name: 'Super administrateur', exact: true }).waitFor();
       assert.deepEqual(context.cspViolations, []);
     });
   });

@@ -53,3 +53,12 @@ export interface RecyclingPoint {
   longitude: number | null;
   openingHours: string | null;
 }
+
+/** One collection of the calendar (CONTRACT section 3b), as the public calendar and the admin preview answer it. */
+export interface Collection {
+  date: string;
+  wasteTypeId: string;
+  wasteTypeName: string;
+  color: string | null;
+  holiday: string | null;
+}

@@ -1,7 +1,7 @@
 // The shapes of the public API this app reads (see GET /openapi.json); those the console reads too in web/shared.
 import type { CollectionDay, CollectionException, GroupContact, RecyclingPoint, WasteType } from '../shared/types.ts';
 
-export type { CollectionDay, GroupContact, RecyclingPoint, WasteDetail, WasteType } from '../shared/types.ts';
+export type { Collection, CollectionDay, GroupContact, RecyclingPoint, WasteDetail, WasteType } from '../shared/types.ts';
 export type PlaceException = CollectionException;
 
 export interface CityRef {
@@ -92,15 +92,7 @@ export interface City {
   wasteCollectionPlaces: Place[];
   recyclingPoints: RecyclingPoint[];
   quizQuestions: QuizQuestion[];
-}
-export interface Collection {
-  date: string;
-  wasteTypeId: string;
-  wasteTypeName: string;
-  color: string | null;
-  holiday: string | null;
-}
-export interface Progress {
+}export interface Progress {
   challengeId: string;
   challengeName: string;
   score: number;

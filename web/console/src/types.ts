@@ -2,7 +2,7 @@
 // shapes both apps read (web/shared/types.ts) and the fields the admin API adds.
 import type * as Public from '../../shared/types.ts';
 
-export type { CollectionException, GroupContact } from '../../shared/types.ts';
+export type { Collection, CollectionException, GroupContact } from '../../shared/types.ts';
 
 export interface CityGroup {
   id: string;
@@ -39,12 +39,4 @@ export interface Place {
   collectionDays: CollectionDay[];
   exceptions: Public.CollectionException[];
   streets: { id: string; street: string; fromNumber: number | null; toNumber: number | null; side: 'ALL' | 'ODD' | 'EVEN' }[];
-}
-
-export interface Collection {
-  date: string;
-  wasteTypeId: string;
-  wasteTypeName: string;
-  color: string | null;
-  holiday: string | null;
 }

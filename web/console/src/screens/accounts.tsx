@@ -29,6 +29,7 @@ interface Form {
   password: string;
   permissions: Permission[];
   cityGroupIds: string[];
+  superAdmin: boolean;
   active: boolean;
 }
 
@@ -38,15 +39,26 @@ const LABELS: Record<keyof Form, string> = {
   password: 'Mot de passe',
   permissions: 'Permissions',
   cityGroupIds: 'Collectivités',
+  superAdmin: 'Super administrateur (toutes les collectivités, tous les droits)',
   active: 'Compte actif',
 };
 
-const EMPTY: Form = { email: '', name: '', password: '', permissions: [], cityGroupIds: [], active: true };
+const EMPTY: Form = { email: '', name: '', password: '', permissions: [], cityGroupIds: [], superAdmin: false, active: true };
 
-const toForm = (u: User): Form => ({ email: u.email, name: u.name, password: '', permissions: u.permissions, cityGroupIds: u.cityGroupIds, active: u.active });
+const toForm = (u: User): Form => ({
+  email: u.email,
+  name: u.name,
+  password: '',
+  permissions: u.permissions,
+  cityGroupIds: u.cityGroupIds,
+  superAdmin: u.superAdmin,
+  active: u.active,
+});
 
 function toBody(f: Form, creating: boolean) {
   const body: Record<string, unknown> = { email: f.email.trim(), name: f.name.trim(), permissions: f.permissions, cityGroupIds: f.cityGroupIds, active: f.active };
+  // Only a super admin names super admins; another agent's form never sends the field (the API would refuse it).
+  if (currentUser()?.superAdmin) body.superAdmin = f.superAdmin;
   // Editing: an empty password field keeps the current password.
   if (creating || f.password !== '') body.password = f.password;
   return body;
@@ -78,7 +90,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
       id="account-form-title"
       title={(f) => (id ? `Modifier le compte de ${f.name || '…'}` : 'Nouveau compte')}
       labels={LABELS}
-      atFields={['email', 'name', 'password', 'permissions', 'cityGroupIds', 'active']}
+      atFields={['email', 'name', 'password', 'permissions', 'cityGroupIds', 'superAdmin', 'active']}
       onCancel={() => onDone(null)}
     >
       {(f) => (
@@ -117,6 +129,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
             ))}
             <FieldsetError message={fieldError(editor, 'cityGroupIds')} />
           </fieldset>
+          {me.superAdmin && <Checkbox label={LABELS.superAdmin} checked={f.superAdmin} disabled={id === me.id} onChange={(superAdmin) => editor.set({ superAdmin })} />}
           {id && (
             <>
               <Checkbox label={LABELS.active} checked={f.active} disabled={id === me.id} onChange={(active) => editor.set({ active })} />
