@@ -50,6 +50,10 @@ for (const kind of testDatabaseKinds()) {
       await page.getByRole('checkbox', { name: 'Données de collecte' }).check();
       // The agent's one group is ticked already.
       assert.equal(await page.getByRole('group', { name: 'Collectivités' }).getByRole('checkbox').first().isChecked(), true);
+      // The draft keeps the form through an expired session, but never the password typed.
+      const drafts = await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+      assert.match(drafts, /tri@brest\.fr/);
+      assert.doesNotMatch(drafts, /court/);
       await page.getByRole('button', { name: 'Enregistrer' }).click();
       await page.locator('.field-error').filter({ hasText: 'au moins 12' }).waitFor();
       assert.equal(await password.getAttribute('aria-invalid'), 'true');

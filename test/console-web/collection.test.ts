@@ -195,7 +195,11 @@ for (const kind of testDatabaseKinds()) {
       const page = await (await newAgentContext(browser)).newPage();
       await logIn(page, server.origin, 'collecte@brest.fr', PASSWORD, `/console/secteurs/${place.id}?edit=exception:nouveau`);
       await page.getByLabel('Titre').fill('Travaux rue de Siam');
+      // The preview of the typed exception is answered first: landing after the clock moves, it would end the session
+      // before the save does.
+      const previewed = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/preview') && (r.request().postData() ?? '').includes('place Wilson'));
       await page.getByLabel('Explication pour les habitants').fill('Déposez vos sacs au point d’apport de la place Wilson.');
+      await previewed;
 
       // Thirteen hours later: the access token and the whole session (AUTH_SESSION_HOURS, 12) have ended.
       clock.set(new Date(Date.now() + 13 * 3_600_000).toISOString());

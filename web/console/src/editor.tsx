@@ -24,9 +24,11 @@ export function readDraft<F>(key: string): Draft<F> | null {
   }
 }
 
-function writeDraft<F>(key: string, draft: Draft<F> | null) {
+function writeDraft<F>(key: string, draft: Draft<F> | null, secret: (keyof F)[] = []) {
   try {
-    if (draft && JSON.stringify(draft.form) !== JSON.stringify(draft.base)) sessionStorage.setItem(DRAFTS + key, JSON.stringify(draft));
+    // A secret field (a password) is never stored: the draft keeps it as the record had it.
+    const kept = draft && { ...draft, form: { ...draft.form, ...Object.fromEntries(secret.map((k) => [k, draft.base[k]])) } };
+    if (kept && JSON.stringify(kept.form) !== JSON.stringify(kept.base)) sessionStorage.setItem(DRAFTS + key, JSON.stringify(kept));
     else sessionStorage.removeItem(DRAFTS + key);
   } catch {
     // Storage full or refused: the form still works, only without its safety copy.
@@ -53,6 +55,8 @@ export interface EditorOptions<R, F> {
   toForm: (record: R) => F;
   toBody: (form: F, creating: boolean) => unknown;
   onSaved?: (record: R, created: boolean) => void;
+  /** Fields kept out of the stored draft (a password): after an expired session they are typed again. */
+  secret?: (keyof F)[];
 }
 
 export interface Editor<R, F> {
@@ -111,7 +115,7 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
   const draft = state.key === key ? state.draft : null;
 
   const update = (next: Draft<F>) => {
-    writeDraft(key, next);
+    writeDraft(key, next, options.secret);
     setState({ key, draft: next, restored: state.restored });
   };
 

@@ -80,6 +80,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
     empty: { ...EMPTY, cityGroupIds: groups.length === 1 ? [groups[0].id] : [] },
     toForm,
     toBody,
+    secret: ['password'],
     onSaved: (u, created) => onDone(created ? `Compte de ${u.name} créé.` : `Compte de ${u.name} enregistré.`),
   });
   // An agent gives only what it holds itself (the API says so too, with 403): the others are shown, not offered.
