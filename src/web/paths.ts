@@ -49,6 +49,8 @@ export const CONSOLE_ROUTES = [
   '/console/pages/:pageId',
   '/console/menus/:menuId',
   '/console/medias',
+  '/console/comptes',
+  '/console/defis',
 ];
 
 /** The console's own part of the URL space. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { fixedClock } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
+import { frenchDate } from '../../src/kernel/french.ts';
 import {
   CHROMIUM_SKIP,
   PASSWORD,
@@ -83,6 +84,8 @@ for (const kind of testDatabaseKinds()) {
       await page.getByRole('heading', { level: 2, name: /Nouvelle exception/ }).waitFor();
       await page.getByLabel('Type de déchets').selectOption(target.wasteTypeId);
       await page.getByLabel('Du', { exact: true }).fill(target.date);
+      // The date input shows the day in the browser's way; the console says it in French beside it.
+      await page.locator('.date-said').filter({ hasText: `Date choisie : ${frenchDate(target.date, { year: true })}.` }).waitFor();
       await page.getByLabel('Titre').fill('Grève');
       await page.getByLabel('Explication pour les habitants').fill('Collecte reportée au lendemain.');
       // Before saving: the preview shows that collection cancelled, the public calendar still has it.
@@ -192,7 +195,11 @@ for (const kind of testDatabaseKinds()) {
       const page = await (await newAgentContext(browser)).newPage();
       await logIn(page, server.origin, 'collecte@brest.fr', PASSWORD, `/console/secteurs/${place.id}?edit=exception:nouveau`);
       await page.getByLabel('Titre').fill('Travaux rue de Siam');
+      // The preview of the typed exception is answered first: landing after the clock moves, it would end the session
+      // before the save does.
+      const previewed = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/preview') && (r.request().postData() ?? '').includes('place Wilson'));
       await page.getByLabel('Explication pour les habitants').fill('Déposez vos sacs au point d’apport de la place Wilson.');
+      await previewed;
 
       // Thirteen hours later: the access token and the whole session (AUTH_SESSION_HOURS, 12) have ended.
       clock.set(new Date(Date.now() + 13 * 3_600_000).toISOString());

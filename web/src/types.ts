@@ -1,51 +1,18 @@
-// The shapes of the public API this app reads (see GET /openapi.json).
+// The shapes of the public API this app reads (see GET /openapi.json); those the console reads too in web/shared.
+import type { CollectionDay, CollectionException, GroupContact, RecyclingPoint, WasteType } from '../shared/types.ts';
+
+export type { Collection, CollectionDay, GroupContact, RecyclingPoint, WasteDetail, WasteType } from '../shared/types.ts';
+export type PlaceException = CollectionException;
 
 export interface CityRef {
   id: string;
   name: string;
-}
-/** A city group's contact block (each null when not published). */
-export interface GroupContact {
-  contactPhone: string | null;
-  contactEmail: string | null;
-  contactHours: string | null;
-  contactAddress: string | null;
 }
 export interface CityGroup extends GroupContact {
   id: string;
   name: string;
   type: string;
   cities: (CityRef & { population: number | null })[];
-}
-export interface WasteDetail {
-  id: string;
-  material: string;
-  description: string | null;
-  instructions: string | null;
-}
-export interface WasteType {
-  id: string;
-  name: string;
-  description: string | null;
-  instructions: string | null;
-  color: string | null;
-  colorLight: string | null;
-  details: WasteDetail[];
-}
-export interface CollectionDay {
-  id: string;
-  name: string;
-  wasteTypeId: string;
-  description: string | null;
-  biweekly: boolean | null;
-}
-export interface PlaceException {
-  id: string;
-  dateFrom: string;
-  dateTo: string | null;
-  wasteTypeId: string;
-  name: string | null;
-  description: string | null;
 }
 export interface Place {
   id: string;
@@ -64,14 +31,6 @@ export interface PlaceCandidate {
   distanceMeters: number | null;
 }
 
-export interface RecyclingPoint {
-  id: string;
-  name: string;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  openingHours: string | null;
-}
 /** A point with its opening state and distance (GET /public/cities/:cityId/recycling-points, CONTRACT section 14). */
 export interface RecyclingPointStatus extends RecyclingPoint {
   kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
@@ -133,15 +92,7 @@ export interface City {
   wasteCollectionPlaces: Place[];
   recyclingPoints: RecyclingPoint[];
   quizQuestions: QuizQuestion[];
-}
-export interface Collection {
-  date: string;
-  wasteTypeId: string;
-  wasteTypeName: string;
-  color: string | null;
-  holiday: string | null;
-}
-export interface Progress {
+}export interface Progress {
   challengeId: string;
   challengeName: string;
   score: number;

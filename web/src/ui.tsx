@@ -4,37 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { ApiError, messageOf } from './api.ts';
 import { Link } from './router.tsx';
 
-export interface Resource<T> {
-  data: T | null;
-  error: unknown;
-  loading: boolean;
-  reload: () => void;
-}
-
-/** Loads data for a screen; `key` changes reload it. */
-export function useResource<T>(key: string | null, load: () => Promise<T>): Resource<T> {
-  const [state, setState] = useState<{ key: string | null; data: T | null; error: unknown }>({ key: null, data: null, error: null });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (key === null) return;
-    let live = true;
-    setState((s) => (s.key === key ? { ...s, error: null } : { key, data: null, error: null }));
-    load().then(
-      (data) => live && setState({ key, data, error: null }),
-      (error) => live && setState({ key, data: null, error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, attempt]);
-  const current = state.key === key;
-  return {
-    data: current ? state.data : null,
-    error: current ? state.error : null,
-    loading: key !== null && (!current || (state.data === null && state.error === null)),
-    reload: () => setAttempt((n) => n + 1),
-  };
-}
+export { useResource, type Resource } from '../shared/resource.ts';
 
 /** The screen's title: focused on arrival (screen readers hear the new screen) and in the tab title. */
 export function Title({ children, text }: { children: ComponentChildren; text: string }) {

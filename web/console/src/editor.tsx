@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { ApiError, request } from './api.ts';
-import { Problem } from './ui.tsx';
+import { setQuery } from './router.tsx';
+import { FormHeading, Problem } from './ui.tsx';
 
 const DRAFTS = 'collecte-console-draft:';
 
@@ -23,9 +24,11 @@ export function readDraft<F>(key: string): Draft<F> | null {
   }
 }
 
-function writeDraft<F>(key: string, draft: Draft<F> | null) {
+function writeDraft<F>(key: string, draft: Draft<F> | null, secret: (keyof F)[] = []) {
   try {
-    if (draft && JSON.stringify(draft.form) !== JSON.stringify(draft.base)) sessionStorage.setItem(DRAFTS + key, JSON.stringify(draft));
+    // A secret field (a password) is never stored: the draft keeps it as the record had it.
+    const kept = draft && { ...draft, form: { ...draft.form, ...Object.fromEntries(secret.map((k) => [k, draft.base[k]])) } };
+    if (kept && JSON.stringify(kept.form) !== JSON.stringify(kept.base)) sessionStorage.setItem(DRAFTS + key, JSON.stringify(kept));
     else sessionStorage.removeItem(DRAFTS + key);
   } catch {
     // Storage full or refused: the form still works, only without its safety copy.
@@ -52,6 +55,8 @@ export interface EditorOptions<R, F> {
   toForm: (record: R) => F;
   toBody: (form: F, creating: boolean) => unknown;
   onSaved?: (record: R, created: boolean) => void;
+  /** Fields kept out of the stored draft (a password): after an expired session they are typed again. */
+  secret?: (keyof F)[];
 }
 
 export interface Editor<R, F> {
@@ -110,7 +115,7 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
   const draft = state.key === key ? state.draft : null;
 
   const update = (next: Draft<F>) => {
-    writeDraft(key, next);
+    writeDraft(key, next, options.secret);
     setState({ key, draft: next, restored: state.restored });
   };
 
@@ -238,11 +243,39 @@ export function ConflictPanel<R, F>({
   );
 }
 
-/** Save and cancel, with the save's failure and the restored-draft notice. */
-export function EditorActions<R, F>({ editor, onCancel, saveLabel = 'Enregistrer' }: { editor: Editor<R, F>; onCancel: () => void; saveLabel?: string }) {
+/**
+ * The API field a refusal names: the admin API's French messages name the field they refuse, « Le champ « password »
+ * doit contenir… » (src/kernel/validation-messages.ts and errors.ts), so a form can show the sentence beside it.
+ */
+export function refusedField(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return null;
+  return /^Le champ «\s*([\w.[\]]+?)\s*»/.exec(err.message)?.[1].replace(/[.[].*$/, '') ?? null;
+}
+
+/** The save's refusal when it names `field` (shown at that field), else null. */
+export function fieldError(editor: { saveError: unknown }, field: string): string | null {
+  return refusedField(editor.saveError) === field ? (editor.saveError as ApiError).message : null;
+}
+
+/**
+ * Save and cancel, with the save's failure and the restored-draft notice; a failure that names one of `atFields`
+ * is shown at that field instead (fieldError).
+ */
+export function EditorActions<R, F>({
+  editor,
+  onCancel,
+  saveLabel = 'Enregistrer',
+  atFields = [],
+}: {
+  editor: Editor<R, F>;
+  onCancel: () => void;
+  saveLabel?: string;
+  atFields?: string[];
+}) {
+  const atField = atFields.includes(refusedField(editor.saveError) ?? '');
   return (
     <>
-      {editor.saveError !== null && <Problem error={editor.saveError} />}
+      {editor.saveError !== null && !atField && <Problem error={editor.saveError} />}
       <div class="actions">
         <button type="submit" class="button" disabled={editor.saving}>
           {editor.saving ? 'Enregistrement…' : saveLabel}
@@ -265,4 +298,71 @@ export function EditorActions<R, F>({ editor, onCancel, saveLabel = 'Enregistrer
 export function RestoredNotice({ editor }: { editor: { restored: boolean; dirty: boolean } }) {
   if (!editor.restored || !editor.dirty) return null;
   return <p class="notice">Vos modifications non enregistrées ont été conservées : vérifiez-les, puis enregistrez.</p>;
+}
+
+/**
+ * A record's form as the screens draw it: nothing while it loads, the load's failure, else the card with its
+ * heading (focused on opening), the restored-draft notice, the conflict of a 412, the fields and save/cancel.
+ */
+export function EditorForm<R, F>({
+  editor,
+  id,
+  title,
+  labels,
+  atFields,
+  onCancel,
+  children,
+}: {
+  editor: Editor<R, F>;
+  /** The heading's id, which names the form. */
+  id: string;
+  title: (form: F) => ComponentChildren;
+  labels: Partial<Record<keyof F & string, string>>;
+  /** Fields at which the save's refusal is shown (fieldError). */
+  atFields?: string[];
+  onCancel: () => void;
+  children: (form: F) => ComponentChildren;
+}) {
+  if (editor.loadError) return <Problem error={editor.loadError} />;
+  const form = editor.form;
+  if (!form) return null;
+  return (
+    <form
+      class="card"
+      aria-labelledby={id}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void editor.save();
+      }}
+    >
+      <FormHeading id={id}>{title(form)}</FormHeading>
+      <RestoredNotice editor={editor} />
+      <ConflictPanel editor={editor} labels={labels} />
+      {children(form)}
+      <EditorActions editor={editor} onCancel={onCancel} atFields={atFields} />
+    </form>
+  );
+}
+
+/**
+ * The `?edit=` form of a list screen: which record is open (`nouveau` for a new one), the status said after a save,
+ * and the two moves (open a form; done with it, the list reloaded when something was saved).
+ */
+export function useEditing(query: URLSearchParams, reload: () => void) {
+  const [status, setStatus] = useState<string | null>(null);
+  return {
+    editing: query.get('edit'),
+    status,
+    setStatus,
+    open: (id: string) => {
+      setStatus(null);
+      setQuery('edit', id);
+    },
+    done: (message: string | null) => {
+      setStatus(message);
+      setQuery('edit', null);
+      if (message) reload();
+    },
+  };
 }

@@ -33,6 +33,7 @@ export const screens: ScreenEntry[] = [
   { path: '/console/communes/:cityId/secteurs', permission: 'CITIES', load: () => import('./screens/places.tsx') },
   { path: '/console/secteurs/:placeId', permission: 'CITIES', load: () => import('./screens/place.tsx') },
   { path: '/console/communes/:cityId/points-d-apport', permission: 'CITIES', load: () => import('./screens/recycling-points.tsx') },
+  { path: '/console/defis', nav: 'Défis', section: 'Collecte', permission: 'CHALLENGES', load: () => import('./screens/challenges.tsx') },
   { path: '/console/conversations', nav: 'Boîte de réception', section: 'Conversations', permission: 'CHAT_CONVERSATIONS', load: () => import('./screens/inbox.tsx') },
   { path: '/console/conversations/:conversationId', permission: 'CHAT_CONVERSATIONS', load: () => import('./screens/conversation.tsx') },
   { path: '/console/reponses-types', nav: 'Réponses types', section: 'Conversations', permission: 'CHAT_CONVERSATIONS', load: () => import('./screens/canned-replies.tsx') },
@@ -48,5 +49,6 @@ export const screens: ScreenEntry[] = [
   { path: '/console/sites/:siteId/nouvelle-page', permission: 'CMS', load: () => import('./screens/cms-page.tsx') },
   { path: '/console/pages/:pageId', permission: 'CMS', load: () => import('./screens/cms-page.tsx') },
   { path: '/console/menus/:menuId', permission: 'CMS', load: () => import('./screens/menu.tsx') },
+  { path: '/console/comptes', nav: 'Comptes des agents', section: 'Administration', permission: 'USERS', load: () => import('./screens/accounts.tsx') },
   { path: '/console/medias', nav: 'Médiathèque', section: 'Contenus', permission: 'CMS', load: () => import('./screens/media.tsx') },
 ];

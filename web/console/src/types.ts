@@ -1,4 +1,8 @@
-// Shapes of the admin API as the console reads them (CONTRACT section 13; GET /openapi.json has them all).
+// Shapes of the admin API as the console reads them (CONTRACT section 13; GET /openapi.json has them all): the public
+// shapes both apps read (web/shared/types.ts) and the fields the admin API adds.
+import type * as Public from '../../shared/types.ts';
+
+export type { Collection, CollectionException, GroupContact } from '../../shared/types.ts';
 
 export interface CityGroup {
   id: string;
@@ -18,35 +22,14 @@ export interface City {
   cityGroupId: string | null;
 }
 
-export interface WasteType {
-  id: string;
-  name: string;
-  description: string | null;
-  instructions: string | null;
-  color: string | null;
-  colorLight: string | null;
+export interface WasteType extends Public.WasteType {
   icon: string | null;
   imageUrl: string | null;
   cityId: string;
-  details: { id: string; material: string }[];
 }
 
-export interface CollectionDay {
-  id: string;
-  name: string;
-  wasteTypeId: string;
-  description: string | null;
-  biweekly: boolean | null;
+export interface CollectionDay extends Public.CollectionDay {
   startDate: string | null;
-}
-
-export interface CollectionException {
-  id: string;
-  dateFrom: string;
-  dateTo: string | null;
-  wasteTypeId: string;
-  name: string | null;
-  description: string | null;
 }
 
 export interface Place {
@@ -54,14 +37,6 @@ export interface Place {
   name: string;
   cityId: string;
   collectionDays: CollectionDay[];
-  exceptions: CollectionException[];
+  exceptions: Public.CollectionException[];
   streets: { id: string; street: string; fromNumber: number | null; toNumber: number | null; side: 'ALL' | 'ODD' | 'EVEN' }[];
-}
-
-export interface Collection {
-  date: string;
-  wasteTypeId: string;
-  wasteTypeName: string;
-  color: string | null;
-  holiday: string | null;
 }

@@ -1,40 +1,11 @@
 // Shared pieces of every screen: titles, loading and error states, form fields, tables, data loading.
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { messageOf } from './api.ts';
 import { hasNavigated, Link } from './router.tsx';
+import type { Resource } from '../../shared/resource.ts';
 
-export interface Resource<T> {
-  data: T | null;
-  error: unknown;
-  loading: boolean;
-  reload: () => void;
-}
-
-/** Loads a screen's data; a new `key` loads again, `reload()` too (keeping the old data on screen meanwhile). */
-export function useResource<T>(key: string | null, load: () => Promise<T>): Resource<T> {
-  const [state, setState] = useState<{ key: string | null; data: T | null; error: unknown }>({ key: null, data: null, error: null });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (key === null) return;
-    let live = true;
-    setState((s) => (s.key === key ? { ...s, error: null } : { key, data: null, error: null }));
-    load().then(
-      (data) => live && setState({ key, data, error: null }),
-      (error) => live && setState({ key, data: null, error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, attempt]);
-  const current = state.key === key;
-  return {
-    data: current ? state.data : null,
-    error: current ? state.error : null,
-    loading: key !== null && (!current || (state.data === null && state.error === null)),
-    reload: () => setAttempt((n) => n + 1),
-  };
-}
+export { useResource, type Resource } from '../../shared/resource.ts';
 
 /** The screen's title: focused when the agent moves to its screen (a screen reader hears it) and in the tab's title. */
 export function Title({ children, text }: { children: ComponentChildren; text: string }) {
@@ -149,6 +120,7 @@ interface InputProps {
   max?: string;
   list?: string;
   spellcheck?: boolean;
+  inputMode?: 'decimal' | 'numeric' | 'text' | 'email' | 'tel';
 }
 
 export function TextField({
@@ -212,11 +184,11 @@ export function SelectField({
   );
 }
 
-export function Checkbox({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+export function Checkbox({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean }) {
   const id = useId();
   return (
     <div class="checkbox">
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.currentTarget.checked)} />
       <label for={id}>{label}</label>
     </div>
   );
@@ -266,15 +238,29 @@ export function Table<T>({
   );
 }
 
-export function Swatch({ color }: { color: string | null }) {
-  return <span class="swatch" style={{ background: color ?? '#6b7280' }} aria-hidden="true" />;
-}
-
 /** A short message announced politely (saved, deleted …). */
 export function Status({ children }: { children: ComponentChildren }) {
   return (
     <p class="status" role="status">
       {children}
     </p>
+  );
+}
+
+export function Swatch({ color }: { color: string | null }) {
+  return <span class="swatch" style={{ background: color ?? '#6b7280' }} aria-hidden="true" />;
+}
+
+/** What the last action said above a screen's list: its status (saved, deleted …) and its failure. */
+export function Notices({ status, problem }: { status: string | null; problem: unknown }) {
+  return (
+    <>
+      {status && <Status>{status}</Status>}
+      {problem !== null && (
+        <p class="problem" role="alert">
+          {messageOf(problem)}
+        </p>
+      )}
+    </>
   );
 }

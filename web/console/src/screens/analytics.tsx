@@ -6,7 +6,8 @@ import { lastDays, type AnalyticsDay } from '../chat-types.ts';
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { CityGroup } from '../types.ts';
-import { Loaded, SelectField, Table, TextField, Title, useResource } from '../ui.tsx';
+import { Loaded, SelectField, Table, Title, useResource } from '../ui.tsx';
+import { DateField } from '../date-field.tsx';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -44,8 +45,8 @@ export default function Analytics({ query }: ScreenProps) {
             {list.length > 1 && (
               <SelectField label="Collectivité" value={groupId ?? ''} options={list.map((g) => ({ value: g.id, label: g.name }))} onChange={(v) => setQuery('groupe', v)} />
             )}
-            <TextField label="Du" type="date" value={from} onInput={(v) => DAY.test(v) && setQuery('du', v)} />
-            <TextField label="Au" type="date" value={to} onInput={(v) => DAY.test(v) && setQuery('au', v)} />
+            <DateField label="Du" value={from} onInput={(v) => DAY.test(v) && setQuery('du', v)} />
+            <DateField label="Au" value={to} onInput={(v) => DAY.test(v) && setQuery('au', v)} />
           </div>
         )}
       </Loaded>

@@ -1,19 +1,26 @@
 // The agent's city groups and their communes: where every collection screen starts.
-import { get, getAll, type Page } from '../api.ts';
+import { currentUser, get, getAll, type Page } from '../api.ts';
 import { Link } from '../router.tsx';
+import { useEditing } from '../editor.tsx';
+import type { ScreenProps } from '../screens.ts';
 import type { City, CityGroup } from '../types.ts';
-import { Loaded, Title, useResource } from '../ui.tsx';
+import { Loaded, Status, Title, useResource } from '../ui.tsx';
+import { ContactLines, GroupContactForm, type GroupContact } from './group-contact.tsx';
 
-async function loadGroups(): Promise<{ group: CityGroup; cities: City[] }[]> {
-  const groups = await get<Page<CityGroup>>('/admin/city-groups?pageSize=100');
+async function loadGroups(): Promise<{ group: CityGroup & GroupContact; cities: City[] }[]> {
+  const groups = await get<Page<CityGroup & GroupContact>>('/admin/city-groups?pageSize=100');
   return Promise.all(groups.data.map(async (group) => ({ group, cities: await getAll<City>(`/admin/city-groups/${group.id}/cities`) })));
 }
 
-export default function Cities() {
+export default function Cities({ query }: ScreenProps) {
   const groups = useResource('groups', loadGroups);
+  const { editing, status, open, done } = useEditing(query, groups.reload);
+  // Only a super admin changes a group (CONTRACT section 13).
+  const mayEdit = currentUser()?.superAdmin ?? false;
   return (
     <section>
       <Title text="Communes">Communes</Title>
+      {status && <Status>{status}</Status>}
       <p class="muted">Choisissez une commune pour modifier ses types de déchets, ses secteurs de collecte et ses points d’apport.</p>
       <Loaded resource={groups} what="des communes">
         {(list) =>
@@ -25,6 +32,20 @@ export default function Cities() {
                 <h2>
                   {group.name} <span class="muted">({group.type})</span>
                 </h2>
+                {mayEdit && editing === group.id ? (
+                  <GroupContactForm key={group.id} groupId={group.id} onDone={done} />
+                ) : (
+                  <>
+                    <ContactLines group={group} />
+                    {mayEdit && (
+                      <p>
+                        <button type="button" class="link-button" onClick={() => open(group.id)}>
+                          Modifier les coordonnées<span class="visually-hidden"> de {group.name}</span>
+                        </button>
+                      </p>
+                    )}
+                  </>
+                )}
                 {cities.length === 0 ? (
                   <p class="muted">Aucune commune.</p>
                 ) : (

@@ -1,9 +1,10 @@
-// A place's name and area (CONTRACT section 11): the area pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
+// A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
 // as drawn on geojson.io or exported from a GIS), checked as it is typed; part of the place screen's chunk.
 import { messageOf } from '../api.ts';
 import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
 import type { Place } from '../types.ts';
 import { FormHeading, TextArea, TextField } from '../ui.tsx';
+import { AreaDrawing } from './area-drawing.tsx';
 
 type Area = { type: string; coordinates: unknown[] } | null;
 type PlaceWithArea = Place & { area: Area };
@@ -44,7 +45,7 @@ export function describeArea(area: Area): string {
   return area.type === 'MultiPolygon' ? `Zone en ${rings} polygones.` : 'Zone d’un polygone.';
 }
 
-export function PlaceEditor({ placeId, onDone }: { placeId: string; onDone: (message: string | null) => void }) {
+export function PlaceEditor({ cityId, placeId, onDone }: { cityId: string; placeId: string; onDone: (message: string | null) => void }) {
   const editor = useEditor<PlaceWithArea, Form>({
     key: `place:${placeId}`,
     url: `/admin/places/${placeId}`,
@@ -70,10 +71,11 @@ export function PlaceEditor({ placeId, onDone }: { placeId: string; onDone: (mes
       <RestoredNotice editor={editor} />
       <ConflictPanel editor={editor} labels={LABELS} />
       <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
+      <AreaDrawing cityId={cityId} placeId={placeId} area={problem ? null : areaOf(f.area)} onChange={(area) => editor.set({ area })} />
       <TextArea
         label={LABELS.area}
         rows={6}
-        hint="Dessinez la zone sur geojson.io (ou exportez-la d’un SIG) et collez ici le Polygon, le MultiPolygon ou la Feature, en longitude, latitude. Vide : pas de zone."
+        hint="Dessinez la zone sur le plan ci-dessus, ou collez ici le Polygon, le MultiPolygon ou la Feature, en longitude, latitude. Vide : pas de zone."
         value={f.area}
         onInput={(area) => editor.set({ area })}
       />

@@ -1,5 +1,8 @@
 // French text of a place's rules, shared by the places list and the place screen.
 import type { CollectionDay } from '../types.ts';
+import { frenchDate } from '../french.ts';
+
+export { frenchDate };
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
 export function dayIn(timestamp: string, timeZone: string): string {
@@ -8,13 +11,6 @@ export function dayIn(timestamp: string, timeZone: string): string {
 
 /** A day typed in a form as the timestamp the API takes: noon UTC falls on that day in every European time zone. */
 export const dayToTimestamp = (day: string): string => `${day}T12:00:00.000Z`;
-
-/** `mardi 25 novembre 2026` (with `1er`). */
-export function frenchDate(day: string, { year = true } = {}): string {
-  const date = new Date(`${day}T12:00:00Z`);
-  const text = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', ...(year ? { year: 'numeric' } : {}), timeZone: 'UTC' }).format(date);
-  return text.replace(/^(\S+) 1 /, '$1 1er ');
-}
 
 /** `chaque lundi`, `un mardi sur deux (à partir de la semaine du …)`. */
 export function dayRule(day: Pick<CollectionDay, 'name' | 'biweekly' | 'startDate'>, timeZone: string): string {

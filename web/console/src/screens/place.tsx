@@ -7,9 +7,19 @@ import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, Collection, CollectionDay, CollectionException, Place, WasteType } from '../types.ts';
 import { FormHeading, Breadcrumbs, Checkbox, Loaded, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { ChildRecords, type ChildField } from '../child-records.tsx';
+import { DateField } from '../date-field.tsx';
 import { dayIn, dayRule, dayToTimestamp, frenchDate } from './place-text.ts';
 import { StreetEditor, StreetTable } from './place-streets.tsx';
 import { PlaceEditor, describeArea } from './place-area.tsx';
+
+/** A place's attached locations (CONTRACT section 11): the addresses the lookup answers with this place. */
+const ATTACHED_LOCATION_FIELDS: ChildField[] = [
+  { name: 'name', label: 'Nom du lieu', required: true, hint: 'Une rue, une place, un lieu-dit.' },
+  { name: 'reference', label: 'Référence', required: true, hint: 'L’identifiant de la Base adresse nationale (par exemple 29019_7547), ou vide.' },
+  { name: 'latitude', label: 'Latitude', type: 'number', hint: 'En degrés décimaux (par exemple 48,3932).' },
+  { name: 'longitude', label: 'Longitude', type: 'number', hint: 'En degrés décimaux (par exemple -4,4903).' },
+];
 
 const WEEKDAYS = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'];
 const PREVIEW_DAYS = 60;
@@ -164,8 +174,7 @@ function DayEditor({ ctx, id, onDone }: { ctx: Context; id: string | null; onDon
         <fieldset>
           <legend>Rythme</legend>
           <Checkbox label="Une semaine sur deux" checked={f.biweekly} onChange={(biweekly) => editor.set({ biweekly })} />
-          <TextField
-            type="date"
+          <DateField
             label={f.biweekly ? 'Une semaine de collecte (première semaine du rythme)' : 'À partir du (facultatif)'}
             hint={f.biweekly ? 'La collecte a lieu la semaine de cette date, puis toutes les deux semaines.' : 'Vide : la règle s’applique déjà.'}
             value={f.startDate}
@@ -243,8 +252,8 @@ function ExceptionEditor({ ctx, id, onDone }: { ctx: Context; id: string | null;
         <ConflictPanel editor={editor} labels={EXCEPTION_LABELS} />
         <SelectField label={EXCEPTION_LABELS.wasteTypeId} value={f.wasteTypeId} options={typeOptions(ctx.types)} onChange={(wasteTypeId) => editor.set({ wasteTypeId })} />
         <div class="row">
-          <TextField type="date" label="Du" hint="Premier jour concerné." value={f.dateFrom} required onInput={(dateFrom) => editor.set({ dateFrom })} />
-          <TextField type="date" label="Au (facultatif)" hint="Vide : ce seul jour." value={f.dateTo} error={rangeError} onInput={(dateTo) => editor.set({ dateTo })} />
+          <DateField label="Du" hint="Premier jour concerné." value={f.dateFrom} required onInput={(dateFrom) => editor.set({ dateFrom })} />
+          <DateField label="Au (facultatif)" hint="Vide : ce seul jour." value={f.dateTo} error={rangeError} onInput={(dateTo) => editor.set({ dateTo })} />
         </div>
         <TextField label={EXCEPTION_LABELS.name} value={f.name} maxLength={200} hint="Par exemple : Noël, grève, travaux." onInput={(name) => editor.set({ name })} />
         <TextArea label={EXCEPTION_LABELS.description} value={f.description} hint="Ce qui se passe à la place : report, point d’apport…" onInput={(description) => editor.set({ description })} />
@@ -318,7 +327,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
             {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
             {kind === 'jour' && <DayEditor key={edit} ctx={ctx} id={target === 'nouveau' ? null : target} onDone={done} />}
             {kind === 'exception' && <ExceptionEditor key={edit} ctx={ctx} id={target === 'nouveau' ? null : target} onDone={done} />}
-            {kind === 'secteur' && <PlaceEditor key={edit} placeId={place.id} onDone={done} />}
+            {kind === 'secteur' && <PlaceEditor key={edit} cityId={city.id} placeId={place.id} onDone={done} />}
             {kind === 'rue' && <StreetEditor key={edit} placeId={place.id} id={target === 'nouveau' ? null : target} onDone={done} />}
 
             <h2>Jours de collecte</h2>
@@ -398,6 +407,19 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
                 Ajouter une rue
               </button>
             </p>
+            <ChildRecords
+              heading="Lieux rattachés"
+              listUrl={`/admin/places/${place.id}/attached-locations`}
+              createUrl={`/admin/places/${place.id}/attached-locations`}
+              itemUrl={(id) => `/admin/attached-locations/${id}`}
+              draftKey={`attachedLocation:${place.id}`}
+              fields={ATTACHED_LOCATION_FIELDS}
+              columns={['name', 'reference', 'latitude', 'longitude']}
+              nameOf={(r) => String(r.name)}
+              addLabel="Ajouter un lieu rattaché"
+              empty="Aucun lieu rattaché à ce secteur."
+              what={{ one: 'le lieu rattaché', saved: 'enregistré', removed: 'supprimé' }}
+            />
             {!edit && <Preview ctx={ctx} />}
           </section>
         );

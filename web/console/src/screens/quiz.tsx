@@ -1,11 +1,10 @@
 // A commune's quiz questions: which bin does this material go in? The list, and a form to create or change one.
 import { useState } from 'preact/hooks';
-import { get, getAll, messageOf } from '../api.ts';
-import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor } from '../editor.tsx';
-import { setQuery } from '../router.tsx';
+import { get, getAll } from '../api.ts';
+import { EditorForm, removeRecord, useEditing, useEditor } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, WasteType } from '../types.ts';
-import { FormHeading, Breadcrumbs, Loaded, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Loaded, Notices, SelectField, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 
 interface QuizQuestion {
   id: string;
@@ -38,34 +37,24 @@ function QuestionForm({ city, types, id, onDone }: { city: City; types: WasteTyp
     toBody,
     onSaved: (q, created) => onDone(created ? `Question sur « ${q.material} » créée.` : `Question sur « ${q.material} » enregistrée.`),
   });
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
-  const f = editor.form;
-  if (!f) return null;
   return (
-    <form
-      class="card"
-      aria-labelledby="quiz-form-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
-    >
-      <FormHeading id="quiz-form-title">{id ? 'Modifier la question' : 'Nouvelle question'}</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} />
-      <TextField label={LABELS.material} value={f.material} required maxLength={200} hint="Par exemple : pot de yaourt." onInput={(material) => editor.set({ material })} />
-      <TextArea label={LABELS.question} value={f.question} onInput={(question) => editor.set({ question })} />
-      <div class="row">
-        <SelectField
-          label={LABELS.correctWasteTypeId}
-          value={f.correctWasteTypeId}
-          options={types.map((t) => ({ value: t.id, label: t.name }))}
-          onChange={(correctWasteTypeId) => editor.set({ correctWasteTypeId })}
-        />
-        <TextField type="number" label={LABELS.order} value={f.order} hint="Les plus petites d’abord." onInput={(order) => editor.set({ order })} />
-      </div>
-      <EditorActions editor={editor} onCancel={() => onDone(null)} />
-    </form>
+    <EditorForm editor={editor} id="quiz-form-title" title={() => (id ? 'Modifier la question' : 'Nouvelle question')} labels={LABELS} onCancel={() => onDone(null)}>
+      {(f) => (
+        <>
+          <TextField label={LABELS.material} value={f.material} required maxLength={200} hint="Par exemple : pot de yaourt." onInput={(material) => editor.set({ material })} />
+          <TextArea label={LABELS.question} value={f.question} onInput={(question) => editor.set({ question })} />
+          <div class="row">
+            <SelectField
+              label={LABELS.correctWasteTypeId}
+              value={f.correctWasteTypeId}
+              options={types.map((t) => ({ value: t.id, label: t.name }))}
+              onChange={(correctWasteTypeId) => editor.set({ correctWasteTypeId })}
+            />
+            <TextField type="number" label={LABELS.order} value={f.order} hint="Les plus petites d’abord." onInput={(order) => editor.set({ order })} />
+          </div>
+        </>
+      )}
+    </EditorForm>
   );
 }
 
@@ -76,9 +65,8 @@ export default function Quiz({ params, query }: ScreenProps) {
     questions: await getAll<QuizQuestion>(`/admin/cities/${cityId}/quiz-questions`),
     types: await getAll<WasteType>(`/admin/cities/${cityId}/waste-types`),
   }));
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, setStatus, open, done } = useEditing(query, data.reload);
   const [problem, setProblem] = useState<unknown>(null);
-  const editing = query.get('edit');
 
   const remove = async (q: QuizQuestion) => {
     if (!confirm(`Supprimer la question sur « ${q.material} » ?`)) return;
@@ -99,23 +87,18 @@ export default function Quiz({ params, query }: ScreenProps) {
           <section>
             <Breadcrumbs items={[{ href: '/console/communes', label: 'Communes' }, { href: `/console/communes/${cityId}`, label: city.name }]} />
             <Title text={`Quiz – ${city.name}`}>Questions du quiz de tri</Title>
-            {status && <Status>{status}</Status>}
-            {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
+            <Notices status={status} problem={problem} />
             {editing ? (
               <QuestionForm
                 key={editing}
                 city={city}
                 types={types}
                 id={editing === 'nouveau' ? null : editing}
-                onDone={(message) => {
-                  setStatus(message);
-                  setQuery('edit', null);
-                  if (message) data.reload();
-                }}
+                onDone={done}
               />
             ) : (
               <p>
-                <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
+                <button type="button" class="button" onClick={() => open('nouveau')}>
                   Ajouter une question
                 </button>
               </p>
@@ -143,7 +126,7 @@ export default function Quiz({ params, query }: ScreenProps) {
                   class: 'actions-cell',
                   cell: (q) => (
                     <>
-                      <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', q.id))}>
+                      <button type="button" class="link-button" onClick={() => open(q.id)}>
                         Modifier<span class="visually-hidden"> la question sur {q.material}</span>
                       </button>
                       <button type="button" class="link-button danger" onClick={() => void remove(q)}>

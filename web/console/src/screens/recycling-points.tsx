@@ -7,16 +7,11 @@ import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor }
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, WasteType } from '../types.ts';
+import type { RecyclingPoint as PublicRecyclingPoint } from '../../../shared/types.ts';
 import { FormHeading, Breadcrumbs, Checkbox, Field, Loaded, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { HistoryLink } from '../history-link.tsx';
 
-interface RecyclingPoint {
-  id: string;
-  name: string;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  openingHours: string | null;
+interface RecyclingPoint extends PublicRecyclingPoint {
   openingHoursSpec: string | null;
   kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
   materials: string[];

@@ -5,7 +5,8 @@ import { lastDays, type UsageRow } from '../chat-types.ts';
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import { frenchDate } from './place-text.ts';
-import { Loaded, TextField, Title, useResource } from '../ui.tsx';
+import { Loaded, Title, useResource } from '../ui.tsx';
+import { DateField } from '../date-field.tsx';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -28,8 +29,8 @@ export default function Usage({ query }: ScreenProps) {
       <Title text="Consommation de l’assistant">Consommation de l’assistant</Title>
       <p class="muted">Appels au modèle de langage et jetons consommés par jour (heure de Paris), pour vos groupes.</p>
       <div class="filters">
-        <TextField label="Du" type="date" value={from} onInput={(v) => DAY.test(v) && setQuery('du', v)} />
-        <TextField label="Au" type="date" value={to} onInput={(v) => DAY.test(v) && setQuery('au', v)} />
+        <DateField label="Du" value={from} onInput={(v) => DAY.test(v) && setQuery('du', v)} />
+        <DateField label="Au" value={to} onInput={(v) => DAY.test(v) && setQuery('au', v)} />
       </div>
       <Loaded resource={resource} what="de la consommation">
         {(rows) => {

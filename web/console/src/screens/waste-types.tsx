@@ -1,12 +1,20 @@
 // A commune's waste types: the list, and a form to create or change one (name, colours, icon, texts).
-import { get, getAll, messageOf } from '../api.ts';
-import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor } from '../editor.tsx';
-import { setQuery } from '../router.tsx';
+import { get, getAll } from '../api.ts';
+import { EditorForm, removeRecord, useEditing, useEditor } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, WasteType } from '../types.ts';
-import { FormHeading, Breadcrumbs, Field, Loaded, Problem, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Field, Loaded, Notices, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { useState } from 'preact/hooks';
 import { HistoryLink } from '../history-link.tsx';
+import { ChildRecords, type ChildField } from '../child-records.tsx';
+
+/** A waste type's materials (details): what the sorting guide lists under it. */
+const DETAIL_FIELDS: ChildField[] = [
+  { name: 'material', label: 'Matériau', required: true, hint: 'Par exemple « Bouteille en verre (eau, vin) ».' },
+  { name: 'description', label: 'Description du matériau', type: 'long' },
+  { name: 'instructions', label: 'Consignes pour ce matériau', type: 'long' },
+  { name: 'imageUrl', label: 'Adresse de l’image', hint: 'Une adresse https, ou vide.' },
+];
 
 /** Icon names of the Material Design Icons set the apps draw (the demo's, and a few more). */
 const ICONS = ['trash-can-outline', 'recycle', 'bottle-wine-outline', 'food-apple-outline', 'leaf', 'warehouse', 'tshirt-crew-outline', 'pill', 'battery', 'lightbulb-outline', 'newspaper-variant-outline', 'sofa-outline'];
@@ -81,46 +89,36 @@ function WasteTypeForm({ cityId, id, onDone }: { cityId: string; id: string | nu
     toBody,
     onSaved: (w, created) => onDone(created ? `Type de déchets « ${w.name} » créé.` : `Type de déchets « ${w.name} » enregistré.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   return (
-    <form
-      class="card"
-      aria-labelledby="waste-type-form-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
-    >
-      <FormHeading id="waste-type-form-title">{id ? `Modifier « ${f.name || '…'} »` : 'Nouveau type de déchets'}</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} />
-      <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
-      <div class="row">
-        <ColorField label={LABELS.color} value={f.color} onInput={(color) => editor.set({ color })} />
-        <ColorField label={LABELS.colorLight} value={f.colorLight} onInput={(colorLight) => editor.set({ colorLight })} />
-      </div>
-      <TextField
-        label={LABELS.icon}
-        value={f.icon}
-        list="waste-type-icons"
-        hint="Nom d’une icône Material Design (par exemple recycle, leaf, trash-can-outline)."
-        onInput={(icon) => editor.set({ icon })}
-      />
-      <datalist id="waste-type-icons">
-        {ICONS.map((icon) => (
-          <option key={icon} value={icon} />
-        ))}
-      </datalist>
-      <p class="muted">
-        Aperçu : <Swatch color={f.color || null} />
-        <strong>{f.name || 'Nom du type'}</strong> {f.icon && <span>· icône {f.icon}</span>}
-      </p>
-      <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
-      <TextArea label={LABELS.instructions} value={f.instructions} rows={4} onInput={(instructions) => editor.set({ instructions })} />
-      <EditorActions editor={editor} onCancel={() => onDone(null)} />
-    </form>
+    <EditorForm editor={editor} id="waste-type-form-title" title={(f) => (id ? `Modifier « ${f.name || '…'} »` : 'Nouveau type de déchets')} labels={LABELS} onCancel={() => onDone(null)}>
+      {(f) => (
+        <>
+          <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
+          <div class="row">
+            <ColorField label={LABELS.color} value={f.color} onInput={(color) => editor.set({ color })} />
+            <ColorField label={LABELS.colorLight} value={f.colorLight} onInput={(colorLight) => editor.set({ colorLight })} />
+          </div>
+          <TextField
+            label={LABELS.icon}
+            value={f.icon}
+            list="waste-type-icons"
+            hint="Nom d’une icône Material Design (par exemple recycle, leaf, trash-can-outline)."
+            onInput={(icon) => editor.set({ icon })}
+          />
+          <datalist id="waste-type-icons">
+            {ICONS.map((icon) => (
+              <option key={icon} value={icon} />
+            ))}
+          </datalist>
+          <p class="muted">
+            Aperçu : <Swatch color={f.color || null} />
+            <strong>{f.name || 'Nom du type'}</strong> {f.icon && <span>· icône {f.icon}</span>}
+          </p>
+          <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
+          <TextArea label={LABELS.instructions} value={f.instructions} rows={4} onInput={(instructions) => editor.set({ instructions })} />
+        </>
+      )}
+    </EditorForm>
   );
 }
 
@@ -130,9 +128,8 @@ export default function WasteTypes({ params, query }: ScreenProps) {
     city: await get<City>(`/admin/cities/${cityId}`),
     types: await getAll<WasteType>(`/admin/cities/${cityId}/waste-types`),
   }));
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, setStatus, open, done } = useEditing(query, data.reload);
   const [problem, setProblem] = useState<unknown>(null);
-  const editing = query.get('edit');
 
   const remove = async (w: WasteType) => {
     if (!confirm(`Supprimer le type de déchets « ${w.name} » et ses consignes ?`)) return;
@@ -152,22 +149,35 @@ export default function WasteTypes({ params, query }: ScreenProps) {
         <section>
           <Breadcrumbs items={[{ href: '/console/communes', label: 'Communes' }, { href: `/console/communes/${cityId}`, label: city.name }]} />
           <Title text={`Types de déchets – ${city.name}`}>Types de déchets</Title>
-          {status && <Status>{status}</Status>}
-          {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
+          <Notices status={status} problem={problem} />
           {editing ? (
-            <WasteTypeForm
-              key={editing}
-              cityId={cityId}
-              id={editing === 'nouveau' ? null : editing}
-              onDone={(message) => {
-                setStatus(message);
-                setQuery('edit', null);
-                if (message) data.reload();
-              }}
-            />
+            <>
+              <WasteTypeForm
+                key={editing}
+                cityId={cityId}
+                id={editing === 'nouveau' ? null : editing}
+                onDone={done}
+              />
+              {editing !== 'nouveau' && (
+                <ChildRecords
+                  key={`details:${editing}`}
+                  heading="Matériaux de ce type de déchets"
+                  listUrl={`/admin/waste-types/${editing}/details`}
+                  createUrl={`/admin/waste-types/${editing}/details`}
+                  itemUrl={(id) => `/admin/waste-type-details/${id}`}
+                  draftKey={`wasteTypeDetail:${editing}`}
+                  fields={DETAIL_FIELDS}
+                  columns={['material', 'instructions']}
+                  nameOf={(r) => String(r.material)}
+                  addLabel="Ajouter un matériau"
+                  empty="Aucun matériau pour ce type de déchets."
+                  what={{ one: 'le matériau', saved: 'enregistré', removed: 'supprimé' }}
+                />
+              )}
+            </>
           ) : (
             <p>
-              <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
+              <button type="button" class="button" onClick={() => open('nouveau')}>
                 Ajouter un type de déchets
               </button>
             </p>
@@ -195,7 +205,7 @@ export default function WasteTypes({ params, query }: ScreenProps) {
                 class: 'actions-cell',
                 cell: (w) => (
                   <>
-                    <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', w.id))}>
+                    <button type="button" class="link-button" onClick={() => open(w.id)}>
                       Modifier<span class="visually-hidden"> {w.name}</span>
                     </button>
                     <button type="button" class="link-button danger" onClick={() => void remove(w)}>

@@ -1,0 +1,25 @@
+// Dates as the console writes them: French whatever the browser's language (« mardi 1er décembre 2026 »), as the
+// citizens' app and src/kernel/french.ts write them.
+
+/** `mardi 1er décembre 2026` for a calendar day (YYYY-MM-DD); `year: false` drops the year, `weekday: false` the day's name. */
+export function frenchDate(day: string, { year = true, weekday = true } = {}): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  const text = new Intl.DateTimeFormat('fr-FR', {
+    ...(weekday ? { weekday: 'long' } : {}),
+    day: 'numeric',
+    month: 'long',
+    ...(year ? { year: 'numeric' } : {}),
+    timeZone: 'UTC',
+  }).format(date);
+  return text.replace(/^(\S+ )?1 /, (_, weekday = '') => `${weekday}1er `);
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on, in the agent's time zone. */
+function localDay(timestamp: string): string {
+  const d = new Date(timestamp);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** `1er décembre 2026`: the day of an instant in the agent's time zone. */
+export const frenchDay = (timestamp: string): string => frenchDate(localDay(timestamp), { weekday: false });

@@ -1,0 +1,34 @@
+// Loading a screen's data, as both apps do (the citizens' app at /, the agents' console at /console).
+import { useEffect, useState } from 'preact/hooks';
+
+export interface Resource<T> {
+  data: T | null;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads a screen's data; a new `key` loads again, `reload()` too (keeping the old data on screen meanwhile). */
+export function useResource<T>(key: string | null, load: () => Promise<T>): Resource<T> {
+  const [state, setState] = useState<{ key: string | null; data: T | null; error: unknown }>({ key: null, data: null, error: null });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (key === null) return;
+    let live = true;
+    setState((s) => (s.key === key ? { ...s, error: null } : { key, data: null, error: null }));
+    load().then(
+      (data) => live && setState({ key, data, error: null }),
+      (error) => live && setState({ key, data: null, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, attempt]);
+  const current = state.key === key;
+  return {
+    data: current ? state.data : null,
+    error: current ? state.error : null,
+    loading: key !== null && (!current || (state.data === null && state.error === null)),
+    reload: () => setAttempt((n) => n + 1),
+  };
+}
