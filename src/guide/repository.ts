@@ -77,24 +77,32 @@ export interface DayQueryCount {
   count: number;
 }
 
-/** Most counted queries per day, at most `perDay` each day, most first (then by query). */
+/** What a ranking counts: a table of counts, the column ranked, and which of its rows. */
+interface Counted {
+  table: 'search_count' | 'chat_count';
+  column: 'query' | 'topic' | 'question';
+  only: 'all' | 'notFound' | 'unanswered';
+}
+
+/** Most counted values of a column per day, at most `perDay` each day, most first (then by value). */
 async function topPerDay(
   db: Kysely<DB>,
+  counted: Counted,
   cityIds: readonly string[] | null,
   from: string,
   to: string,
   perDay: number,
-  notFoundOnly: boolean,
 ): Promise<DayQueryCount[]> {
   const cityFilter = cityIds === null ? sql`TRUE` : cityIds.length === 0 ? sql`FALSE` : sql`s.city_id IN (${sql.join(cityIds)})`;
-  const foundFilter = notFoundOnly ? sql`NOT s.found` : sql`TRUE`;
+  const only = { all: sql`TRUE`, notFound: sql`NOT s.found`, unanswered: sql`s.question <> ''` }[counted.only];
+  const value = sql.ref(`s.${counted.column}`);
   const { rows } = await sql<{ day: string; query: string; count: string | number }>`
     SELECT day, query, count FROM (
-      SELECT s.day::text AS day, s.query, SUM(s.count) AS count,
-             ROW_NUMBER() OVER (PARTITION BY s.day ORDER BY SUM(s.count) DESC, s.query) AS rank
-      FROM search_count s
-      WHERE s.day BETWEEN ${from}::date AND ${to}::date AND ${cityFilter} AND ${foundFilter}
-      GROUP BY s.day, s.query
+      SELECT s.day::text AS day, ${value} AS query, SUM(s.count) AS count,
+             ROW_NUMBER() OVER (PARTITION BY s.day ORDER BY SUM(s.count) DESC, ${value}) AS rank
+      FROM ${sql.table(counted.table)} s
+      WHERE s.day BETWEEN ${from}::date AND ${to}::date AND ${cityFilter} AND ${only}
+      GROUP BY s.day, ${value}
     ) ranked
     WHERE rank <= ${perDay}
     ORDER BY day, rank`.execute(db);
@@ -113,7 +121,6 @@ export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boole
   return (await db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** The most searched queries and those that found nothing, per day, over some cities (null: every city). */
 /** What the assistant was asked per day: its most asked topics, and its unanswered questions, most first. */
 export async function chatAnalytics(
   db: Kysely<DB>,
@@ -122,22 +129,14 @@ export async function chatAnalytics(
   to: string,
   perDay: number,
 ): Promise<{ topics: DayQueryCount[]; unanswered: DayQueryCount[] }> {
-  const cityFilter = cityIds === null ? sql`TRUE` : cityIds.length === 0 ? sql`FALSE` : sql`c.city_id IN (${sql.join(cityIds)})`;
-  const ranked = (column: 'topic' | 'question', onlyUnanswered: boolean) => sql<{ day: string; query: string; count: string | number }>`
-    SELECT day, query, count FROM (
-      SELECT c.day::text AS day, c.${sql.ref(column)} AS query, SUM(c.count) AS count,
-             ROW_NUMBER() OVER (PARTITION BY c.day ORDER BY SUM(c.count) DESC, c.${sql.ref(column)}) AS rank
-      FROM chat_count c
-      WHERE c.day BETWEEN ${from}::date AND ${to}::date AND ${cityFilter} AND ${onlyUnanswered ? sql`c.question <> ''` : sql`TRUE`}
-      GROUP BY c.day, c.${sql.ref(column)}
-    ) ranked
-    WHERE rank <= ${perDay}
-    ORDER BY day, rank`.execute(db);
-  const [topics, unanswered] = await Promise.all([ranked('topic', false), ranked('question', true)]);
-  const rows = (r: { rows: { day: string; query: string; count: string | number }[] }) => r.rows.map((x) => ({ day: x.day, query: x.query, count: Number(x.count) }));
-  return { topics: rows(topics), unanswered: rows(unanswered) };
+  const [topics, unanswered] = await Promise.all([
+    topPerDay(db, { table: 'chat_count', column: 'topic', only: 'all' }, cityIds, from, to, perDay),
+    topPerDay(db, { table: 'chat_count', column: 'question', only: 'unanswered' }, cityIds, from, to, perDay),
+  ]);
+  return { topics, unanswered };
 }
 
+/** The most searched queries and those that found nothing, per day, over some cities (null: every city). */
 export async function searchAnalytics(
   db: Kysely<DB>,
   cityIds: readonly string[] | null,
@@ -146,8 +145,8 @@ export async function searchAnalytics(
   perDay: number,
 ): Promise<{ top: DayQueryCount[]; notFound: DayQueryCount[] }> {
   const [top, notFound] = await Promise.all([
-    topPerDay(db, cityIds, from, to, perDay, false),
-    topPerDay(db, cityIds, from, to, perDay, true),
+    topPerDay(db, { table: 'search_count', column: 'query', only: 'all' }, cityIds, from, to, perDay),
+    topPerDay(db, { table: 'search_count', column: 'query', only: 'notFound' }, cityIds, from, to, perDay),
   ]);
   return { top, notFound };
 }
