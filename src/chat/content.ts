@@ -94,9 +94,17 @@ const WEAK = new Set(['dechet', 'bac', 'poubelle', 'collecte', 'tri', 'trier', '
  * The passages that answer a question, best first, at most `limit`: each shares at least two of its distinctive words
  * and most of them, weighted by how rare each word is in the pages.
  */
+/** The words of a question a passage is matched on. */
+const askedWords = (text: string) => [...new Set(contentTokens(text))].filter((t) => t.length >= 3 && !WEAK.has(t));
+
+/** How many of a question's words a passage holds. */
+export function passageHits(passage: ContentPassage, text: string): number {
+  return askedWords(text).filter((t) => passage.tokens.some((w) => sameWord(t, w))).length;
+}
+
 export function rankedPassages(knowledge: CityKnowledge, text: string, limit: number): ContentPassage[] {
   const passages = knowledge.content;
-  const asked = [...new Set(contentTokens(text))].filter((t) => t.length >= 3 && !WEAK.has(t));
+  const asked = askedWords(text);
   if (passages.length === 0 || asked.length === 0) return [];
   const rarity = (t: string) => passages.filter((p) => p.tokens.some((w) => sameWord(t, w))).length || 1;
   const weight = new Map(asked.map((t) => [t, Math.log(1 + passages.length / rarity(t))]));
@@ -115,4 +123,9 @@ export function rankedPassages(knowledge: CityKnowledge, text: string, limit: nu
 /** The passage that best answers a question, or null (rankedPassages). */
 export function bestPassage(knowledge: CityKnowledge, text: string): ContentPassage | null {
   return rankedPassages(knowledge, text, 1)[0] ?? null;
+}
+
+/** Whether a passage holds every one of `words` (stems), in some form. */
+export function passageHolds(passage: ContentPassage, words: string[]): boolean {
+  return words.every((t) => passage.tokens.some((w) => sameWord(t, w)));
 }

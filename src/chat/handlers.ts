@@ -2,6 +2,9 @@ import { formatDayNumber } from '../kernel/dates.ts';
 import * as say from './replies.ts';
 import { openNowAnswer } from './opening.ts';
 import { contactBlock } from './contact.ts';
+import { passageHits, passageHolds } from './content.ts';
+import { objectWords } from './knowledge.ts';
+import { colourWordsOf } from './vocabulary.ts';
 import type { Place } from './knowledge.ts';
 import type { Question, QuestionKind, Reading } from './question.ts';
 
@@ -125,6 +128,11 @@ function consigns(r: Reading, topics: Extract<Question, { kind: 'guidance' }>['t
 function withPassage(r: Reading, answer: string): string {
   const passage = r.passage();
   if (!passage || answer.includes(passage.text)) return answer;
+  // Only a passage about this very object: every word naming it (« papier » and « cadeau »), bin colours aside, or
+  // three of the question's words at least (« bio-seau », « astuce »).
+  const object = objectWords(r.knowledge, r.text).filter((t) => colourWordsOf(t).length === 0);
+  const aboutIt = object.length > 0 && passageHolds(passage, object);
+  if (!aboutIt && passageHits(passage, r.text) < 3) return answer;
   return `${answer}\n${say.quote(passage)}`;
 }
 
