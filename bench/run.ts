@@ -25,6 +25,9 @@
  * typed with a typo, a distinct query per request, against the bare trigram query `material % $q` on
  * waste_type_detail (GIN trigram index made for it and dropped after) through the same driver. Target: ratio 0.5.
  *
+ * Reminders (issue 19, bench/reminders.ts): `--reminders N` (default 100,000) runs only that case: the evening's
+ * reminder run for N push subscriptions against encrypting and posting as many messages from one process.
+ *
  * `--scale N`: before the figures, N real communes (bench/scale.ts) are generated in chunks and imported one by
  * one with the CLI (import time and rate reported), and /public/cities/:id is measured on both data sets, so that
  * the run gives its own scale/demo ratio (target 0.9): on PGlite a copy of the demo database is served beside the
