@@ -84,6 +84,12 @@ export async function markSent(db: Kysely<DB>, id: string, now: Date): Promise<v
   await db.updateTable('reminder_delivery').set({ status: 'SENT', sent_at: now, last_error: null }).where('id', '=', id).execute();
 }
 
+/** Records several deliveries as sent in one statement (a worker records what it sent a few dozen at a time). */
+export async function markSentMany(db: Kysely<DB>, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('reminder_delivery').set({ status: 'SENT', sent_at: now, last_error: null }).where('id', 'in', ids).execute();
+}
+
 export async function markRetry(db: Kysely<DB>, id: string, runAfter: Date, error: string): Promise<void> {
   await db
     .updateTable('reminder_delivery')

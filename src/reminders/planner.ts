@@ -38,10 +38,15 @@ export async function planReminders(db: Kysely<DB>, options: PlanOptions): Promi
     const [year, month, day, hour, minute] = wallClockParts(options.now, zone);
     const tomorrow = dayNumberFromParts(year, month, day) + 1;
     const due = { storedZone, zone, time: `${pad(hour)}:${pad(minute)}`, tomorrow };
+    // Batches follow each other by id (each starts after the last id of the one before), so that a batch never
+    // walks again over the subscriptions already planned: linear in the subscriptions, not quadratic. A row another
+    // instance held locked (SKIP LOCKED) and then let go unplanned is planned by the next tick.
+    let after: string | null = null;
     for (;;) {
-      const batch = await planBatch(db, due, options);
+      const batch = await planBatch(db, due, options, after);
       if (batch === null) break;
-      planned += batch;
+      planned += batch.created;
+      after = batch.lastId;
     }
   }
   return planned;
@@ -55,8 +60,8 @@ interface DueWindow {
   tomorrow: number;
 }
 
-/** Plans one batch; null when no subscription was left to plan. */
-async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions): Promise<number | null> {
+/** Plans one batch of subscriptions with ids above `after`; null when none was left to plan. */
+async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions, after: string | null): Promise<{ created: number; lastId: string } | null> {
   const tomorrowText = formatDayNumber(due.tomorrow);
   return db.transaction().execute(async (trx) => {
     const subscriptions = await trx
@@ -69,6 +74,7 @@ async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions): 
       .where('s.status', '=', 'ACTIVE')
       .where('s.time_of_day', '<=', due.time)
       .where((eb) => eb.or([eb('s.planned_day', 'is', null), eb('s.planned_day', '<', tomorrowText)]))
+      .$if(after !== null, (qb) => qb.where('s.id', '>', after!))
       .orderBy('s.id')
       .limit(options.batchSize)
       .forUpdate('s')
@@ -127,7 +133,7 @@ async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions): 
         subscriptions.map((s) => s.id),
       )
       .execute();
-    return created;
+    return { created, lastId: subscriptions[subscriptions.length - 1].id };
   });
 }
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { cachedReminderKeys, type ReminderKeys } from './keys.ts';
-import { claimDue, deleteGoneSubscription, markFailed, markRetry, markSent, type ClaimedDelivery } from './ledger.ts';
+import { claimDue, deleteGoneSubscription, markFailed, markRetry, markSent, markSentMany, type ClaimedDelivery } from './ledger.ts';
 import { signLink } from './links.ts';
 import { createMailer, mailDomain, type Mailer } from './mailer.ts';
 import { reminderMail } from './messages.ts';
@@ -49,8 +49,11 @@ export interface TickSummary {
 export interface ReminderWorker {
   /** One pass: clean up, plan, send everything due. */
   tick(): Promise<TickSummary>;
-  /** Sends one claimed delivery and records the outcome. */
-  deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome>;
+  /**
+   * Sends one claimed delivery and records the outcome; a success through `recordSent` when given (the tick gathers
+   * them and records a few dozen in one statement), else at once.
+   */
+  deliver(delivery: ClaimedDelivery, recordSent?: (id: string) => Promise<void>): Promise<DeliveryOutcome>;
   /** Ticks every intervalMs until stopped. */
   start(): void;
   /** Stops ticking, waits for the tick in progress, closes connections. */
@@ -94,7 +97,10 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     return 'retried';
   };
 
-  const sendByPush = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, ttl: number) => {
+  type RecordSent = (id: string) => Promise<void>;
+  const recordNow: RecordSent = (id) => markSent(db, id, now());
+
+  const sendByPush = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, ttl: number, recordSent: RecordSent) => {
     let answer;
     try {
       answer = await sendPush(
@@ -112,7 +118,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
       return retryOrFail(delivery, `push: ${(err as Error).message}`, null);
     }
     if (answer.status >= 200 && answer.status < 300) {
-      await markSent(db, delivery.id, now());
+      await recordSent(delivery.id);
       return 'sent' as const;
     }
     if (answer.status === 404 || answer.status === 410) {
@@ -126,7 +132,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     return 'failed' as const;
   };
 
-  const sendByEmail = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys) => {
+  const sendByEmail = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, recordSent: RecordSent) => {
     if (!mailer) {
       await markFailed(db, delivery.id, 'e-mail is not configured');
       return 'failed' as const;
@@ -149,11 +155,11 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
       }
       return retryOrFail(delivery, `smtp: ${(err as Error).message}`, null);
     }
-    await markSent(db, delivery.id, now());
+    await recordSent(delivery.id);
     return 'sent' as const;
   };
 
-  const deliver = async (delivery: ClaimedDelivery): Promise<DeliveryOutcome> => {
+  const deliver = async (delivery: ClaimedDelivery, recordSent: RecordSent = recordNow): Promise<DeliveryOutcome> => {
     // Nothing, ever, to an address that has not been confirmed.
     if (delivery.subscriptionStatus !== 'ACTIVE') {
       await markFailed(db, delivery.id, 'subscription not confirmed');
@@ -165,7 +171,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
       return 'failed';
     }
     const reminderKeys = await keys();
-    return delivery.channel === 'WEB_PUSH' ? sendByPush(delivery, reminderKeys, ttl) : sendByEmail(delivery, reminderKeys);
+    return delivery.channel === 'WEB_PUSH' ? sendByPush(delivery, reminderKeys, ttl, recordSent) : sendByEmail(delivery, reminderKeys, recordSent);
   };
 
   let stopping = false;
@@ -177,18 +183,32 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     while (!stopping) {
       const batch = await claimDue(db, now(), batchSize, leaseMs);
       if (batch.length === 0) break;
-      for (let i = 0; i < batch.length; i += concurrency) {
-        const outcomes = await Promise.all(
-          batch.slice(i, i + concurrency).map((delivery) =>
-            deliver(delivery).catch(async (err: unknown) => {
-              log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
-              // The lease runs out and the delivery is claimed again: nothing is lost.
-              return 'retried' as const;
-            }),
-          ),
-        );
-        for (const outcome of outcomes) summary[outcome]++;
-      }
+      // `concurrency` sends at a time over the batch; what was sent is recorded `concurrency` ids per statement. A
+      // crash before a record leaves those rows SENDING: sent again after the lease, under the same Topic/Message-ID.
+      let sent: string[] = [];
+      const flush = async () => {
+        const ids = sent;
+        sent = [];
+        await markSentMany(db, ids, now());
+      };
+      const recordSent = async (id: string) => {
+        sent.push(id);
+        if (sent.length >= concurrency) await flush();
+      };
+      let next = 0;
+      const lane = async () => {
+        while (next < batch.length) {
+          const delivery = batch[next++];
+          const outcome = await deliver(delivery, recordSent).catch(async (err: unknown) => {
+            log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
+            // The lease runs out and the delivery is claimed again: nothing is lost.
+            return 'retried' as const;
+          });
+          summary[outcome]++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+      await flush();
     }
     return summary;
   };

@@ -44,17 +44,17 @@ export function ensureWebBuilt(): string {
 
 /**
  * The demo data set served over real HTTP on a free port by the whole app, as `npm start` would (console on, with
- * `consoleEnv`); `clock`, when given, is the server's (opening states at a fixed instant).
+ * `consoleEnv`); `clock`, when given, is the server's (opening states at a fixed instant); `env`, more configuration.
  */
 export async function startDemoServer(
   t: { after: (fn: () => Promise<void>) => void },
   kind: DatabaseKind = 'pglite',
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; env?: Record<string, string> } = {},
 ): Promise<{ app: FastifyInstance; origin: string; database: Database }> {
   ensureWebBuilt();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-web-media-'));
   t.after(async () => fs.rmSync(mediaDir, { recursive: true, force: true }));
-  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir, ...consoleEnv }, clock: options.clock });
+  const { app, database } = await buildTestApp(t, kind, { env: { MEDIA_DIR: mediaDir, ...consoleEnv, ...options.env }, clock: options.clock });
   await importBundleFile(database, DEMO_BUNDLE_PATH, { mediaDir, now: new Date() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -239,6 +239,48 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(pushesTo('crash').length, 2);
     });
 
+    it('a worker that dies between e-mailing and recording: the e-mail is sent again after its lease, with the same Message-ID', async (t) => {
+      const { app, database, scenario, clock, worker } = await setup(t);
+      const address = `crash-${kind}@exemple.fr`;
+      const subscribed = await app.inject({
+        method: 'POST',
+        url: '/public/reminders/subscriptions',
+        payload: { deviceId: 'device-mail-crash', cityId: scenario.cityId, placeId: scenario.placeId, channel: 'EMAIL', email: address },
+      });
+      assert.equal(subscribed.statusCode, 201, subscribed.body);
+      const confirmPath = /\/public\/reminders\/confirm\?token=\S+/.exec(mail.received.filter((m) => m.to.includes(address)).at(-1)!.text)![0];
+      assert.equal((await app.inject({ url: confirmPath, headers: { accept: 'application/json' } })).statusCode, 200);
+      const remindersTo = () => mail.received.filter((m) => m.to.includes(address) && m.headers.get('subject')?.startsWith('Collecte demain'));
+      // The dying worker's database: every statement fails once the SMTP server has accepted the reminder, as for a
+      // process killed between sending and recording.
+      const dying: KyselyPlugin = {
+        transformQuery(args) {
+          if (remindersTo().length > 0) throw new Error('the worker process is gone');
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const doomed = worker({ db: database.db.withPlugin(dying), leaseMs: 120_000 });
+      clock.set('2026-11-26T18:00:00.000Z');
+      await doomed.tick().catch(() => {});
+      assert.equal(remindersTo().length, 1);
+
+      const survivor = worker();
+      await survivor.tick();
+      assert.equal(remindersTo().length, 1, 'not while the dead worker’s lease runs');
+      clock.set('2026-11-26T18:02:01.000Z');
+      await survivor.tick();
+      const [lost, again] = remindersTo();
+      assert.ok(again, 'sent again after the lease');
+      assert.match(lost.headers.get('message-id')!, /^<reminder-[0-9a-f-]{36}-2026-11-27@collecte\.test>$/);
+      assert.equal(again.headers.get('message-id'), lost.headers.get('message-id'), 'one Message-ID: the mail system may drop the repeat');
+      assert.equal(again.text.split('\n')[0], lost.text.split('\n')[0]);
+      const row = await database.db.selectFrom('reminder_delivery').select(['status', 'attempts']).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { status: 'SENT', attempts: 2 });
+      await survivor.tick();
+      assert.equal(remindersTo().length, 2);
+    });
+
     it('refuses, when sending, an endpoint whose name now resolves to a private address (DNS rebinding)', async (t) => {
       const { app, database, scenario, clock } = await setup(t);
       await subscribePush(app, scenario, 'rebound');

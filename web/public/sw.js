@@ -90,3 +90,51 @@ self.addEventListener('fetch', (event) => {
   }
   if (KEPT.test(url.pathname) && !NEVER.test(url.pathname)) event.respondWith(networkFirst(request, DATA));
 });
+
+// Reminders and alerts (CONTRACT 12): the server's payload is JSON {title, body, url, tag}; a message with the tag of
+// one already shown replaces it (a retried reminder never shows twice).
+self.addEventListener('push', (event) => {
+  let message = null;
+  try {
+    message = event.data ? event.data.json() : null;
+  } catch {
+    message = null;
+  }
+  const title = (message && message.title) || 'Collecte';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: (message && message.body) || '',
+      tag: (message && message.tag) || undefined,
+      icon: '/icon.svg',
+      lang: 'fr',
+      data: { url: (message && message.url) || '/' },
+    }),
+  );
+});
+
+// A tap on the notification: the app's window already open at that page takes the focus (else one of the app's
+// windows goes there), or a new window opens it.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  event.waitUntil(
+    (async () => {
+      // Only a page of this app: a payload's url elsewhere opens the app's home.
+      const url = target.origin === self.location.origin ? target.href : self.location.origin + '/';
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const same = windows.find((w) => w.url === url);
+      if (same) return same.focus();
+      const any = windows.find((w) => new URL(w.url).origin === self.location.origin && 'navigate' in w);
+      if (any) {
+        try {
+          // navigate() works on a window this worker controls; another is left as it is and a new one opens.
+          const moved = await any.navigate(url);
+          if (moved) return moved.focus();
+        } catch {
+          // Not controlled by this worker.
+        }
+      }
+      return self.clients.openWindow(url);
+    })(),
+  );
+});

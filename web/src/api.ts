@@ -43,6 +43,7 @@ async function request<T>(method: string, path: string, body?: unknown, { signal
     if (signal?.aborted) throw err;
     throw new ApiError(OFFLINE, 0, true);
   }
+  if (response.status === 204) return undefined as T;
   if (response.ok) return (await response.json()) as T;
   if (response.status === 429) throw new ApiError(tooMany(response.headers.get('retry-after')), 429);
   if (response.status === 404) throw new ApiError(NOT_FOUND, 404);
@@ -75,6 +76,10 @@ export function getLive<T>(path: string, signal?: AbortSignal): Promise<T> {
 
 export function post<T>(path: string, body: unknown): Promise<T> {
   return request<T>('POST', path, body);
+}
+
+export function del(path: string): Promise<void> {
+  return request<void>('DELETE', path);
 }
 
 export function messageOf(err: unknown): string {

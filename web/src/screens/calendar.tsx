@@ -1,5 +1,5 @@
 // A place's next collections per waste type, its exceptions and holidays, and the iCalendar subscription.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get } from '../api.ts';
 import { Link } from '../router.tsx';
 import { forgetPlace, read, savePlace, savedPlaces, write, type SavedPlace } from '../store.ts';
@@ -7,6 +7,10 @@ import { addDays, capitalize, firstOfMonth, longDay, relativeDay, shortDate, tod
 import type { City, Collection, Place, WasteType } from '../types.ts';
 import { Loading, Problem, Swatch, Title, useResource } from '../ui.tsx';
 import { rememberPlace } from './communes.tsx';
+import { lazy } from '../lazy.tsx';
+
+/** « Dans mon agenda » and « Me prévenir la veille », loaded on first use (not part of the first screen). */
+const Agenda = lazy(() => import('./agenda.tsx').then((m) => m.Agenda));
 
 const NBSP = '\u00a0';
 
@@ -114,9 +118,6 @@ function CalendarScreen({ view }: { view: CalendarView }) {
   // Exceptions still to come or under way (their bounds are instants at midnight in France).
   const exceptions = place.exceptions.filter((e) => todayInFrance(new Date(e.dateTo ?? e.dateFrom)) >= today);
   const holidays = collections.filter((c) => c.holiday !== null && c.date <= addDays(today, HOLIDAY_DAYS));
-  const feed = `${location.host}/public/cities/${city.id}/places/${place.id}/calendar.ics`;
-  const webcal = `webcal://${feed}`;
-  const download = `${location.protocol}//${feed}`;
 
   return (
     <section>
@@ -197,7 +198,7 @@ function CalendarScreen({ view }: { view: CalendarView }) {
       <h2 id="agenda" class="screen-only" tabIndex={-1}>
         Dans mon agenda
       </h2>
-      <Subscribe webcal={webcal} https={download} fileName={`collecte-${place.name}.ics`} />
+      <Agenda cityId={city.id} placeId={place.id} placeName={place.name} types={types.map((t) => ({ id: t.id, name: t.name }))} />
 
       <h2 class="screen-only">Les 30 prochains jours</h2>
       <ol class="agenda screen-only">
@@ -276,68 +277,6 @@ function MyPlaces(current: { cityId: string; cityName: string; placeId: string; 
             </button>
           </div>
         </form>
-      )}
-    </div>
-  );
-}
-
-/** How long the page waits, after « S'abonner », to see whether an agenda application took the link. */
-const HANDLER_WAIT_MS = 1500;
-
-/**
- * The iCalendar subscription: `webcal://` opens the device's agenda where it has one; elsewhere (a desktop browser
- * without an agenda application) nothing happens, so the page says so and offers the link to copy and Google Agenda.
- */
-function Subscribe({ webcal, https, fileName }: { webcal: string; https: string; fileName: string }) {
-  const [hint, setHint] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const google = `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}`;
-
-  const subscribe = () => {
-    setHint(null);
-    clearTimeout(timer.current);
-    // An agenda application that opens hides the page or takes the focus; otherwise the link did nothing.
-    timer.current = setTimeout(() => {
-      if (document.visibilityState === 'visible' && document.hasFocus()) {
-        setHint(`Rien ne s'est ouvert${NBSP}? Cet appareil n'a pas d'application d'agenda pour ce lien${NBSP}: copiez le lien ci-dessous dans votre agenda, ou ajoutez-le à Google Agenda.`);
-      }
-    }, HANDLER_WAIT_MS);
-  };
-  const copy = async () => {
-    try {
-      // A browser may leave the write pending (no focus, a prompt): after a second, the link is shown instead.
-      await Promise.race([navigator.clipboard.writeText(https), new Promise((_, reject) => setTimeout(reject, 1000))]);
-      setHint(`Lien copié${NBSP}: dans votre agenda, ajoutez un agenda «${NBSP}à partir d'une URL${NBSP}» et collez-le.`);
-    } catch {
-      setHint(`Copiez ce lien dans votre agenda${NBSP}: ${https}`);
-    }
-  };
-
-  return (
-    <div class="card subscribe screen-only">
-      <p>Recevez les jours de collecte de votre secteur dans l'agenda de votre téléphone{NBSP}: ils se mettent à jour tout seuls.</p>
-      <p class="actions">
-        <a class="button" href={webcal} onClick={subscribe}>
-          S'abonner au calendrier
-        </a>
-        <a class="button secondary" href={google} target="_blank" rel="noopener">
-          Ajouter à Google Agenda
-        </a>
-        <button type="button" class="button secondary" onClick={copy}>
-          Copier le lien
-        </button>
-        <a class="button secondary" href={https} download={fileName}>
-          Télécharger le fichier .ics
-        </a>
-      </p>
-      <p class="subscribe-link muted">
-        Lien de l'agenda{NBSP}: <span class="url">{https}</span>
-      </p>
-      {hint && (
-        <p class="notice" role="status">
-          {hint}
-        </p>
       )}
     </div>
   );
