@@ -48,7 +48,7 @@ const LIST_ALL = process.env.FUZZ_LIST === '1';
 /**
  * Tables that requests may legitimately write: a valid challenge completion, a conversation and its messages
  * (and what the assistant records alongside), a failed login (counted by the login throttle), a sorting-guide search
- * (counted per day and query), a reminder subscription. Every other table must be byte for byte the same after the run.
+ * (counted per day and query), an answer of the assistant (counted per day and topic), a reminder subscription. Every other table must be byte for byte the same after the run.
  */
 const WRITABLE_TABLES = [
   'challenge_completion',
@@ -58,6 +58,7 @@ const WRITABLE_TABLES = [
   'llm_usage',
   'login_attempt',
   'search_count',
+  'chat_count',
   // Reminder subscriptions (made, updated, deleted by their routes) and the keys generated at the first need.
   'reminder_subscription',
   'reminder_setting',
