@@ -5,6 +5,7 @@ import { readDataVersion } from '../kernel/data-version.ts';
 import { dayNumberFromParts, formatDayNumber, parseCalendarDate, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
 import { alertBody } from './messages.ts';
 import { loadSchedules } from './planner.ts';
+import { subscribedTimeZones } from './repository.ts';
 
 /**
  * Service alerts (CONTRACT section 12): when a change of data adds or removes a collection within the next 14 days
@@ -37,13 +38,7 @@ interface Change {
 /** Answers how many alert deliveries were created. */
 export async function planAlerts(db: Kysely<DB>, options: AlertOptions): Promise<number> {
   const version = await readDataVersion(db);
-  const zones = await db
-    .selectFrom('reminder_subscription as s')
-    .innerJoin('city as c', 'c.id', 's.city_id')
-    .select('c.time_zone')
-    .distinct()
-    .where('s.status', '=', 'ACTIVE')
-    .execute();
+  const zones = await subscribedTimeZones(db);
   let created = 0;
   for (const { time_zone: storedZone } of zones) {
     const zone = resolveTimeZone(storedZone);

@@ -3,7 +3,7 @@ import type { DB } from '../db/types.ts';
 import { computeCalendar, type PlaceSchedule } from '../kernel/collection-calendar.ts';
 import { dayNumberFromParts, formatDayNumber, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
 import { calendarUrl, reminderMessage } from './messages.ts';
-import { deleteUnconfirmed } from './repository.ts';
+import { deleteUnconfirmed, subscribedTimeZones } from './repository.ts';
 
 /**
  * The evening's planning: for every ACTIVE subscription whose time has come today in its city's time zone and
@@ -25,13 +25,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Answers how many deliveries were created. */
 export async function planReminders(db: Kysely<DB>, options: PlanOptions): Promise<number> {
-  const zones = await db
-    .selectFrom('reminder_subscription as s')
-    .innerJoin('city as c', 'c.id', 's.city_id')
-    .select('c.time_zone')
-    .distinct()
-    .where('s.status', '=', 'ACTIVE')
-    .execute();
+  const zones = await subscribedTimeZones(db);
   let planned = 0;
   for (const { time_zone: storedZone } of zones) {
     const zone = resolveTimeZone(storedZone);

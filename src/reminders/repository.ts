@@ -114,3 +114,14 @@ export async function placeNames(db: Kysely<DB>, placeId: string): Promise<{ pla
     .where('p.id', '=', placeId)
     .executeTakeFirst();
 }
+
+/** The time zones (as stored) of the cities that have an active subscription: the planners work zone by zone. */
+export async function subscribedTimeZones(db: Kysely<DB>): Promise<{ time_zone: string }[]> {
+  return db
+    .selectFrom('reminder_subscription as s')
+    .innerJoin('city as c', 'c.id', 's.city_id')
+    .select('c.time_zone')
+    .distinct()
+    .where('s.status', '=', 'ACTIVE')
+    .execute();
+}

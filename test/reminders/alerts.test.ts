@@ -1,11 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp, fixedClock, testConfig } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { insertCalendarScenario, insertCollectionDays, insertExceptions, type CalendarScenario } from '../helpers/calendar-fixtures.ts';
-import { startPushService, type PushService } from '../helpers/push-service.ts';
-import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
+import { reminderPeers } from '../helpers/reminder-peers.ts';
 import { bumpDataVersion } from '../../src/kernel/data-version.ts';
 import { createReminderWorker } from '../../src/reminders/worker.ts';
 import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
@@ -19,19 +18,10 @@ const NBSP = '\u00a0';
 
 for (const kind of testDatabaseKinds()) {
   describe(`service alerts (${kind})`, () => {
-    let push: PushService;
-    let mail: MailServer;
-    before(async () => {
-      push = await startPushService();
-      mail = await startMailServer();
-    });
-    after(async () => {
-      await push.close();
-      await mail.close();
-    });
+    const peers = reminderPeers();
 
     async function subscribePush(app: FastifyInstance, s: CalendarScenario, name: string, extra: Record<string, unknown> = {}) {
-      const subscriber = push.subscriber(name);
+      const subscriber = peers.push.subscriber(name);
       const response = await app.inject({
         method: 'POST',
         url: '/public/reminders/subscriptions',
@@ -39,10 +29,10 @@ for (const kind of testDatabaseKinds()) {
       });
       assert.equal(response.statusCode, 201, response.body);
     }
-    const pushesTo = (name: string) => push.received.filter((p) => p.subscriber === name);
+    const pushesTo = (name: string) => peers.push.received.filter((p) => p.subscriber === name);
 
     it('tells the subscribers of a place what a change adds or removes in the next 14 days, once', async (t) => {
-      const env = { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' };
+      const env = { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: peers.mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' };
       const clock = fixedClock('2026-11-26T12:00:00.000Z'); // Thursday, 13:00 in Paris: no reminder due
       const { app, database } = await buildTestApp(t, kind, { clock, env });
       const db = database.db;
@@ -56,7 +46,7 @@ for (const kind of testDatabaseKinds()) {
         payload: { deviceId: 'device-alert-mail', cityId: scenario.cityId, placeId: scenario.placeId, channel: 'EMAIL', email: 'pas-confirmee@exemple.fr' },
       });
       assert.equal(pending.json().status, 'PENDING');
-      const mailsBefore = mail.received.length;
+      const mailsBefore = peers.mail.received.length;
       const worker = createReminderWorker({ db, config: testConfig(env), log: app.log, now: clock });
       const second = createReminderWorker({ db, config: testConfig(env), log: app.log, now: clock });
       t.after(() => Promise.all([worker.stop(), second.stop()]));
@@ -85,7 +75,7 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(pushesTo(name)[0].headers.ttl, String((Date.parse('2026-12-03T23:00:00.000Z') - Date.parse('2026-11-26T12:00:30.000Z')) / 1000));
       }
       assert.equal(pushesTo('alert-elsewhere').length, 0);
-      assert.equal(mail.received.length, mailsBefore, 'nothing to an unconfirmed address');
+      assert.equal(peers.mail.received.length, mailsBefore, 'nothing to an unconfirmed address');
 
       await worker.tick();
       assert.equal(pushesTo('alert-all').length, 1, 'once per change');

@@ -1,38 +1,28 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { insertCalendarScenario, type CalendarScenario } from '../helpers/calendar-fixtures.ts';
-import { startPushService, type PushService } from '../helpers/push-service.ts';
-import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
+import { reminderPeers } from '../helpers/reminder-peers.ts';
 
 const DEVICE = 'device-reminders-1';
 
 for (const kind of testDatabaseKinds()) {
   describe(`reminder routes (${kind})`, () => {
-    let push: PushService;
-    let mail: MailServer;
-    before(async () => {
-      push = await startPushService();
-      mail = await startMailServer();
-    });
-    after(async () => {
-      await push.close();
-      await mail.close();
-    });
+    const peers = reminderPeers();
 
     const setup = async (t: Parameters<typeof buildTestApp>[0], env: Record<string, string> = {}) => {
       const clock = fixedClock('2026-11-24T12:00:00.000Z');
       const { app, database } = await buildTestApp(t, kind, {
         clock,
-        env: { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>', ...env },
+        env: { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: peers.mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>', ...env },
       });
       const scenario = await insertCalendarScenario(database.db);
       return { app, database, scenario, clock };
     };
     const pushBody = (s: CalendarScenario, name: string, extra: Record<string, unknown> = {}) => {
-      const subscriber = push.subscriber(name);
+      const subscriber = peers.push.subscriber(name);
       return {
         deviceId: DEVICE,
         cityId: s.cityId,
@@ -141,7 +131,7 @@ for (const kind of testDatabaseKinds()) {
         ['short p256dh', { ...body, webPush: { ...body.webPush, keys: { ...body.webPush.keys, p256dh: 'AAAA' } } }, 400, /p256dh/],
         ['short auth', { ...body, webPush: { ...body.webPush, keys: { ...body.webPush.keys, auth: 'AAAA' } } }, 400, /auth/],
         ['endpoint not a URL', { ...body, webPush: { ...body.webPush, endpoint: 'not a url' } }, 400, /webPush\.endpoint/],
-        ['ftp endpoint', { ...body, webPush: { ...body.webPush, endpoint: 'ftp://push.example/x' } }, 400, /webPush\.endpoint.*https/],
+        ['ftp endpoint', { ...body, webPush: { ...body.webPush, endpoint: 'ftp://peers.push.example/x' } }, 400, /webPush\.endpoint.*https/],
         ['e-mail without email', { ...body, channel: 'EMAIL', webPush: null }, 400, /email/],
         ['bad e-mail', { ...body, channel: 'EMAIL', email: 'pas-une-adresse' }, 400, /email/],
         ['unknown city', { ...body, cityId: randomUUID() }, 404, /Ville introuvable/],
@@ -213,7 +203,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('e-mail: PENDING, a French confirmation e-mail with one-click unsubscribe, the confirm link activates, masked in the list', async (t) => {
       const { app, scenario } = await setup(t);
-      const before = mail.received.length;
+      const before = peers.mail.received.length;
       const response = await app.inject({
         method: 'POST',
         url: '/public/reminders/subscriptions',
@@ -225,8 +215,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(sub.status, 'PENDING');
       assert.equal(sub.time, '19:00');
       assert.deepEqual(sub.wasteTypeIds, []);
-      assert.equal(mail.received.length, before + 1);
-      const message = mail.received.at(-1)!;
+      assert.equal(peers.mail.received.length, before + 1);
+      const message = peers.mail.received.at(-1)!;
       assert.deepEqual(message.to, ['jeanne.martin@exemple.fr']);
       assert.equal(message.headers.get('subject'), 'Confirmez vos rappels de collecte');
       assert.equal(message.headers.get('list-unsubscribe-post'), 'List-Unsubscribe=One-Click');
@@ -248,7 +238,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await app.inject({ url: path(confirmUrl), headers: { accept: 'application/json' } })).json(), { status: 'ACTIVE' });
       assert.equal((await app.inject(`/public/reminders/subscriptions/${DEVICE}`)).json()[0].status, 'ACTIVE');
 
-      // Subscribing the confirmed address again updates it and keeps it ACTIVE, without a new e-mail.
+      // Subscribing the confirmed address again updates it and keeps it ACTIVE, without a new e-peers.mail.
       const again = await app.inject({
         method: 'POST',
         url: '/public/reminders/subscriptions',
@@ -256,7 +246,7 @@ for (const kind of testDatabaseKinds()) {
       });
       assert.equal(again.statusCode, 200);
       assert.equal(again.json().status, 'ACTIVE');
-      assert.equal(mail.received.length, before + 1);
+      assert.equal(peers.mail.received.length, before + 1);
 
       // The unsubscribe page changes nothing; its button (a form POST) and the one-click POST delete.
       const form = await app.inject({ url: path(unsubscribeUrl), headers: { accept: 'text/html' } });
@@ -283,14 +273,14 @@ for (const kind of testDatabaseKinds()) {
 
     it('answers 404 for a forged, altered, misused or expired link', async (t) => {
       const { app, scenario, clock } = await setup(t);
-      const before = mail.received.length;
+      const before = peers.mail.received.length;
       const subscribed = await app.inject({
         method: 'POST',
         url: '/public/reminders/subscriptions',
         payload: { deviceId: DEVICE, cityId: scenario.cityId, placeId: scenario.placeId, channel: 'EMAIL', email: 'paul@exemple.fr' },
       });
       assert.equal(subscribed.statusCode, 201, subscribed.body);
-      const message = mail.received.slice(before).find((m) => m.to.includes('paul@exemple.fr'))!;
+      const message = peers.mail.received.slice(before).find((m) => m.to.includes('paul@exemple.fr'))!;
       assert.ok(message, 'the confirmation e-mail was received');
       const confirm = /\/public\/reminders\/confirm\?token=(\S+)/.exec(message.text)![1];
       const unsubscribe = /\/public\/reminders\/unsubscribe\?token=(\S+)/.exec(message.text)![1];

@@ -1,12 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import { buildTestApp, fixedClock, testConfig } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { insertCalendarScenario, type CalendarScenario } from '../helpers/calendar-fixtures.ts';
-import { startPushService, type PushService } from '../helpers/push-service.ts';
-import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
+import { reminderPeers } from '../helpers/reminder-peers.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createReminderWorker, type ReminderWorkerOptions } from '../../src/reminders/worker.ts';
 
@@ -21,18 +20,9 @@ const NBSP = '\u00a0';
 
 for (const kind of testDatabaseKinds()) {
   describe(`reminder worker (${kind})`, () => {
-    let push: PushService;
-    let mail: MailServer;
-    before(async () => {
-      push = await startPushService();
-      mail = await startMailServer();
-    });
-    after(async () => {
-      await push.close();
-      await mail.close();
-    });
+    const peers = reminderPeers();
 
-    const env = () => ({ WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' });
+    const env = () => ({ WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: peers.mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' });
 
     async function setup(t: Parameters<typeof buildTestApp>[0]) {
       const clock = fixedClock('2026-11-26T12:00:00.000Z');
@@ -47,7 +37,7 @@ for (const kind of testDatabaseKinds()) {
     }
 
     async function subscribePush(app: FastifyInstance, s: CalendarScenario, name: string, extra: Record<string, unknown> = {}) {
-      const subscriber = push.subscriber(name);
+      const subscriber = peers.push.subscriber(name);
       const response = await app.inject({
         method: 'POST',
         url: '/public/reminders/subscriptions',
@@ -64,7 +54,7 @@ for (const kind of testDatabaseKinds()) {
       return response.json().id as string;
     }
 
-    const pushesTo = (name: string) => push.received.filter((p) => p.subscriber === name);
+    const pushesTo = (name: string) => peers.push.received.filter((p) => p.subscriber === name);
 
     it('sends at 19:00 the day before, in French, once; nothing on a day with nothing collected; exceptions applied', async (t) => {
       const { app, scenario, clock, worker } = await setup(t);
@@ -133,17 +123,17 @@ for (const kind of testDatabaseKinds()) {
           payload: { deviceId: 'device-mail', cityId: scenario.cityId, placeId: scenario.placeId, channel: 'EMAIL', email },
         });
       assert.equal((await subscribe('confirmee@exemple.fr')).statusCode, 201);
-      const confirmation = mail.received.at(-1)!;
+      const confirmation = peers.mail.received.at(-1)!;
       const confirmPath = /\/public\/reminders\/confirm\?token=\S+/.exec(confirmation.text)![0];
       assert.equal((await app.inject({ url: confirmPath, headers: { accept: 'application/json' } })).statusCode, 200);
       const pending = await subscribe('jamais-confirmee@exemple.fr');
       assert.equal(pending.json().status, 'PENDING');
-      const mailsBefore = mail.received.length;
+      const mailsBefore = peers.mail.received.length;
 
       clock.set('2026-11-26T18:00:00.000Z');
       const summary = await w.tick();
       assert.equal(summary.sent, 1);
-      const sent = mail.received.slice(mailsBefore);
+      const sent = peers.mail.received.slice(mailsBefore);
       assert.deepEqual(sent.map((m) => m.to), [['confirmee@exemple.fr']], 'nothing to the unconfirmed address');
       const reminder = sent[0];
       assert.equal(reminder.headers.get('subject'), 'Collecte demain – Centre-ville');
@@ -170,10 +160,10 @@ for (const kind of testDatabaseKinds()) {
       await subscribePush(app, scenario, 'unknown');
       await subscribePush(app, scenario, 'busy');
       await subscribePush(app, scenario, 'broken');
-      push.respond('gone', [{ status: 410 }]);
-      push.respond('unknown', [{ status: 404 }]);
-      push.respond('busy', [{ status: 429, retryAfter: '120' }]);
-      push.respond('broken', [{ status: 500 }, { status: 503 }]);
+      peers.push.respond('gone', [{ status: 410 }]);
+      peers.push.respond('unknown', [{ status: 404 }]);
+      peers.push.respond('busy', [{ status: 429, retryAfter: '120' }]);
+      peers.push.respond('broken', [{ status: 500 }, { status: 503 }]);
 
       clock.set('2026-11-26T18:00:00.000Z');
       const first = await w.tick();
@@ -214,11 +204,11 @@ for (const kind of testDatabaseKinds()) {
         transformResult: async (args) => args.result,
       };
       const doomed = worker({ db: database.db.withPlugin(dying), leaseMs: 120_000 });
-      push.onReceive = (received) => {
+      peers.push.onReceive = (received) => {
         if (received.subscriber === 'crash') dead = true;
       };
       t.after(() => {
-        push.onReceive = null;
+        peers.push.onReceive = null;
       });
       clock.set('2026-11-26T18:00:00.000Z');
       await doomed.tick().catch(() => {});
@@ -248,9 +238,9 @@ for (const kind of testDatabaseKinds()) {
         payload: { deviceId: 'device-mail-crash', cityId: scenario.cityId, placeId: scenario.placeId, channel: 'EMAIL', email: address },
       });
       assert.equal(subscribed.statusCode, 201, subscribed.body);
-      const confirmPath = /\/public\/reminders\/confirm\?token=\S+/.exec(mail.received.filter((m) => m.to.includes(address)).at(-1)!.text)![0];
+      const confirmPath = /\/public\/reminders\/confirm\?token=\S+/.exec(peers.mail.received.filter((m) => m.to.includes(address)).at(-1)!.text)![0];
       assert.equal((await app.inject({ url: confirmPath, headers: { accept: 'application/json' } })).statusCode, 200);
-      const remindersTo = () => mail.received.filter((m) => m.to.includes(address) && m.headers.get('subject')?.startsWith('Collecte demain'));
+      const remindersTo = () => peers.mail.received.filter((m) => m.to.includes(address) && m.headers.get('subject')?.startsWith('Collecte demain'));
       // The dying worker's database: every statement fails once the SMTP server has accepted the reminder, as for a
       // process killed between sending and recording.
       const dying: KyselyPlugin = {
@@ -324,10 +314,10 @@ for (const kind of testDatabaseKinds()) {
       clock.set('2026-11-26T18:00:00.000Z');
       const w = worker({ intervalMs: 20 });
       const arrived = new Promise<void>((resolve) => {
-        push.onReceive = (received) => received.subscriber === 'started' && resolve();
+        peers.push.onReceive = (received) => received.subscriber === 'started' && resolve();
       });
       t.after(() => {
-        push.onReceive = null;
+        peers.push.onReceive = null;
       });
       w.start();
       await arrived;
