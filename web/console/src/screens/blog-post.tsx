@@ -6,7 +6,7 @@ import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../edit
 import { navigate } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { CityGroup } from '../types.ts';
-import { Breadcrumbs, Status, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Problem, Status, TextField, Title, useResource } from '../ui.tsx';
 import { MdxEditor } from '../content/mdx-editor.tsx';
 import { PublicationField, publicationProblem, publishedAtOf, type PublicationForm } from '../content/publication.tsx';
 import { publicationLabel, publicationOf, toLocalInput, type BlogPost } from '../content/types.ts';
@@ -80,9 +80,7 @@ export default function BlogPostScreen({ params, query }: ScreenProps) {
       <section>
         {crumbs}
         <Title text="Article">Article</Title>
-        <p class="problem" role="alert">
-          {messageOf(editor.loadError)}
-        </p>
+        <Problem error={editor.loadError} />
       </section>
     );
   }

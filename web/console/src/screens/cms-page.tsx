@@ -5,7 +5,7 @@ import { get, messageOf, request } from '../api.ts';
 import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
 import { navigate } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
-import { Breadcrumbs, Status, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Problem, Status, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { MdxEditor } from '../content/mdx-editor.tsx';
 import { PublicationField, publicationProblem, publishedAtOf, type PublicationForm } from '../content/publication.tsx';
 import { publicationLabel, publicationOf, toLocalInput, type CmsPage, type Site } from '../content/types.ts';
@@ -102,9 +102,7 @@ export default function CmsPageScreen({ params }: ScreenProps) {
       <section>
         {crumbs}
         <Title text="Page">Page</Title>
-        <p class="problem" role="alert">
-          {messageOf(editor.loadError)}
-        </p>
+        <Problem error={editor.loadError} />
       </section>
     );
   }

@@ -1,9 +1,8 @@
 // A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
 // as drawn on geojson.io or exported from a GIS), checked as it is typed; part of the place screen's chunk.
-import { messageOf } from '../api.ts';
 import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
 import type { Place } from '../types.ts';
-import { FormHeading, TextArea, TextField } from '../ui.tsx';
+import { FormHeading, Problem, TextArea, TextField } from '../ui.tsx';
 import { AreaDrawing } from './area-drawing.tsx';
 
 type Area = { type: string; coordinates: unknown[] } | null;
@@ -54,7 +53,7 @@ export function PlaceEditor({ cityId, placeId, onDone }: { cityId: string; place
     toBody: (f) => ({ name: f.name.trim(), area: areaOf(f.area) }),
     onSaved: () => onDone('Secteur enregistré.'),
   });
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  if (editor.loadError) return <Problem error={editor.loadError} />;
   const f = editor.form;
   if (!f) return null;
   const problem = areaProblem(f.area);

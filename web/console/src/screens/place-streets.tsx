@@ -1,9 +1,8 @@
 // A place's street rules (CONTRACT section 11): which numbers of which streets the place serves; part of the place
 // screen (its chunk), in a file of its own.
-import { messageOf } from '../api.ts';
 import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
 import type { Place } from '../types.ts';
-import { FormHeading, SelectField, Table, TextField } from '../ui.tsx';
+import { FormHeading, Problem, SelectField, Table, TextField } from '../ui.tsx';
 
 type Street = Place['streets'][number];
 
@@ -49,7 +48,7 @@ export function StreetEditor({ placeId, id, onDone }: { placeId: string; id: str
     toBody,
     onSaved: (_s, created) => onDone(created ? 'Rue ajoutée.' : 'Rue enregistrée.'),
   });
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  if (editor.loadError) return <Problem error={editor.loadError} />;
   const f = editor.form;
   if (!f) return null;
   return (

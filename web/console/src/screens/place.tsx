@@ -6,7 +6,7 @@ import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor }
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, Collection, CollectionDay, CollectionException, Place, WasteType } from '../types.ts';
-import { FormHeading, Breadcrumbs, Checkbox, Loaded, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Checkbox, FormHeading, Loaded, Problem, SelectField, Status, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { ChildRecords, type ChildField } from '../child-records.tsx';
 import { DateField } from '../date-field.tsx';
 import { dayIn, dayRule, dayToTimestamp, frenchDate } from './place-text.ts';
@@ -150,7 +150,7 @@ function DayEditor({ ctx, id, onDone }: { ctx: Context; id: string | null; onDon
     onSaved: (_d, created) => onDone(created ? 'Jour de collecte ajouté.' : 'Jour de collecte enregistré.'),
   });
   const f = editor.form;
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  if (editor.loadError) return <Problem error={editor.loadError} />;
   if (!f) return null;
   const proposed = [...ctx.place.collectionDays.filter((d) => d.id !== id).map((d) => ({ ...d })), { ...toBody(f), ...(id ? { id } : {}) }];
   const previewable = !f.biweekly || f.startDate !== '';
@@ -233,7 +233,7 @@ function ExceptionEditor({ ctx, id, onDone }: { ctx: Context; id: string | null;
     onSaved: (_x, created) => onDone(created ? 'Exception ajoutée.' : 'Exception enregistrée.'),
   });
   const f = editor.form;
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  if (editor.loadError) return <Problem error={editor.loadError} />;
   if (!f) return null;
   const rangeError = f.dateTo && f.dateFrom && f.dateTo < f.dateFrom ? 'La date de fin doit suivre la date de début.' : null;
   const proposed = [...ctx.place.exceptions.filter((x) => x.id !== id).map((x) => ({ ...x })), ...(f.dateFrom && !rangeError ? [{ ...toBody(f), ...(id ? { id } : {}) }] : [])];

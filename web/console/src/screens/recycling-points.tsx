@@ -8,7 +8,7 @@ import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, WasteType } from '../types.ts';
 import type { RecyclingPoint as PublicRecyclingPoint } from '../../../shared/types.ts';
-import { FormHeading, Breadcrumbs, Checkbox, Field, Loaded, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Checkbox, Field, FormHeading, Loaded, Problem, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { HistoryLink } from '../history-link.tsx';
 
 interface RecyclingPoint extends PublicRecyclingPoint {
@@ -131,7 +131,7 @@ function PointForm({ city, types, id, onDone }: { city: City; types: WasteType[]
     toBody,
     onSaved: (p, created) => onDone(created ? `Point « ${p.name} » créé.` : `Point « ${p.name} » enregistré.`),
   });
-  if (editor.loadError) return <p class="problem">{messageOf(editor.loadError)}</p>;
+  if (editor.loadError) return <Problem error={editor.loadError} />;
   const f = editor.form;
   if (!f) return null;
   const status = openNowText(f.openingHoursSpec, city.timeZone);
