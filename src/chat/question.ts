@@ -153,10 +153,12 @@ function placeNamed(knowledge: CityKnowledge, whole: string, address: AddressMen
 export function readMessage(knowledge: CityKnowledge, place: Place | null, state: AssistantState, whole: string, now: Date): Reading {
   // An address of the city's street rules ("j'habite 12 rue de Siam") says the place better than a name does; the
   // question is read from the rest of the message (a street's words name no bin, no material, no point).
-  const address = addressMentioned(knowledge, whole, { residence: readIntents(whole).residence });
+  const wholeIntents = readIntents(whole);
+  const address = addressMentioned(knowledge, whole, { residence: wholeIntents.residence });
   // "mon adresse : …" introduces the address; it asks for no point's address.
   const text = address ? whole.replace(address.text, ' ').replace(/\b(?:mon|notre)\s+adresse\b/giu, ' ') : whole;
-  const intents = address ? { ...readIntents(text), residence: true } : readIntents(whole);
+  // Without the address, the rest is read for the question; an address given alone is still no empty message.
+  const intents = address ? { ...readIntents(text), residence: true, empty: wholeIntents.empty } : wholeIntents;
   const places = knowledge.city.wasteCollectionPlaces;
   const onlyPlace = places.length === 1 ? places[0] : null;
   const today = todayIn(knowledge.timeZone, now);
@@ -232,8 +234,7 @@ type Rule = (r: Reading) => Question | null;
  * recognises; the comments say why it comes before the next.
  */
 const RULES: [string, Rule][] = [
-  // An address given alone leaves no other word: it is no empty message.
-  ['empty', (r) => (r.intents.empty && !r.address ? { kind: 'empty' } : null)],
+  ['empty', (r) => (r.intents.empty ? { kind: 'empty' } : null)],
   ['english', (r) => (r.intents.english ? { kind: 'english' } : null)],
   ['handoff', (r) => (r.intents.handoff ? { kind: 'handoff' } : null)],
   // A street shared between sectors, without its number: which numbers go where, and the number asked.
@@ -374,13 +375,9 @@ function aboutPoints(r: Reading): boolean {
 function pointsAsked(r: Reading): string[] {
   const all = r.knowledge.city.recyclingPoints;
   const named = pointsNamed(r.knowledge, r.text);
-  const ids = named.length > 0 && named.length < all.length && namesAPoint(r) ? named : all;
+  // « tous les points » asks for every one, whatever else the words match.
+  const ids = named.length > 0 && named.length < all.length && !r.intents.allPoints ? named : all;
   return ids.map((p) => p.id);
-}
-
-/** Whether the message's words name a point rather than only a kind of point (« la déchèterie »). */
-function namesAPoint(r: Reading): boolean {
-  return r.knowledge.city.recyclingPoints.some((p) => pointsNamed(r.knowledge, p.name).length > 0) && !r.intents.allPoints;
 }
 
 /** The typed question of a message: the first rule of the precedence that reads one. */

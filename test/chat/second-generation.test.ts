@@ -131,7 +131,7 @@ for (const kind of testDatabaseKinds()) {
   });
 }
 
-describe('instructions inside a message', () => {
+describe('the assistant on its own: instructions inside a message, the pages it reads', () => {
   let knowledge: CityKnowledge;
   let database: Database;
   before(async () => {
@@ -175,6 +175,16 @@ describe('instructions inside a message', () => {
       }),
       { numRuns: 120 },
     );
+  });
+
+  it('read only the pages and posts published at that moment: never a draft, a scheduled page from its date', async () => {
+    const texts = (k: CityKnowledge) => k.content.map((p) => p.text).join('\n');
+    assert.match(texts(knowledge), /Glissez une feuille de papier journal/);
+    assert.doesNotMatch(texts(knowledge), /Texte en préparation/);
+    assert.doesNotMatch(texts(knowledge), /Les tournées changent le 4 janvier 2027/);
+    const later = (await loadCityKnowledge(database.db, knowledge.city.id, new Date('2027-01-05T10:00:00Z')))!;
+    assert.match(texts(later), /Les tournées changent le 4 janvier 2027/);
+    assert.doesNotMatch(texts(later), /Texte en préparation/);
   });
 
   it('refuse a message that is only an instruction, and move nothing', () => {
