@@ -429,6 +429,8 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
     ...(v.reminderTokens?.length ? { token: v.reminderTokens } : {}),
+    // A message id as a page cursor; one of the conversation read only by chance.
+    before: v.idsByTable.message?.length ? v.idsByTable.message : v.conversationIds,
   };
 }
 
@@ -474,6 +476,8 @@ function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
  */
 const QUERY_FORMS: Record<string, string[][]> = {
   '/public/places/lookup': [['cityId', 'address'], ['lat', 'lon'], ['cityId', 'lat', 'lon']],
+  // `before` is a cursor only a message of that very conversation satisfies: half the draws go without it.
+  '/public/chat/conversations/:id/messages': [[], ['before']],
 };
 
 function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
@@ -741,7 +745,8 @@ export function fuzzRequest(routes: Route[], v: DemoValues, options: FuzzOptions
   // Each route's request arbitrary is built once, not at every draw.
   const byRoute = targets.map((route) => {
     const declared = declaredQuery(route, v);
-    const forms = QUERY_FORMS[route.url];
+    // By the route's path with one name per parameter (the router writes `:id|:deviceId` where routes differ).
+    const forms = QUERY_FORMS[route.url.replace(/\|:[^/]+/g, '')];
     const ownQuery = forms ? queryFormArbitrary(forms, v) : declared?.names.length ? declaredQueryArbitrary(declared, v) : fc.constant('');
     const bodyless = route.method === 'GET' || route.method === 'HEAD';
     const schema = bodyless ? undefined : operationFor(route, v.bodySchemas)?.schema;
