@@ -2,29 +2,33 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DatabaseUnavailable } from '../db/errors.ts';
 import { DomainError, errors, messages, statusName } from '../kernel/errors.ts';
 import { securityHeaders } from './public-headers.ts';
-import { nulCharacterMessage, validationMessage } from '../kernel/validation-messages.ts';
+import { nulCharacterMessage, validationField, validationMessage } from '../kernel/validation-messages.ts';
 
 export interface ErrorBody {
   statusCode: number;
   message: string;
   error: string;
+  /** The catalogue's stable name of the error kind (docs/api.md lists them); clients branch on it, never on `message`. */
+  code: string;
+  /** The faulty field's JSON name or path, or null. */
+  field: string | null;
 }
 
-export function errorBody(statusCode: number, message: string): ErrorBody {
-  return { statusCode, message, error: statusName(statusCode) };
+export function errorBody(statusCode: number, message: string, code: string, field: string | null = null): ErrorBody {
+  return { statusCode, message, error: statusName(statusCode), code, field };
 }
 
-/** Fastify's own error codes that are the client's fault, mapped to the contract's status and French message. */
-const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: messages.invalidJson },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: messages.emptyJsonBody },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: messages.bodyTooLarge },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: messages.unsupportedMediaType },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: messages.contentLengthMismatch },
-  FST_ERR_CTP_INVALID_TYPE: { status: 400, message: messages.unsupportedMediaType },
-  FST_ERR_BAD_URL: { status: 400, message: messages.badUrl },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: messages.urlTooLong },
-  FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: messages.badRequest },
+/** Fastify's own error codes that are the client's fault, mapped to the contract's status, code and French message. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalidJson', message: messages.invalidJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'emptyBody', message: messages.emptyJsonBody },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payloadTooLarge', message: messages.bodyTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, code: 'unsupportedMediaType', message: messages.unsupportedMediaType },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'contentLengthMismatch', message: messages.contentLengthMismatch },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'unsupportedMediaType', message: messages.unsupportedMediaType },
+  FST_ERR_BAD_URL: { status: 400, code: 'badUrl', message: messages.badUrl },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'urlTooLong', message: messages.urlTooLong },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'badRequest', message: messages.badRequest },
 };
 
 /**
@@ -42,20 +46,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (err instanceof DomainError) {
       reply.headers(err.headers);
-      return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message));
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code, err.field));
     }
     if (err.validation) {
       const part = err.validationContext ?? 'body';
-      return reply.code(400).send(errorBody(400, validationMessage(err.validation, part)));
+      return reply.code(400).send(errorBody(400, validationMessage(err.validation, part), 'validation', validationField(err.validation)));
     }
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
-    if (known) return reply.code(known.status).send(errorBody(known.status, known.message));
+    if (known) return reply.code(known.status).send(errorBody(known.status, known.message, known.code));
     // Another 4xx of Fastify's own (a status on the error, no code above): the client's fault, in our words.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send(errorBody(err.statusCode, messages.badRequest));
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, messages.badRequest, 'badRequest'));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
-    return reply.code(500).send(errorBody(500, messages.internal));
+    return reply.code(500).send(errorBody(500, messages.internal, 'internal'));
   });
 
   // A NUL character is valid JSON and valid percent-encoding, but PostgreSQL text cannot hold it (22021):
@@ -71,13 +75,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (!declared || value === null || typeof value !== 'object') continue;
       for (const name of Object.keys(declared)) {
         const field = findNul((value as Record<string, unknown>)[name], name);
-        if (field !== undefined) throw errors.badRequest(nulCharacterMessage(part, field));
+        if (field !== undefined) throw errors.nulCharacter(nulCharacterMessage(part, field), field);
       }
     }
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody(404, messages.routeNotFound(request.method, request.url)));
+    reply.code(404).send(errorBody(404, messages.routeNotFound(request.method, request.url), 'routeNotFound'));
   });
 }
 
@@ -92,7 +96,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
     .code(status)
     .headers(securityHeaders(request.raw.url ?? ''))
     .type('application/json; charset=utf-8')
-    .send(errorBody(status, known?.message ?? messages.badRequest));
+    .send(errorBody(status, known?.message ?? messages.badRequest, known?.code ?? 'badRequest'));
 }
 
 /** The JSON name (`a.b[0]`) of the first text holding a NUL character within a field's value, if any. */

@@ -19,6 +19,7 @@ export const STATUS_NAMES: Record<number, string> = {
   408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
+  428: 'Precondition Required',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
@@ -38,12 +39,15 @@ export class DomainError extends Error {
   readonly code: string;
   readonly statusCode: number;
   readonly headers: Record<string, string>;
-  constructor(code: string, statusCode: number, message: string, headers: Record<string, string> = {}) {
+  /** The faulty field's JSON name or path (`attributes.volume`), or null when the failure is no one field's. */
+  readonly field: string | null;
+  constructor(code: string, statusCode: number, message: string, headers: Record<string, string> = {}, field: string | null = null) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
     this.statusCode = statusCode;
     this.headers = headers;
+    this.field = field;
   }
 }
 
@@ -75,25 +79,32 @@ function byteSize(bytes: number): string {
   return `${bytes}\u00a0octet${bytes > 1 ? 's' : ''}`;
 }
 
+/** `field`: the JSON name of the field the message names, which clients highlight (`null` when none). */
 const make =
-  (code: string, status: number, headers: Record<string, string> = {}) =>
+  (code: string, status: number, headers: Record<string, string> = {}, field: string | null = null) =>
   (message: string) =>
-    new DomainError(code, status, message, headers);
+    new DomainError(code, status, message, headers, field);
+
+/** A failure naming one field: `fieldError('reminderWasteTypes', 400, 'wasteTypeIds')(message)`. */
+const fieldError = (code: string, status: number, field: string) => make(code, status, {}, field);
 
 /** Every failure by code. `throw errors.cityNotFound()`. */
 export const errors = {
   // Everywhere
-  badRequest: (message = messages.badRequest) => make('badRequest', 400)(message),
+  badRequest: (message = messages.badRequest, field: string | null = null) => make('badRequest', 400, {}, field)(message),
+  /** A text holding a NUL character, which PostgreSQL cannot store: a validation fault of that field. */
+  nulCharacter: (message: string, field: string | null) => make('validation', 400, {}, field)(message),
   internal: () => make('internal', 500)(messages.internal),
   unavailable: (retryAfterS = 5, message = messages.unavailable) =>
     make('unavailable', 503, { 'retry-after': String(retryAfterS) })(message),
-  tooManyRequests: (retryAfterS: number) => make('tooManyRequests', 429, { 'retry-after': String(retryAfterS) })(messages.tooManyRequests),
+  /** Every 429 (a rate limit, the login throttle) has the contract's code `rateLimited`. */
+  tooManyRequests: (retryAfterS: number) => make('rateLimited', 429, { 'retry-after': String(retryAfterS) })(messages.tooManyRequests),
   unauthorized: (message = 'Authentification requise : jeton absent ou invalide.') =>
     make('unauthorized', 401, { 'www-authenticate': 'Bearer' })(message),
   badHost: () => make('badHost', 400)('L’en-tête « Host » n’est pas un nom d’hôte valide.'),
   databaseNotReady: () => make('databaseNotReady', 503, { 'retry-after': '1' })('La base de données ne répond pas.'),
-  dateParameter: (name: string) => make('dateParameter', 400)(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`),
-  dateOrder: () => make('dateOrder', 400)('Le paramètre « to » doit être une date égale ou postérieure à « from ».'),
+  dateParameter: (name: string) => fieldError('dateParameter', 400, name)(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`),
+  dateOrder: () => fieldError('dateOrder', 400, 'to')('Le paramètre « to » doit être une date égale ou postérieure à « from ».'),
 
   // Cities and calendars
   cityNotFound: () => make('cityNotFound', 404)('Ville introuvable'),
@@ -101,7 +112,7 @@ export const errors = {
   cityGroupNotFound: () => make('cityGroupNotFound', 404)('Groupe de villes introuvable'),
   /** Two query parameters that go together (lat and lon), one given without the other. */
   missingWith: (missing: string, given: string) =>
-    make('missingWith', 400)(`Le paramètre «\u00a0${missing}\u00a0» est obligatoire avec «\u00a0${given}\u00a0».`),
+    fieldError('missingWith', 400, missing)(`Le paramètre «\u00a0${missing}\u00a0» est obligatoire avec «\u00a0${given}\u00a0».`),
   /** GET /public/places/lookup with neither an address nor a position. */
   lookupNoForm: () =>
     make('lookupNoForm', 400)(
@@ -109,32 +120,32 @@ export const errors = {
     ),
   /** GET /public/places/lookup with an address and a position at once. */
   lookupTwoForms: () =>
-    make('lookupTwoForms', 400)(
+    fieldError('lookupTwoForms', 400, 'address')(
       'Le paramètre «\u00a0address\u00a0» ne va pas avec «\u00a0lat\u00a0» et «\u00a0lon\u00a0»\u00a0: cherchez par adresse ou par position, pas les deux.',
     ),
   calendarSpan: (maxDays: number) =>
-    make('calendarSpan', 400)(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
+    fieldError('calendarSpan', 400, 'to')(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
 
   // Reminders (CONTRACT section 12)
   reminderWebPushMissing: () =>
-    make('reminderWebPushMissing', 400)('Le champ «\u00a0webPush\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut WEB_PUSH.'),
-  reminderEmailMissing: () => make('reminderEmailMissing', 400)('Le champ «\u00a0email\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut EMAIL.'),
+    fieldError('reminderWebPushMissing', 400, 'webPush')('Le champ «\u00a0webPush\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut WEB_PUSH.'),
+  reminderEmailMissing: () => fieldError('reminderEmailMissing', 400, 'email')('Le champ «\u00a0email\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut EMAIL.'),
   reminderEmailDisabled: () =>
-    make('reminderEmailDisabled', 400)(
+    fieldError('reminderEmailDisabled', 400, 'channel')(
       'Le champ «\u00a0channel\u00a0» ne peut pas valoir EMAIL\u00a0: ce service ne propose pas de rappels par e-mail.',
     ),
   reminderWasteTypes: () =>
-    make('reminderWasteTypes', 400)('Le champ «\u00a0wasteTypeIds\u00a0» ne doit contenir que des types de déchets de la ville choisie.'),
+    fieldError('reminderWasteTypes', 400, 'wasteTypeIds')('Le champ «\u00a0wasteTypeIds\u00a0» ne doit contenir que des types de déchets de la ville choisie.'),
   reminderPushKey: (field: string, bytes: number) =>
-    make('reminderPushKey', 400)(`Le champ «\u00a0${field}\u00a0» doit être une valeur base64url de ${bytes}\u00a0octets.`),
+    fieldError('reminderPushKey', 400, field)(`Le champ «\u00a0${field}\u00a0» doit être une valeur base64url de ${bytes}\u00a0octets.`),
   reminderEndpointScheme: () =>
-    make('reminderEndpointScheme', 400)('Le champ «\u00a0webPush.endpoint\u00a0» doit être une adresse https.'),
+    fieldError('reminderEndpointScheme', 400, 'webPush.endpoint')('Le champ «\u00a0webPush.endpoint\u00a0» doit être une adresse https.'),
   reminderEndpointPrivate: () =>
-    make('reminderEndpointPrivate', 400)(
+    fieldError('reminderEndpointPrivate', 400, 'webPush.endpoint')(
       'Le champ «\u00a0webPush.endpoint\u00a0» désigne une adresse locale ou privée\u00a0: il doit désigner un service de notification public.',
     ),
   reminderEndpointUnresolved: () =>
-    make('reminderEndpointUnresolved', 400)('Le champ «\u00a0webPush.endpoint\u00a0» désigne un nom d’hôte introuvable.'),
+    fieldError('reminderEndpointUnresolved', 400, 'webPush.endpoint')('Le champ «\u00a0webPush.endpoint\u00a0» désigne un nom d’hôte introuvable.'),
   reminderSubscriptionNotFound: () => make('reminderSubscriptionNotFound', 404)('Abonnement aux rappels introuvable pour cet appareil.'),
   reminderLinkNotFound: () => make('reminderLinkNotFound', 404)('Ce lien n’est pas valide ou a expiré.'),
   reminderMailFailed: () =>
@@ -143,7 +154,7 @@ export const errors = {
     ),
 
   // Challenges
-  challengeNotFound: () => make('challengeNotFound', 404)('Défi introuvable : aucun défi disponible ne correspond à « challengeId ».'),
+  challengeNotFound: () => fieldError('challengeNotFound', 404, 'challengeId')('Défi introuvable : aucun défi disponible ne correspond à « challengeId ».'),
   challengeNotStarted: (name: string, start: string) =>
     make('challengeNotStarted', 400)(`Le défi « ${name} » n’a pas encore commencé : il ouvre le ${start}.`),
   challengeEnded: (name: string, end: string) => make('challengeEnded', 400)(`Le défi « ${name} » est terminé depuis le ${end}.`),
@@ -161,26 +172,26 @@ export const errors = {
   noThumbnail: () => make('noThumbnail', 404)('Ce média n’est pas une image : il n’a pas de miniature.'),
   /** An upload past MEDIA_MAX_BYTES; the connection is closed rather than the rest of the file read. */
   mediaTooLarge: (maxBytes: number) =>
-    make('mediaTooLarge', 413, { connection: 'close' })(
+    make('mediaTooLarge', 413, { connection: 'close' }, 'file')(
       `Le champ «\u00a0file\u00a0» dépasse la taille maximale de ${byteSize(maxBytes)} (MEDIA_MAX_BYTES).`,
     ),
   mediaFileMissing: () =>
-    make('mediaFileMissing', 400)(
+    fieldError('mediaFileMissing', 400, 'file')(
       'Le champ «\u00a0file\u00a0» est obligatoire\u00a0: envoyez le fichier dans une partie «\u00a0file\u00a0» (avec un nom de fichier) du formulaire multipart.',
     ),
   mediaOneFile: () =>
-    make('mediaOneFile', 400)('Le champ «\u00a0file\u00a0» ne contient qu’un seul fichier\u00a0: envoyez un fichier par requête.'),
+    fieldError('mediaOneFile', 400, 'file')('Le champ «\u00a0file\u00a0» ne contient qu’un seul fichier\u00a0: envoyez un fichier par requête.'),
   mediaFileField: (name: string) =>
-    make('mediaFileField', 400)(`Le fichier doit être envoyé dans le champ «\u00a0file\u00a0», pas dans «\u00a0${name}\u00a0».`),
-  mediaEmpty: () => make('mediaEmpty', 400)('Le champ «\u00a0file\u00a0» est un fichier vide.'),
+    fieldError('mediaFileField', 400, 'file')(`Le fichier doit être envoyé dans le champ «\u00a0file\u00a0», pas dans «\u00a0${name}\u00a0».`),
+  mediaEmpty: () => fieldError('mediaEmpty', 400, 'file')('Le champ «\u00a0file\u00a0» est un fichier vide.'),
   /** The bytes are of no accepted type, whatever the file's name or declared type. */
   mediaType: () =>
-    make('mediaType', 415)(
+    fieldError('mediaType', 415, 'file')(
       'Le champ «\u00a0file\u00a0» doit être une image PNG, JPEG, GIF, WebP, AVIF ou SVG, ou un document PDF\u00a0: ' +
         'le type est lu dans le contenu du fichier, et celui-ci n’en est aucun.',
     ),
   mediaUnreadable: () =>
-    make('mediaUnreadable', 400)('Le champ «\u00a0file\u00a0» n’est pas une image lisible\u00a0: le fichier est incomplet ou abîmé.'),
+    fieldError('mediaUnreadable', 400, 'file')('Le champ «\u00a0file\u00a0» n’est pas une image lisible\u00a0: le fichier est incomplet ou abîmé.'),
   notMultipart: () =>
     make('notMultipart', 400)(
       'Le corps de la requête doit être envoyé en multipart/form-data (champs «\u00a0file\u00a0», «\u00a0alt\u00a0», «\u00a0public\u00a0», «\u00a0cityGroupId\u00a0»).',
@@ -191,29 +202,29 @@ export const errors = {
       'Le formulaire contient trop de champs\u00a0: seuls «\u00a0file\u00a0», «\u00a0alt\u00a0», «\u00a0public\u00a0» et «\u00a0cityGroupId\u00a0» sont attendus.',
     ),
   mediaCityGroupRequired: () =>
-    make('mediaCityGroupRequired', 400)(
+    fieldError('mediaCityGroupRequired', 400, 'cityGroupId')(
       'Le champ «\u00a0cityGroupId\u00a0» est obligatoire\u00a0: votre compte ne travaille pas pour un seul groupement, dites auquel ce média appartient.',
     ),
   rangeNotSatisfiable: (size: number) =>
     make('rangeNotSatisfiable', 416, { 'content-range': `bytes */${size}` })('La plage demandée (en-tête « Range ») est hors du fichier.'),
 
   // Chat
-  chatNeedsId: () => make('chatNeedsId', 400)('Le paramètre « cityId » ou « cityGroupId » est obligatoire.'),
+  chatNeedsId: () => fieldError('chatNeedsId', 400, 'cityId')('Le paramètre « cityId » ou « cityGroupId » est obligatoire.'),
   conversationNotFound: () => make('conversationNotFound', 404)('Conversation introuvable'),
-  chatGroupMismatch: () => make('chatGroupMismatch', 400)('Le champ « cityGroupId » ne correspond pas au groupement de la ville.'),
+  chatGroupMismatch: () => fieldError('chatGroupMismatch', 400, 'cityGroupId')('Le champ « cityGroupId » ne correspond pas au groupement de la ville.'),
   chatModuleDisabled: () => make('chatModuleDisabled', 403)('L’assistant n’est pas activé pour cette ville.'),
   chatNoCityGroup: () =>
     make('chatNoCityGroup', 403)('Cette ville ne fait partie d’aucun groupement : l’assistant n’y est pas disponible.'),
   chatLocationCity: () =>
-    make('chatLocationCity', 400)('Le champ « cityId » doit désigner une ville active du groupement de la conversation.'),
-  chatLocationPlace: () => make('chatLocationPlace', 400)('Le champ « placeId » doit désigner un lieu de collecte de cette ville.'),
+    fieldError('chatLocationCity', 400, 'cityId')('Le champ « cityId » doit désigner une ville active du groupement de la conversation.'),
+  chatLocationPlace: () => fieldError('chatLocationPlace', 400, 'placeId')('Le champ « placeId » doit désigner un lieu de collecte de cette ville.'),
   chatMessagePlace: () =>
-    make('chatMessagePlace', 400)('Le champ « placeId » doit désigner un lieu de collecte de la ville de la conversation.'),
-  contentLength: (max: number) => make('contentLength', 400)(textLength('content', max)),
+    fieldError('chatMessagePlace', 400, 'placeId')('Le champ « placeId » doit désigner un lieu de collecte de la ville de la conversation.'),
+  contentLength: (max: number) => fieldError('contentLength', 400, 'content')(textLength('content', max)),
   conversationClosed: () => make('conversationClosed', 400)('Cette conversation est close : ouvrez-en une nouvelle.'),
   conversationFull: (max: number) =>
     make('conversationFull', 400)(`Cette conversation a atteint ${max}\u00a0messages\u00a0: ouvrez-en une nouvelle pour continuer à écrire.`),
-  messageCursor: () => make('messageCursor', 400)('Le paramètre «\u00a0before\u00a0» doit désigner un message de cette conversation.'),
+  messageCursor: () => fieldError('messageCursor', 400, 'before')('Le paramètre «\u00a0before\u00a0» doit désigner un message de cette conversation.'),
   assistantBusy: (retryAfterS: number) =>
     errors.unavailable(retryAfterS, 'L’assistant reçoit trop de messages en ce moment\u00a0: renvoyez le vôtre dans quelques secondes.'),
   assistantFailed: (retryAfterS: number) =>
@@ -226,12 +237,12 @@ export const errors = {
     errors.unauthorized('Authentification requise : envoyez un jeton de console dans l’en-tête « Authorization: Bearer ».'),
   consoleInvalidToken: () => errors.unauthorized('Le jeton de console est invalide ou expiré.'),
   missingPermission: (permission: string) => make('missingPermission', 403)(`Ce jeton de console n’a pas la permission ${permission}.`),
-  replyClosed: () => make('replyClosed', 400)('Cette conversation est close : rouvrez-la (statut « OPEN ») avant d’y répondre.'),
+  replyClosed: () => fieldError('replyClosed', 400, 'status')('Cette conversation est close : rouvrez-la (statut « OPEN ») avant d’y répondre.'),
   statusTransition: (from: string, to: string) =>
-    make('statusTransition', 400)(`Le champ « status » ne peut pas passer de « ${from} » à « ${to} » : ce changement de statut n’est pas permis.`),
-  ticketSubject: (max: number) => make('ticketSubject', 400)(textLength('subject', max)),
-  ticketDescription: (max: number) => make('ticketDescription', 400)(textLength('description', max)),
-  usageSpan: (maxDays: number) => make('usageSpan', 400)(`La période de « from » à « to » ne peut pas dépasser ${maxDays} jours.`),
+    fieldError('statusTransition', 400, 'status')(`Le champ « status » ne peut pas passer de « ${from} » à « ${to} » : ce changement de statut n’est pas permis.`),
+  ticketSubject: (max: number) => fieldError('ticketSubject', 400, 'subject')(textLength('subject', max)),
+  ticketDescription: (max: number) => fieldError('ticketDescription', 400, 'description')(textLength('description', max)),
+  usageSpan: (maxDays: number) => fieldError('usageSpan', 400, 'to')(`La période de « from » à « to » ne peut pas dépasser ${maxDays} jours.`),
 
   // Agents' accounts and login (src/auth)
   authNotConfigured: () =>
@@ -241,7 +252,7 @@ export const errors = {
   accountInactive: () => errors.unauthorized('Ce compte est désactivé\u00a0: adressez-vous à un administrateur.'),
   loginThrottled: (retryAfterS: number) => {
     const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
-    return make('loginThrottled', 429, { 'retry-after': String(retryAfterS) })(
+    return make('rateLimited', 429, { 'retry-after': String(retryAfterS) })(
       `Trop de tentatives de connexion échouées\u00a0: réessayez dans ${minutes}\u00a0minute${minutes > 1 ? 's' : ''}.`,
     );
   },
@@ -263,6 +274,11 @@ export const errors = {
     make('preconditionFailed', 412)(
       'Cet élément a été modifié depuis que vous l’avez lu (en-tête «\u00a0If-Match\u00a0»)\u00a0: relisez-le avant de le modifier.',
     ),
+  /** A PATCH or DELETE under /admin without If-Match: a blind write could undo someone else's change unseen. */
+  preconditionRequired: () =>
+    make('preconditionRequired', 428)(
+      'L’en-tête «\u00a0If-Match\u00a0» est obligatoire pour modifier ou supprimer\u00a0: envoyez l’ETag de la version que vous avez lue.',
+    ),
   userNotFound: () => make('userNotFound', 404)('Compte introuvable'),
   wasteTypeNotFound: () => make('wasteTypeNotFound', 404)('Type de déchet introuvable'),
   collectionExceptionNotFound: () => make('collectionExceptionNotFound', 404)('Exception de collecte introuvable'),
@@ -273,7 +289,7 @@ export const errors = {
   badgeNotFound: () => make('badgeNotFound', 404)('Badge introuvable'),
   serieNotFound: () => make('serieNotFound', 404)('Série introuvable'),
   /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
-  invalidField: (field: string, rule: string) => make('invalidField', 400)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
+  invalidField: (field: string, rule: string) => fieldError('validation', 400, field)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
   wasteTypeInUse: (uses: number) =>
     make('wasteTypeInUse', 409)(
       `Ce type de déchet est encore utilisé ${uses}\u00a0fois (jours et exceptions de collecte, questions du quiz, matières des points de collecte)\u00a0: ` +
@@ -319,24 +335,24 @@ export const errors = {
     ),
   badgeTaken: () =>
     make('badgeTaken', 409)('Ce défi a déjà un badge (un seul par défi)\u00a0: modifiez-le ou supprimez-le d’abord.'),
-  emailTaken: () => make('emailTaken', 409)('Le champ «\u00a0email\u00a0» désigne déjà un compte\u00a0: une adresse e-mail n’a qu’un compte.'),
+  emailTaken: () => fieldError('emailTaken', 409, 'email')('Le champ «\u00a0email\u00a0» désigne déjà un compte\u00a0: une adresse e-mail n’a qu’un compte.'),
   passwordTooShort: (min: number) =>
-    make('passwordTooShort', 400)(`Le champ «\u00a0password\u00a0» doit contenir au moins ${min}\u00a0caractères.`),
+    fieldError('passwordTooShort', 400, 'password')(`Le champ «\u00a0password\u00a0» doit contenir au moins ${min}\u00a0caractères.`),
   cityGroupsRequired: () =>
-    make('cityGroupsRequired', 400)(
+    fieldError('cityGroupsRequired', 400, 'cityGroupIds')(
       'Le champ «\u00a0cityGroupIds\u00a0» doit contenir au moins un groupement (seul un super administrateur peut n’en avoir aucun).',
     ),
-  unknownCityGroup: () => make('unknownCityGroup', 400)('Le champ «\u00a0cityGroupIds\u00a0» désigne un groupement introuvable.'),
+  unknownCityGroup: () => fieldError('unknownCityGroup', 400, 'cityGroupIds')('Le champ «\u00a0cityGroupIds\u00a0» désigne un groupement introuvable.'),
   grantCityGroup: () =>
-    make('grantCityGroup', 403)(
+    fieldError('grantCityGroup', 403, 'cityGroupIds')(
       'Le champ «\u00a0cityGroupIds\u00a0» ne peut désigner que vos propres groupements\u00a0: vous ne pouvez pas donner accès aux autres.',
     ),
   grantPermission: (permission: string) =>
-    make('grantPermission', 403)(
+    fieldError('grantPermission', 403, 'permissions')(
       `Le champ «\u00a0permissions\u00a0» ne peut pas contenir ${permission}\u00a0: vous ne pouvez donner que les permissions de votre propre compte.`,
     ),
   grantSuperAdmin: () =>
-    make('grantSuperAdmin', 403)('Le champ «\u00a0superAdmin\u00a0» ne peut être modifié que par un super administrateur.'),
+    fieldError('grantSuperAdmin', 403, 'superAdmin')('Le champ «\u00a0superAdmin\u00a0» ne peut être modifié que par un super administrateur.'),
   accountAboveYours: () =>
     make('accountAboveYours', 403)(
       'Ce compte a des permissions que le vôtre n’a pas\u00a0: seul un agent qui les a toutes, ou un super administrateur, peut le modifier.',

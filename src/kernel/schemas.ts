@@ -45,6 +45,14 @@ export const ErrorSchema = Type.Object(
     statusCode: Type.Integer({ examples: [404] }),
     message: Type.String({ examples: ['Ville introuvable'] }),
     error: Type.String({ examples: ['Not Found'] }),
+    code: Type.String({
+      examples: ['cityNotFound'],
+      description: 'The stable name of the error kind, from the one catalogue (docs/api.md): clients branch on it, never on `message`',
+    }),
+    field: Type.Union([Type.String(), Type.Null()], {
+      examples: ['wasteTypeIds'],
+      description: 'The JSON name or path (`webPush.endpoint`, `items[2].name`) of the faulty field, or null when the error is no one field’s',
+    }),
   },
   { $id: 'Error', description: 'Error body of every failure' },
 );

@@ -68,9 +68,16 @@ function typeList(type: unknown): string {
   return types.map((t) => TYPE_NAMES[String(t)] ?? String(t)).join(' ou ');
 }
 
+/** The error a request's answer describes: a union yields one error per branch, the last being "anyOf". */
+const mostTelling = (errors: FastifySchemaValidationError[]) => errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0];
+
+/** The JSON name or path (`webPush.keys.p256dh`, `items[2].name`) of the field a request's message names, or null. */
+export function validationField(errors: FastifySchemaValidationError[]): string | null {
+  return fieldName(mostTelling(errors));
+}
+
 export function validationMessage(errors: FastifySchemaValidationError[], part: Part): string {
-  // Prefer the most telling error: a union yields one error per branch, the last being "anyOf".
-  const error = errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0];
+  const error = mostTelling(errors);
   const field = fieldName(error);
   const who = subject(part, field);
   const p = (error.params ?? {}) as Record<string, any>;

@@ -45,7 +45,7 @@ const isField = (name: string): name is FieldName => (FIELDS as readonly string[
 /** The form's fields as the service takes them; invalidField (400) naming the first one that is wrong. */
 function readFields(fields: Partial<Record<FieldName, string>>): Omit<MediaUpload, 'staged'> {
   for (const [name, value] of Object.entries(fields)) {
-    if (value.includes('\u0000')) throw errors.badRequest(nulCharacterMessage('body', name));
+    if (value.includes('\u0000')) throw errors.nulCharacter(nulCharacterMessage('body', name), name);
   }
   const alt = fields.alt ?? '';
   if ([...alt].length > MAX_ALT_LENGTH) throw errors.invalidField('alt', `doit contenir au plus ${MAX_ALT_LENGTH}\u00a0caractères`);
