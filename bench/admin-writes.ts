@@ -79,7 +79,8 @@ export async function timeToVisible(options: { writePort: number; readPort: numb
   const text = `Visible ${randomUUID()}`;
   const res = await fetch(`http://127.0.0.1:${options.writePort}/admin/waste-types/${options.wasteTypeId}`, {
     method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+    // `*`: whatever version is there (every admin PATCH carries If-Match; the bench writes without reading first).
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}`, 'if-match': '*' },
     body: JSON.stringify({ description: text }),
   });
   if (res.status !== 200) throw new Error(`PATCH waste type: ${res.status} ${await res.text()}`);

@@ -472,7 +472,7 @@ async function main() {
     if (exceptionId && (!opts.only || 'admin'.includes(opts.only))) {
       let n = 0;
       const patch = (port: number, token: string, url: string, duration: number) =>
-        cannon(`http://127.0.0.1:${port}${url}`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, duration, {
+        cannon(`http://127.0.0.1:${port}${url}`, { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'if-match': '*' }, duration, {
           method: 'PATCH',
           requests: [{ method: 'PATCH', setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ description: `Banc ${++n}` }) }) }],
         });

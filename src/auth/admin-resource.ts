@@ -43,6 +43,9 @@ export interface AdminResource {
 
 type Params = Record<string, string>;
 
+/** The answers of a conditional write: 412 with a stale `If-Match`, 428 without one (the admin guard's). */
+export const writeConditionErrors = { 412: ErrorSchema, 428: ErrorSchema };
+
 /**
  * A write's data version is this instance's at once, with the publication schedule it leaves (src/http/data-version.ts),
  * so that its own public answers follow without waiting.
@@ -93,7 +96,7 @@ export function registerAdminResource(app: FastifyInstance, resource: AdminResou
   app.patch(onePath, {
     schema: {
       ...adminRoute, ...docs.update, params: schemas.idParams, headers: IfMatchHeaders, body: schemas.patch,
-      response: { 200: schemas.item, ...oneErrors, 412: ErrorSchema },
+      response: { 200: schemas.item, ...oneErrors, ...writeConditionErrors },
     },
   }, async (request, reply) =>
     answer(reply, await service.update(db, adminAgentOf(request), id(request), request.body as never, ifMatch(request), app.clock())));
@@ -101,7 +104,7 @@ export function registerAdminResource(app: FastifyInstance, resource: AdminResou
   app.delete(onePath, {
     schema: {
       ...adminRoute, ...docs.remove, params: schemas.idParams, headers: IfMatchHeaders,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...oneErrors, ...(resource.deleteConflict ? { 409: ErrorSchema } : {}), 412: ErrorSchema },
+      response: { 204: Type.Null({ description: 'Deleted' }), ...oneErrors, ...(resource.deleteConflict ? { 409: ErrorSchema } : {}), ...writeConditionErrors },
     },
   }, async (request, reply) => {
     await adopt(await service.remove(db, adminAgentOf(request), id(request), ifMatch(request), app.clock()));

@@ -17,7 +17,7 @@ import {
   UserSchema,
 } from './schemas.ts';
 import * as users from './users.ts';
-import { adminRoute, guardErrors } from './admin-resource.ts';
+import { adminRoute, guardErrors, writeConditionErrors } from './admin-resource.ts';
 
 /** Every admin route: its tag and the access token's scheme in the OpenAPI document, and the guard's answers. */
 const oneUserErrors = { ...guardErrors, 404: ErrorSchema };
@@ -90,7 +90,7 @@ async function userRoutes(fastify: FastifyInstance) {
         params: UserIdParams,
         headers: IfMatchHeaders,
         body: PatchUserBody,
-        response: { 200: UserSchema, ...oneUserErrors, 409: ErrorSchema, 412: ErrorSchema },
+        response: { 200: UserSchema, ...oneUserErrors, 409: ErrorSchema, ...writeConditionErrors },
       },
     },
     async (request, reply) => {
@@ -108,7 +108,7 @@ async function userRoutes(fastify: FastifyInstance) {
         description: 'With `If-Match`, 412 when the account changed since it was read. The audit log keeps its name. Nobody deletes their own account.',
         params: UserIdParams,
         headers: IfMatchHeaders,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...oneUserErrors, 412: ErrorSchema },
+        response: { 204: Type.Null({ description: 'Deleted' }), ...oneUserErrors, ...writeConditionErrors },
       },
     },
     async (request, reply) => {

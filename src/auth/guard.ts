@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { decodeJwt } from 'jose';
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { isUuid } from '../kernel/schemas.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
 import { InvalidConsoleToken, readBearer, verifyConsoleToken } from './token.ts';
 import type { Permission } from './permissions.ts';
+import { existingCityGroups, findAccount } from './repository.ts';
 
 /** The agent an admin request speaks for, from its access token. */
 export interface AdminAgent {
@@ -30,19 +32,32 @@ function bearerToken(header: string | undefined): string {
   return bearer.token;
 }
 
-/** The agent of a valid access token, or the 401 to answer. */
-async function agentOfToken(token: string, secret: string, now: Date): Promise<AdminAgent> {
+/**
+ * The account `id` as it now is, as an agent: its name, permissions, groups and rank are read at every request, not
+ * taken from the token, so that a deactivated or deleted account stops at once (401) and a right taken away is gone
+ * from the next request on. `null` when the account no longer exists; the 401 of an inactive one is thrown.
+ */
+export async function currentAgent(db: Kysely<DB>, id: string): Promise<AdminAgent | null> {
+  const row = await findAccount(db, id);
+  if (!row) return null;
+  if (!row.active) throw errors.accountInactive();
+  return { id: row.id, name: row.name, permissions: row.permissions, cityGroupIds: row.city_group_ids, superAdmin: row.super_admin };
+}
+
+/** The agent of a valid access token, judged on its account as it now is, or the 401 to answer. */
+async function agentOfToken(db: Kysely<DB>, token: string, secret: string, now: Date): Promise<AdminAgent> {
+  let id: string;
   try {
-    const agent = await verifyConsoleToken(token, secret, now);
-    // Only an account's token names an account: a service token of `console-token` (any `sub`) is not one.
-    if (!isUuid(agent.id)) throw errors.adminInvalidToken();
-    // Verified above: the claim can be read as it is.
-    const superAdmin = decodeJwt(token).superAdmin === true;
-    return { ...agent, id: agent.id.toLowerCase(), superAdmin };
+    id = (await verifyConsoleToken(token, secret, now)).id;
   } catch (err) {
     if (err instanceof InvalidConsoleToken) throw errors.adminInvalidToken();
     throw err;
   }
+  // Only an account's token names an account: a service token of `console-token` (any `sub`) is not one.
+  if (!isUuid(id)) throw errors.adminInvalidToken();
+  const agent = await currentAgent(db, id.toLowerCase());
+  if (!agent) throw errors.adminInvalidToken();
+  return agent;
 }
 
 /** Whether the agent holds one of `permissions` (a super admin holds them all). */
@@ -64,8 +79,12 @@ export function requireAdminAgent(app: FastifyInstance, permissions: Permission 
     const { consoleJwtSecret } = app.config;
     // Without a secret, nothing can be checked: said before anything else, as the console does.
     if (!consoleJwtSecret) throw errors.authNotConfigured();
-    const agent = await agentOfToken(bearerToken(request.headers.authorization), consoleJwtSecret, app.clock());
+    const agent = await agentOfToken(app.db, bearerToken(request.headers.authorization), consoleJwtSecret, app.clock());
     if (!holdsPermission(agent, needed)) throw errors.adminPermission(needed);
+    // Every admin change or deletion is conditional: a blind write could undo someone else's change unseen.
+    if ((request.method === 'PATCH' || request.method === 'DELETE') && request.headers['if-match'] === undefined) {
+      throw errors.preconditionRequired();
+    }
     request.adminAgent = agent;
   });
 }
@@ -82,6 +101,18 @@ export function adminAgentOf(request: FastifyRequest): AdminAgent {
  */
 export const groupScope = (agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>): readonly string[] | null =>
   agent.superAdmin ? null : agent.cityGroupIds;
+
+/**
+ * The groups a read asked for with `?cityGroupId=` is limited to: that group alone, when the agent reaches it and it
+ * exists (404 at `cityGroupId` otherwise, as if missing); without it, `groupScope`.
+ */
+export async function requestedGroupScope(db: Kysely<DB>, agent: AdminAgent, cityGroupId: string | undefined): Promise<readonly string[] | null> {
+  if (cityGroupId === undefined) return groupScope(agent);
+  const id = cityGroupId.toLowerCase();
+  assertReaches(agent, [id], () => errors.cityGroupNotFound('cityGroupId'));
+  if ((await existingCityGroups(db, [id])).length === 0) throw errors.cityGroupNotFound('cityGroupId');
+  return [id];
+}
 
 /**
  * Whether the agent may see a record belonging to `groupIds` (a record of several groups, an account, lists them all;

@@ -43,7 +43,7 @@ function secretOf(ctx: AuthContext): string {
 async function accessSession(secret: string, row: AccountRow, now: Date): Promise<Session> {
   const accessToken = await signConsoleToken(
     secret,
-    { sub: row.id, name: row.name, permissions: row.permissions, cityGroupIds: row.city_group_ids, superAdmin: row.super_admin },
+    { sub: row.id, name: row.name, permissions: row.permissions, cityGroupIds: row.city_group_ids, superAdmin: row.super_admin, account: true },
     { now, ttlSeconds: ACCESS_TOKEN_TTL_S },
   );
   const expiresAt = new Date((Math.floor(now.getTime() / 1000) + ACCESS_TOKEN_TTL_S) * 1000);

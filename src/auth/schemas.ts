@@ -73,9 +73,15 @@ export const UserIdParams = Type.Object({ id: Uuid('Account id') });
 export const UserListQuery = Type.Object(PaginationQuery);
 export const UserListSchema = Envelope(UserSchema);
 
-/** Optional request headers of the conditional writes. */
+/**
+ * The request headers of every admin PATCH and DELETE. `If-Match` is required (the admin guard answers 428 before
+ * anything else without it), so that no script overwrites someone else's change without having read it.
+ */
 export const IfMatchHeaders = Type.Object({
-  'if-match': Type.Optional(Type.String({ maxLength: 1000, description: 'The ETag of the version read: 412 when the record changed since' })),
+  'if-match': Type.String({
+    maxLength: 1000,
+    description: 'Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since',
+  }),
 });
 
 const Snapshot = Nullable(Type.Object({}, { additionalProperties: true, description: 'The record as the admin API shows it' }));

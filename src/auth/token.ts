@@ -32,6 +32,8 @@ export interface ConsoleAgent {
   cityGroupIds: string[];
   /** When the token stops being valid (its `exp`), in milliseconds since the epoch: a live stream ends then. */
   expiresAt: number;
+  /** Signed at login for an account (the `account` claim): its rights are the account's as it now is. */
+  account: boolean;
 }
 
 /** Why a token was refused; the console answers 401 for every one of them. */
@@ -70,14 +72,14 @@ export async function verifyConsoleToken(token: string, secret: string, now: Dat
     if (err instanceof joseErrors.JOSEError) throw new InvalidConsoleToken(err.code);
     throw err;
   }
-  const { sub, name, permissions, cityGroupIds, exp, iat } = payload;
+  const { sub, name, permissions, cityGroupIds, exp, iat, account } = payload;
   if (exp === undefined || livesTooLong(exp, iat, now)) throw new InvalidConsoleToken('exp');
   if (typeof sub !== 'string' || sub.trim() === '') throw new InvalidConsoleToken('sub');
   if (typeof name !== 'string') throw new InvalidConsoleToken('name');
   if (!isStringArray(permissions)) throw new InvalidConsoleToken('permissions');
   // Group ids reach SQL as uuid values: anything else is a malformed token, not a database error.
   if (!isStringArray(cityGroupIds) || !cityGroupIds.every(isUuid)) throw new InvalidConsoleToken('cityGroupIds');
-  return { id: sub, name, permissions, cityGroupIds: [...new Set(cityGroupIds.map((id) => id.toLowerCase()))], expiresAt: exp * 1000 };
+  return { id: sub, name, permissions, cityGroupIds: [...new Set(cityGroupIds.map((id) => id.toLowerCase()))], expiresAt: exp * 1000, account: account === true };
 }
 
 export interface ConsoleTokenClaims {
@@ -87,6 +89,11 @@ export interface ConsoleTokenClaims {
   permissions?: string[];
   /** An account's super-admin rank (src/auth); the console ignores it. Left out of the token when false. */
   superAdmin?: boolean;
+  /**
+   * The token speaks for an account (signed at login), not for a service (`collecte console-token`): every request
+   * is then judged on the account as it now is, so that deactivating it or taking a right away works at once.
+   */
+  account?: boolean;
 }
 
 /** Signs a console token valid from `now` for `ttlSeconds`. */
@@ -101,6 +108,7 @@ export async function signConsoleToken(
     permissions: claims.permissions ?? [CHAT_CONVERSATIONS],
     cityGroupIds: claims.cityGroupIds,
     ...(claims.superAdmin ? { superAdmin: true } : {}),
+    ...(claims.account ? { account: true } : {}),
   })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.sub)

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../kernel/errors.ts';
 import { CHAT_CONVERSATIONS, InvalidConsoleToken, readBearer, verifyConsoleToken, type ConsoleAgent } from '../auth/token.ts';
+import { currentAgent } from '../auth/guard.ts';
+import { isUuid } from '../kernel/schemas.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,9 +32,21 @@ export function requireConsoleAgent(app: FastifyInstance): void {
       if (err instanceof InvalidConsoleToken) throw errors.consoleInvalidToken();
       throw err;
     }
+    if (agent.account) agent = await asAccountNow(app, agent);
     if (!agent.permissions.includes(CHAT_CONVERSATIONS)) throw errors.missingPermission(CHAT_CONVERSATIONS);
     request.consoleAgent = agent;
   });
+}
+
+/**
+ * An account's token (signed at login) judged on the account as it now is: 401 once it is deactivated or deleted,
+ * its permissions and groups as they are now. A service token (`collecte console-token`) holds its own claims.
+ */
+async function asAccountNow(app: FastifyInstance, agent: ConsoleAgent): Promise<ConsoleAgent> {
+  const now = isUuid(agent.id) ? await currentAgent(app.db, agent.id.toLowerCase()) : null;
+  if (!now) throw errors.consoleInvalidToken();
+  // As at login, the console reads the account's own permissions and groups (a super admin's rank is not one of them).
+  return { ...agent, name: now.name, permissions: [...now.permissions], cityGroupIds: [...now.cityGroupIds] };
 }
 
 /** The agent of a request that went through requireConsoleAgent. */

@@ -29,7 +29,7 @@ for (const kind of testDatabaseKinds()) {
       for (const [label, token] of Object.entries(refused)) {
         const res = await app.inject({ url: '/admin/users', headers: bearer(token) });
         assert.equal(res.statusCode, 401, label);
-        assert.deepEqual(res.json(), { statusCode: 401, message: INVALID, error: 'Unauthorized' }, label);
+        assert.deepEqual(res.json(), { statusCode: 401, message: INVALID, error: 'Unauthorized', code: 'unauthorized', field: null }, label);
       }
       for (const authorization of ['Basic YTpi', 'Bearer', `Token ${refused.expired}`]) {
         assert.equal((await app.inject({ url: '/admin/users', headers: { authorization } })).statusCode, 401, authorization);
@@ -40,8 +40,16 @@ for (const kind of testDatabaseKinds()) {
         .sign(new TextEncoder().encode(CONSOLE_SECRET));
       assert.equal((await app.inject({ url: '/admin/users', headers: bearer(superToken) })).statusCode, 200);
       assert.equal((await app.inject({ url: '/admin/audit', headers: bearer(superToken) })).statusCode, 200);
+      // The rank and the permissions are the account's, not the token's: claims give nothing the account lacks.
       const plain = await agentToken({ sub: root.id, permissions: [] }, { now });
-      assert.equal((await app.inject({ url: '/admin/users', headers: bearer(plain) })).statusCode, 403);
+      assert.equal((await app.inject({ url: '/admin/users', headers: bearer(plain) })).statusCode, 200);
+      const agent = await createAccount(database.db, { email: 'awa@collecte.fr', permissions: ['CITIES'] });
+      const claimed = await new SignJWT({ ...claims, permissions: ['USERS'], superAdmin: true })
+        .setProtectedHeader({ alg: 'HS256' }).setSubject(agent.id).setIssuedAt(Math.floor(now.getTime() / 1000)).setExpirationTime(exp)
+        .sign(new TextEncoder().encode(CONSOLE_SECRET));
+      const refusedClaims = await app.inject({ url: '/admin/users', headers: bearer(claimed) });
+      assert.equal(refusedClaims.statusCode, 403);
+      assert.equal(refusedClaims.json().code, 'adminPermission');
     });
   });
 }

@@ -34,9 +34,15 @@ export interface Page<T> {
 /** An answer that is not 2xx, with the server's French sentence (or ours when the server could not be reached). */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
+  /** The error kind the API names (`validation`, `preconditionFailed`…); null for a failure of the network or ours. */
+  readonly code: string | null;
+  /** The JSON name or path of the field the API refused (`cityGroupIds`, `webPush.endpoint`), or null. */
+  readonly field: string | null;
+  constructor(message: string, status: number, code: string | null = null, field: string | null = null) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.field = field;
   }
 }
 
@@ -87,9 +93,9 @@ async function send(method: string, path: string, body: unknown, headers: Record
 }
 
 async function failure(response: Response): Promise<ApiError> {
-  const payload = (await response.json().catch(() => null)) as { message?: string } | null;
+  const payload = (await response.json().catch(() => null)) as { message?: string; code?: string; field?: string | null } | null;
   if (response.status >= 500 || !payload?.message) return new ApiError(response.status >= 500 ? SERVER : `Erreur ${response.status}.`, response.status);
-  return new ApiError(payload.message, response.status);
+  return new ApiError(payload.message, response.status, payload.code ?? null, payload.field ?? null);
 }
 
 let refreshing: Promise<boolean> | null = null;

@@ -244,12 +244,12 @@ export function ConflictPanel<R, F>({
 }
 
 /**
- * The API field a refusal names: the admin API's French messages name the field they refuse, « Le champ « password »
- * doit contenir… » (src/kernel/validation-messages.ts and errors.ts), so a form can show the sentence beside it.
+ * The form field a refusal names: the top-level name of the error body's `field` (`attachedLocations[2].name` is the
+ * `attachedLocations` field), so that a form shows the sentence beside it. The wording of `message` is never read.
  */
 export function refusedField(err: unknown): string | null {
-  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return null;
-  return /^Le champ «\s*([\w.[\]]+?)\s*»/.exec(err.message)?.[1].replace(/[.[].*$/, '') ?? null;
+  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500 || err.field === null) return null;
+  return err.field.replace(/[.[].*$/, '');
 }
 
 /** The save's refusal when it names `field` (shown at that field), else null. */
