@@ -10,6 +10,7 @@ import type { DB } from './db/types.ts';
 import { frameworkErrors } from './http/error-handler.ts';
 import edge from './http/edge.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { deriveOperationIds } from './http/operation-ids.ts';
 import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
@@ -161,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Everything between the network and the routes, in the order written down in src/http/edge.ts.
   await app.register(edge);
   await registerOpenApi(app);
+  deriveOperationIds(app);
 
   for (const [routes, prefix] of ROUTES) await app.register(routes, { prefix });
 

@@ -61,6 +61,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         ...withCookie,
+        operationId: 'refreshSession',
         summary: 'A new access token for the refresh cookie',
         description:
           'The refresh token rotates: the answer sets a new cookie, and the old token no longer works. Presenting an old token ' +

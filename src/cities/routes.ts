@@ -69,6 +69,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['cities'],
+        operationId: 'lookupPlaces',
         summary: 'Collection places of an address or a position',
         description:
           'CONTRACT section 11. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with ' +

@@ -36,13 +36,14 @@ const conversationErrors = { ...authErrors, 400: ErrorSchema, 404: ErrorSchema }
 
 /** The schema of an action on one conversation: the conversation's id in the path, a body, its success answer and every error. */
 function conversationAction<Body extends TSchema, Ok extends { 200: TSchema } | { 201: TSchema }>(doc: {
+  operationId?: string;
   summary: string;
   description: string;
   body: Body;
   ok: Ok;
 }) {
-  const { summary, description, body, ok } = doc;
-  return { schema: { ...guarded, summary, description, params: ConversationIdParams, body, response: { ...ok, ...conversationErrors } } };
+  const { ok, ...described } = doc;
+  return { schema: { ...guarded, ...described, params: ConversationIdParams, response: { ...ok, ...conversationErrors } } };
 }
 
 const transitionTable = Object.entries(consoleService.STATUS_TRANSITIONS)
@@ -123,6 +124,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
   app.post(
     '/conversations/:id/reply',
     conversationAction({
+      operationId: 'replyToConsoleConversation',
       summary: 'Answer the citizen as an agent',
       description:
         '`content`: 1 to 2000 characters after trimming (stored trimmed). 201 with the message (role `agent`); the conversation becomes ' +
@@ -151,6 +153,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
   app.post(
     '/conversations/:id/ticket',
     conversationAction({
+      operationId: 'createConsoleConversationTicket',
       summary: 'Open a follow-up ticket on the conversation',
       description:
         '`subject`: 1 to 200 characters, `description`: 1 to 5000, both after trimming (stored trimmed). The ticket starts `OPEN` and ' +
@@ -183,6 +186,7 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...guarded,
+        operationId: 'streamConsoleEvents',
         summary: 'The inbox, live: a server-sent events stream of the conversations that change',
         description:
           'A `text/event-stream` (read it with `fetch` and the `Authorization` header). Events: `ready` `{since}` first; ' +

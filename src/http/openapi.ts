@@ -7,7 +7,11 @@ const DESCRIPTION = `Public API of Collecte: waste-collection information for Fr
 
 Conventions (see CONTRACT.md):
 - Every optional field is always present; an unset value is \`null\`, an empty list \`[]\`.
-- Errors are \`{statusCode, message, error}\` with a French \`message\` naming the faulty field.
+- Errors are \`{statusCode, message, error, code, field}\`: a French \`message\` naming the faulty field, \`code\` the stable
+  camelCase name of the error kind (\`cityNotFound\`, \`validation\`, \`rateLimited\`, \`preconditionFailed\`…) and \`field\`
+  the faulty field's JSON name or path (\`webPush.endpoint\`), or null. Clients read \`code\` and \`field\`, never the wording.
+- Every operation has a unique camelCase \`operationId\` (verb, audience, resource: \`listCityRecyclingPoints\`,
+  \`updateAdminException\`), for generated clients.
 - Identifiers are UUIDs; a malformed id in a path or query answers 400.
 - Timestamps are ISO 8601 UTC with milliseconds.
 - Ordering: by \`order\` where a resource has one, collection days Monday to Sunday, exceptions by \`dateFrom\`,
@@ -90,8 +94,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'Agents\' login under /auth (no CORS, never cached: `Cache-Control: no-store`). `POST /auth/login` answers an access token, the ' +
             'console JWT of the console tag (HS256 with CONSOLE_JWT_SECRET, 15 minutes), whose claims are `sub` (the account id), `name`, ' +
-            '`permissions`, `cityGroupIds` and, for a super admin only, `superAdmin: true`; /chat accepts it as it is and ignores `superAdmin` ' +
-            '(a super admin uses /chat with CHAT_CONVERSATIONS and the groups of its account). The refresh token lives in an HttpOnly cookie ' +
+            '`permissions`, `cityGroupIds`, `account: true` and, for a super admin only, `superAdmin: true`. Every /admin and /chat request ' +
+            'is judged on the account as it now is, not on the claims: a deactivated or deleted account answers 401 at once, a permission ' +
+            'or group taken away is gone from the next request on (/chat ignores `superAdmin`: a super admin uses it with CHAT_CONVERSATIONS ' +
+            'and the groups of its account). The refresh token lives in an HttpOnly cookie ' +
             'limited to /auth and rotates on every refresh; a reused one revokes the whole session.',
         },
         {
@@ -99,8 +105,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'The back office under /admin: every route needs an access token (`Authorization: Bearer`, from POST /auth/login; 401 without ' +
             'or expired) holding the route\'s permission (403 without; a super admin holds them all). A record outside the agent\'s city ' +
-            'groups answers 404, as if missing. A read of one record carries an `ETag`; a PATCH or DELETE whose `If-Match` no longer matches ' +
-            'answers 412. Every write is recorded in the audit log. Answers carry `Cache-Control: no-store`.',
+            'groups answers 404, as if missing. A read of one record carries an `ETag`; every PATCH and DELETE must send it back as `If-Match` ' +
+            '(428 `preconditionRequired` without it, 412 `preconditionFailed` when it no longer matches; `*` for whatever version is there). ' +
+            'The account behind the token is read at every request: deactivated or deleted, 401 at once. Every write is recorded in the audit log. Answers carry `Cache-Control: no-store`.',
         },
       ],
       components: {

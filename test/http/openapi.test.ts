@@ -61,4 +61,31 @@ describe('OpenAPI document', () => {
     assert.match(doc.paths['/public/city-groups/{id}/equipements.csv'].get.description, /COLL_SIRET/);
     assert.ok(doc.paths['/public/cities/{cityId}/recycling-points.geojson'].get.responses['200'].content['application/geo+json']);
   });
+
+  it('gives every operation a unique camelCase operationId, named from its method and resource', async (t) => {
+    const { app } = await buildTestApp(t, 'pglite');
+    const doc = (await app.inject('/openapi.json')).json();
+    const seen = new Map<string, string>();
+    for (const [path, methods] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        assert.match(op.operationId ?? '', /^[a-z][a-zA-Z0-9]*$/, `${route} has a camelCase operationId`);
+        assert.equal(seen.get(op.operationId!), undefined, `${route} and ${seen.get(op.operationId!)} share ${op.operationId}`);
+        seen.set(op.operationId!, route);
+      }
+    }
+    const names = (route: string) => [...seen].find(([, r]) => r === route)?.[0];
+    // What a generated client reads: the verb, the audience where the same resource is public and admin, the resource.
+    assert.equal(names('GET /public/cities/{id}'), 'getCity');
+    assert.equal(names('GET /public/cities'), 'listCities');
+    assert.equal(names('GET /public/cities/{cityId}/places/{placeId}/collections'), 'listCityPlaceCollections');
+    assert.equal(names('GET /public/cities/{cityId}/recycling-points'), 'listCityRecyclingPoints');
+    assert.equal(names('GET /admin/cities/{cityId}/recycling-points'), 'listAdminCityRecyclingPoints');
+    assert.equal(names('POST /public/reminders/subscriptions'), 'createReminderSubscription');
+    assert.equal(names('PATCH /admin/exceptions/{id}'), 'updateAdminException');
+    assert.equal(names('DELETE /admin/users/{id}'), 'deleteAdminUser');
+    assert.equal(names('GET /public/chat/conversations/{deviceId}'), 'getChatConversationsByDeviceId');
+    assert.equal(names('POST /auth/login'), 'login');
+    assert.equal(names('GET /public/cms/sites/{slug}/pages'), 'listCmsSitePages');
+  });
 });
