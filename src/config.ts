@@ -108,6 +108,8 @@ export interface Config {
   readonly mailFrom: string | null;
   /** false: this instance serves the reminder routes but never plans or sends reminders (another instance does). */
   readonly remindersWorker: boolean;
+  /** Confirmation e-mails per client IP and day, beside the 5 per mailbox: rotating addresses must not make us mail strangers. */
+  readonly reminderConfirmationsPerIp: number;
   /** Tests only: push endpoints may be `http` and on loopback (the tests' own push service). Never in production. */
   readonly webPushAllowInsecureEndpoints: boolean;
 }
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: str(env, 'MAIL_FROM'),
     remindersWorker: bool(env, 'REMINDERS_WORKER', true),
+    reminderConfirmationsPerIp: int(env, 'REMINDER_CONFIRMATIONS_PER_IP', 20, 1, 1_000_000),
     webPushAllowInsecureEndpoints: bool(env, 'WEB_PUSH_ALLOW_INSECURE_ENDPOINTS', false),
   });
 }

@@ -14,17 +14,19 @@ export function createLogger(level: string): Logger {
 export const REDACTED = '[redacted]';
 
 /**
- * Path segments that are bearer secrets: a device id lists that device's conversations and progress, a conversation id
- * reads and writes the conversation, through the public API. Whoever reads the logs must learn neither.
+ * Path segments that are bearer secrets: a device id lists that device's conversations, progress and reminder
+ * subscriptions, a conversation id reads and writes the conversation, through the public API. Whoever reads the logs
+ * must learn neither. (The subscription id that DELETE puts in the same place goes too: no secret, but nothing lost.)
  */
 const SECRET_SEGMENTS = [
   /^(\/public\/chat\/conversations\/)[^/?#]+/i,
   /^(\/public\/challenges\/progress\/)[^/?#]+/i,
+  /^(\/public\/reminders\/subscriptions\/)[^/?#]+/i,
   /^(\/chat\/conversations\/)[^/?#]+/i,
 ];
 
-/** Query parameters that carry a device id. */
-const SECRET_PARAMETER = /^device_?id$/i;
+/** Query parameters that carry a device id, or the signed token of an e-mail's link (it confirms or unsubscribes alone). */
+const SECRET_PARAMETER = /^(?:device_?id|token)$/i;
 
 function decoded(text: string): string {
   try {

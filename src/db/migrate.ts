@@ -14,6 +14,7 @@ import * as passMarkAndGroupContact from './migrations/0011-pass-mark-and-group-
 import * as conversationChanges from './migrations/0013-conversation-changes.ts';
 import * as cannedReplies from './migrations/0014-canned-replies.ts';
 import * as assistantState from './migrations/0016-assistant-state.ts';
+import * as reminderMailboxConfirms from './migrations/0017-reminder-mailbox-confirms.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0013-conversation-changes': conversationChanges,
   '0014-canned-replies': cannedReplies,
   '0016-assistant-state': assistantState,
+  '0017-reminder-mailbox-confirms': reminderMailboxConfirms,
 };
 
 const provider: MigrationProvider = {

@@ -48,7 +48,20 @@ function htmlMail(title: string, paragraphs: string[]): string {
   );
 }
 
-export function confirmationMail(input: { placeName: string; cityName: string; time: string; confirmUrl: string; unsubscribeUrl: string }): MailContent {
+/** Said to a mailbox whose address another device already has subscribed to the place: confirming hands it over. */
+const REPLACES =
+  'Cette adresse reçoit déjà les rappels de ce lieu, demandés depuis un autre appareil. ' +
+  'Si vous confirmez, cette nouvelle demande les remplace. Sinon, rien ne change.';
+
+export function confirmationMail(input: {
+  placeName: string;
+  cityName: string;
+  time: string;
+  confirmUrl: string;
+  unsubscribeUrl: string;
+  /** The address already has another device's subscription at the place. */
+  replaces?: boolean;
+}): MailContent {
   const where = `${input.placeName} (${input.cityName})`;
   const when = frenchTime(Number(input.time.slice(0, 2)), Number(input.time.slice(3, 5)));
   const subject = 'Confirmez vos rappels de collecte';
@@ -56,6 +69,7 @@ export function confirmationMail(input: { placeName: string; cityName: string; t
     'Bonjour,',
     '',
     `Vous avez demandé à recevoir par e-mail, la veille de chaque collecte à ${when}, un rappel pour ${where}.`,
+    ...(input.replaces ? ['', REPLACES] : []),
     '',
     `Pour confirmer, ouvrez ce lien\u00a0: ${input.confirmUrl}`,
     '',
@@ -67,6 +81,7 @@ export function confirmationMail(input: { placeName: string; cityName: string; t
   const html = htmlMail(subject, [
     'Bonjour,',
     `Vous avez demandé à recevoir par e-mail, la veille de chaque collecte à ${escapeHtml(when)}, un rappel pour ${escapeHtml(where)}.`,
+    ...(input.replaces ? [REPLACES] : []),
     `<a href="${escapeHtml(input.confirmUrl)}">Confirmer mes rappels</a>`,
     'Sans confirmation, rien ne vous sera envoyé et cette demande sera effacée dans 7\u00a0jours. ' +
       'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',

@@ -34,8 +34,10 @@ export interface SubscriptionValues {
 }
 
 /**
- * Creates the subscription, or updates the one with the same endpoint or address at the same place (one statement,
- * safe against two requests at once). `created` tells which. An updated subscription is planned afresh.
+ * Creates the subscription, or updates the one with the same endpoint at the same place, or, for an e-mail, the one
+ * of the same device with the same address at the same place (one statement, safe against two requests at once).
+ * `created` tells which. An updated subscription is planned afresh. Another device's subscription of the same
+ * address is never touched: the new one stays beside it, PENDING, until its confirmation (confirmSubscription).
  */
 export async function upsertSubscription(db: Kysely<DB>, v: SubscriptionValues): Promise<{ row: SubscriptionRow; created: boolean }> {
   const changes = {
@@ -64,7 +66,7 @@ export async function upsertSubscription(db: Kysely<DB>, v: SubscriptionValues):
     .onConflict((oc) =>
       v.push
         ? oc.columns(['place_id', 'endpoint']).where('endpoint', 'is not', null).doUpdateSet(changes)
-        : oc.columns(['place_id', 'email']).where('email', 'is not', null).doUpdateSet(changes),
+        : oc.columns(['place_id', 'email', 'device_id']).where('email', 'is not', null).doUpdateSet(changes),
     )
     .returningAll()
     // xmax is 0 on a row this statement inserted, the updating transaction's id on one it updated.
@@ -93,10 +95,51 @@ export async function deleteSubscription(db: Kysely<DB>, id: string, deviceId?: 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Activates a pending subscription; answers it as it now is, or undefined when it no longer exists. */
+/** Whether another device has the address's subscription at the place, confirmed: confirming this one replaces it. */
+export async function addressSubscribedElsewhere(db: Kysely<DB>, placeId: string, email: string, deviceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('reminder_subscription')
+    .select('id')
+    .where('place_id', '=', placeId)
+    .where('email', '=', email)
+    .where('device_id', '<>', deviceId)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Activates a pending subscription; answers it as it now is, or undefined when it no longer exists. The address's
+ * mailbox has chosen this one: the address's other subscriptions at the place (another device's, confirmed or not)
+ * are deleted, and the ledger rows of the confirmed one become this one's, so that a message already sent (or due)
+ * to the address is not made a second time. The place's rows of the address are locked in id order first: two
+ * links followed at once take turns, and the second finds its subscription gone.
+ */
 export async function confirmSubscription(db: Kysely<DB>, id: string, now: Date): Promise<SubscriptionRow | undefined> {
-  await db.updateTable('reminder_subscription').set({ status: 'ACTIVE', updated_at: now }).where('id', '=', id).where('status', '=', 'PENDING').execute();
-  return findSubscription(db, id);
+  return db.transaction().execute(async (trx) => {
+    const found = await findSubscription(trx, id);
+    if (!found || found.status === 'ACTIVE') return found;
+    if (found.email !== null) {
+      const mailbox = await trx
+        .selectFrom('reminder_subscription')
+        .select(['id', 'status'])
+        .where('place_id', '=', found.place_id)
+        .where('email', '=', found.email)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      const self = mailbox.find((row) => row.id === id);
+      if (!self || self.status === 'ACTIVE') return findSubscription(trx, id);
+      const replaced = mailbox.filter((row) => row.id !== id).map((row) => row.id);
+      if (replaced.length > 0) {
+        // A PENDING subscription never had ledger rows (only ACTIVE ones are planned): no key can collide.
+        await trx.updateTable('reminder_delivery').set({ subscription_id: id }).where('subscription_id', 'in', replaced).execute();
+        await trx.deleteFrom('reminder_subscription').where('id', 'in', replaced).execute();
+      }
+    }
+    await trx.updateTable('reminder_subscription').set({ status: 'ACTIVE', planned_day: null, updated_at: now }).where('id', '=', id).execute();
+    return findSubscription(trx, id);
+  });
 }
 
 /** Deletes the e-mail subscriptions left unconfirmed since before `cutoff`; answers how many. */

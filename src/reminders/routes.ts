@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../kernel/errors.ts';
+import { CONFIRMATION_MAILS_PER_DAY, confirmationBudget } from './confirmation-budget.ts';
 import { cachedReminderKeys } from './keys.ts';
 import { createMailer } from './mailer.ts';
 import { pages } from './messages.ts';
@@ -24,9 +24,6 @@ import * as reminders from './service.ts';
 /** A Host header that is a host name (or an IPv6 literal) and an optional port: what a link may start with. */
 const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-/** Confirmation e-mails one address may be sent per day: a stranger cannot flood someone's mailbox through us. */
-const CONFIRMATION_MAILS_PER_DAY = 5;
-
 /** The pages the links open: no script, no style sheet, a form posting to this origin. */
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
@@ -44,7 +41,7 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
   const mailer = createMailer(app.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
   const ctx: reminders.ReminderContext = { db: app.db, config: app.config, keys: cachedReminderKeys(app.db, app.config), mailer, log: app.log };
-  const mailBudget = app.rateBudget('reminder-confirmation', CONFIRMATION_MAILS_PER_DAY, 86_400_000);
+  const countConfirmation = confirmationBudget(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -93,19 +90,27 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
           'browser’s PushSubscription JSON, whose endpoint must be https and resolve to public addresses only (400 otherwise); EMAIL ' +
           'needs `email` and e-mail to be configured (see GET /reminders/config; else 400), and starts PENDING until the link sent to ' +
           'the address is opened (an unconfirmed subscription is deleted after 7 days). Unknown or NON_ACTIF city: 404; a place that ' +
-          'is not one of the city’s: 404; a waste type of another city: 400. The same endpoint or address subscribed again for the same ' +
-          `place updates that subscription: 200 (its status is kept). At most ${CONFIRMATION_MAILS_PER_DAY} confirmation e-mails a day ` +
-          'per address (429 beyond). The confirmation e-mail could not be handed to the SMTP server: 503, subscribe again.',
+          'is not one of the city’s: 404; a waste type of another city: 400. The same push endpoint subscribed again for the same place ' +
+          'updates that subscription: 200 (its status is kept). An e-mail address is no secret, so it is never the key to another ' +
+          'device’s subscription: an address this device already subscribed for the place updates this device’s subscription (200, ' +
+          'status kept: the device learns nothing it did not know); an address another device subscribed for the place, confirmed or ' +
+          'not, is answered exactly as a new address: 201, a new PENDING subscription of this device, and the other device’s ' +
+          'subscription is left as it is (device, time, waste types, status). Its confirmation e-mail tells the mailbox, when the ' +
+          'address is confirmed there, that it already receives the place’s reminders; following the link makes the new subscription ' +
+          'ACTIVE and deletes the address’s other ' +
+          'subscriptions at the place (a message already sent to the address for a day is not sent again). So no answer says whether, ' +
+          `or where, an address is subscribed. At most ${CONFIRMATION_MAILS_PER_DAY} confirmation e-mails a day per mailbox (case and ` +
+          'the local part’s `+tag` ignored, whatever the domain: `Jean+x@exemple.fr` is `jean@exemple.fr`) and ' +
+          'REMINDER_CONFIRMATIONS_PER_IP (default 20) per client IP, counted on every e-mail subscription request and shared between ' +
+          'instances when REDIS_URL is set: 429 (code `rateLimited`) beyond. The confirmation e-mail could not be handed to the SMTP ' +
+          'server: 503, subscribe again.',
         body: SubscribeBody,
         response: { 200: SubscriptionSchema, 201: SubscriptionSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema },
       },
     },
     async (request, reply) => {
       const { body } = request;
-      if (body.channel === 'EMAIL' && body.email && mailer) {
-        const verdict = await mailBudget(createHash('sha256').update(body.email.trim().toLowerCase()).digest('base64url'));
-        if (verdict.exceeded) throw errors.tooManyRequests(verdict.retryAfterS);
-      }
+      if (body.channel === 'EMAIL' && body.email && mailer) await countConfirmation(request, body.email);
       const { subscription, created } = await reminders.subscribe(ctx, body, origin(request), app.clock());
       return reply.code(created ? 201 : 200).send(subscription);
     },
@@ -119,8 +124,9 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
         tags: ['reminders'],
         summary: 'The subscriptions of a device',
         description:
-          'A bare array, oldest first. `email` is masked (`j***@exemple.fr`), null for push; push endpoints and keys are never ' +
-          'returned. Unknown device: [].',
+          'The device’s own subscriptions, its PENDING e-mail requests included, as a bare array, oldest first; never another ' +
+          'device’s, even of the same address. `email` is masked (`j***@exemple.fr`), null for push; push endpoints and keys are ' +
+          'never returned. Unknown device: [].',
         params: DeviceParams,
         response: { 200: DeviceSubscriptionListSchema, 400: ErrorSchema },
       },
@@ -163,6 +169,7 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
       config: noStore,
       schema: {
         tags: ['reminders'],
+        operationId: 'confirmReminderSubscription',
         summary: 'Confirm an e-mail subscription (the link of the confirmation e-mail)',
         description: `Activates the pending subscription the signed token names (the link lasts 7 days). ${linkDescription}`,
         querystring: TokenQuery,

@@ -61,7 +61,10 @@ function pushKey(value: string, field: string, bytes: number): string {
 
 /**
  * Creates or updates a subscription (CONTRACT section 12). An e-mail subscription starts PENDING and is sent the
- * confirmation link; nothing else is ever sent to it before that link is opened.
+ * confirmation link; nothing else is ever sent to it before that link is opened. An address is no secret: a device
+ * only ever updates its own subscription of an address (200); asked for by another device, the address gets a new
+ * PENDING subscription (201, whatever the address has elsewhere), which replaces the address's subscription at the
+ * place only when the link sent to the address is followed (repository.ts, confirmSubscription).
  */
 export async function subscribe(
   ctx: ReminderContext,
@@ -105,11 +108,20 @@ export async function subscribe(
     origin,
     now,
   });
-  if (row.status === 'PENDING' && row.email) await sendConfirmation(ctx, row, { placeName: place.name, cityName: city.name }, now);
+  if (row.status === 'PENDING' && row.email) {
+    const replaces = await repo.addressSubscribedElsewhere(ctx.db, row.place_id, row.email, row.device_id);
+    await sendConfirmation(ctx, row, { placeName: place.name, cityName: city.name, replaces }, now);
+  }
   return { subscription: toSubscription(row), created };
 }
 
-async function sendConfirmation(ctx: ReminderContext, row: repo.SubscriptionRow, names: { placeName: string; cityName: string }, now: Date) {
+/** The confirmation e-mail; `replaces`: the address already has another device's subscription at the place, and the mailbox is told. */
+async function sendConfirmation(
+  ctx: ReminderContext,
+  row: repo.SubscriptionRow,
+  names: { placeName: string; cityName: string; replaces: boolean },
+  now: Date,
+) {
   const { linkKey } = await ctx.keys();
   const unsubscribeUrl = linkUrl(ctx.config, row.origin, 'unsubscribe', signLink(linkKey, row.id, 'unsubscribe', now));
   const content = confirmationMail({

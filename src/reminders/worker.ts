@@ -14,10 +14,10 @@ import { linkUrl } from './service.ts';
 
 /**
  * The reminder worker: each tick cleans up, plans the deliveries whose evening has come (planner.ts) and the alerts
- * of changed data (alerts.ts), and sends every
- * due delivery of the ledger (ledger.ts), batch by batch. Any number of instances may run it on one database: the
- * ledger's unique key and its SKIP LOCKED claims keep each message to one. Time comes from `now()`, never from
- * the system clock, so that tests play an evening in a few ticks.
+ * of changed data (alerts.ts), and sends every due delivery of the ledger (ledger.ts), claiming no more than it
+ * sends at once. Any number of instances may run it on one database: the ledger's unique key and its SKIP LOCKED
+ * claims keep each message to one. Time comes from `now()`, never from the system clock, so that tests play an
+ * evening in a few ticks.
  */
 
 export interface ReminderWorkerOptions {
@@ -28,11 +28,11 @@ export interface ReminderWorkerOptions {
   now?: () => Date;
   /** Pause between ticks (30 s: an alert goes out within a minute of the change). */
   intervalMs?: number;
-  /** Subscriptions planned, and deliveries claimed, per batch. */
+  /** Subscriptions (and places, for alerts) planned per batch. */
   batchSize?: number;
   /** How long a claimed delivery is this worker's; past it another worker sends it again. */
   leaseMs?: number;
-  /** Deliveries of a batch sent at once. */
+  /** Deliveries sent at once, and the most this worker ever holds claimed (what a crash leaves for the lease). */
   concurrency?: number;
 }
 
@@ -67,6 +67,11 @@ const MAX_ATTEMPTS = 8;
 /** First retry delay; doubled at each attempt, capped at MAX_BACKOFF_MS. */
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
+/**
+ * More rows are claimed once this share of the lanes is free (at least one lane): a claim per freed lane would be a
+ * statement per delivery, a claim only once all are free would leave lanes idle behind the slowest send.
+ */
+const REFILL_SHARE = 0.25;
 
 /** Seconds of a Retry-After (a number of seconds or an HTTP date), null when absent or unreadable. */
 export function retryAfterMs(value: string | null, now: Date): number | null {
@@ -175,41 +180,68 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
   };
 
   let stopping = false;
+
+  /**
+   * Sends every due delivery, `concurrency` at a time, never holding more claimed rows than that: a worker killed
+   * mid-evening strands at most what it had in flight for its lease, and any other worker sends the rest at once.
+   * Rows are claimed as lanes come free, a few at a time (REFILL_SHARE of the lanes, so that claims stay few), and what
+   * was sent is recorded in one statement just before each claim: a row is this worker's from its claim until its
+   * outcome is recorded, and those rows are never more than `concurrency`. A crash before a record leaves the rows
+   * SENDING: sent again after the lease, under the same Topic / Message-ID.
+   */
+  const sendDue = async (summary: TickSummary) => {
+    const refillAt = Math.max(1, Math.floor(concurrency * REFILL_SHARE));
+    const inFlight = new Set<Promise<void>>();
+    let sent: string[] = [];
+    const flush = async () => {
+      const ids = sent;
+      sent = [];
+      await markSentMany(db, ids, now());
+    };
+    const recordSent = async (id: string) => {
+      sent.push(id);
+    };
+    const start = (delivery: ClaimedDelivery) => {
+      const sending: Promise<void> = deliver(delivery, recordSent)
+        .catch((err: unknown) => {
+          log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
+          // The lease runs out and the delivery is claimed again: nothing is lost.
+          return 'retried' as const;
+        })
+        .then((outcome) => {
+          summary[outcome]++;
+          inFlight.delete(sending);
+        });
+      inFlight.add(sending);
+    };
+    let drained = false;
+    try {
+      while (!stopping) {
+        const free = concurrency - inFlight.size;
+        if (!drained && free >= refillAt) {
+          await flush();
+          const claimed = await claimDue(db, now(), free, leaseMs);
+          // Fewer due rows than asked for: the queue is empty for now (a retry is due later, at the next tick).
+          drained = claimed.length < free;
+          for (const delivery of claimed) start(delivery);
+          continue;
+        }
+        if (inFlight.size === 0) break;
+        await Promise.race(inFlight);
+      }
+    } finally {
+      // Stopping, drained or failing: the sends under way finish (they record their own outcome) before the tick ends.
+      await Promise.all(inFlight);
+    }
+    await flush();
+  };
+
   const tick = async (): Promise<TickSummary> => {
     const summary: TickSummary = { planned: 0, alerts: 0, sent: 0, retried: 0, failed: 0, deleted: 0 };
     await cleanUp(db, now());
     summary.planned = await planReminders(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
     summary.alerts = await planAlerts(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
-    while (!stopping) {
-      const batch = await claimDue(db, now(), batchSize, leaseMs);
-      if (batch.length === 0) break;
-      // `concurrency` sends at a time over the batch; what was sent is recorded `concurrency` ids per statement. A
-      // crash before a record leaves those rows SENDING: sent again after the lease, under the same Topic/Message-ID.
-      let sent: string[] = [];
-      const flush = async () => {
-        const ids = sent;
-        sent = [];
-        await markSentMany(db, ids, now());
-      };
-      const recordSent = async (id: string) => {
-        sent.push(id);
-        if (sent.length >= concurrency) await flush();
-      };
-      let next = 0;
-      const lane = async () => {
-        while (next < batch.length) {
-          const delivery = batch[next++];
-          const outcome = await deliver(delivery, recordSent).catch(async (err: unknown) => {
-            log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
-            // The lease runs out and the delivery is claimed again: nothing is lost.
-            return 'retried' as const;
-          });
-          summary[outcome]++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
-      await flush();
-    }
+    await sendDue(summary);
     return summary;
   };
 

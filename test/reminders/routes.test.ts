@@ -138,6 +138,17 @@ for (const kind of testDatabaseKinds()) {
         ['place of another city', { ...body, placeId: scenario.otherCityPlaceId }, 404, /Lieu de collecte introuvable/],
         ['unknown place', { ...body, placeId: randomUUID() }, 404, /Lieu de collecte introuvable/],
       ];
+      // The catalogue's reminder errors: the code and the field clients read (CONTRACT, Part three).
+      const catalogued: Record<string, [string, string | null]> = {
+        'waste type of no city': ['reminderWasteTypes', 'wasteTypeIds'],
+        'push without webPush': ['reminderWebPushMissing', 'webPush'],
+        'short p256dh': ['reminderPushKey', 'webPush.keys.p256dh'],
+        'short auth': ['reminderPushKey', 'webPush.keys.auth'],
+        'ftp endpoint': ['reminderEndpointScheme', 'webPush.endpoint'],
+        'e-mail without email': ['reminderEmailMissing', 'email'],
+        'unknown city': ['cityNotFound', null],
+        'place of another city': ['collectionPlaceNotFound', null],
+      };
       for (const [name, payload, status, message] of cases) {
         const response = await post(payload);
         assert.equal(response.statusCode, status, `${name}: ${response.body}`);
@@ -145,6 +156,7 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(error.statusCode, status, name);
         assert.match(error.message, message, name);
         assert.equal(error.error, status === 400 ? 'Bad Request' : 'Not Found', name);
+        if (name in catalogued) assert.deepEqual([error.code, error.field], catalogued[name], name);
       }
       const malformed = await app.inject({ method: 'POST', url: '/public/reminders/subscriptions', headers: { 'content-type': 'application/json' }, payload: '{' });
       assert.equal(malformed.statusCode, 400);
