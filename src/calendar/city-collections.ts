@@ -56,6 +56,7 @@ export async function loadCitySchedules(db: Kysely<DB>, cityId: string): Promise
   };
 }
 
+/** Every column is text: the CSV writer neutralises a place or waste type name that would start a formula. */
 export const COLLECTIONS_CSV_COLUMNS = ['secteur_id', 'secteur_nom', 'flux', 'date', 'statut', 'motif'] as const;
 
 /**

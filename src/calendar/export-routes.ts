@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
+import { CSV_FORMULA_NOTE, csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
 import { errors } from '../kernel/errors.ts';
 import { todayIn } from '../kernel/dates.ts';
 import { COLLECTIONS_CSV_COLUMNS, collectionRows, loadCitySchedules } from './city-collections.ts';
@@ -27,7 +27,8 @@ export default async function calendarExportRoutes(fastify: FastifyInstance) {
           '`secteur_id,secteur_nom,flux,date,statut,motif`: the place, the waste type\'s name, the day, `PREVUE` or ' +
           '`ANNULEE` (a regular collection an exception removes), and for a cancelled one the exception\'s name, else ' +
           'its description. Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, ' +
-          'RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404.',
+          'RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404. ' +
+          `${CSV_FORMULA_NOTE} Every column here is text (a place or a waste type named \`+1\` is written \`'+1\`).`,
         params: CityParamsSchema,
         querystring: CollectionsQuerySchema,
         ...csvDownloadSchema,

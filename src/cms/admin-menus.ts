@@ -24,7 +24,8 @@ import { buildMenus } from './menu-tree.ts';
  * The admin API's menus and menu items (CONTRACT section 13). A menu is created under its site and shown with every
  * item as a tree (those linking to unpublished pages too, which citizens do not see); its location is unique in its
  * site. An item is created under its menu, names its parent (an item of the same menu, never itself nor one of its
- * sub-items) and links to a page of the menu's site or an absolute URL (the bundle's rules). Deleting a menu deletes
+ * sub-items) and links to a page of the menu's site or an absolute http, https, mailto or tel URL (the bundle's rules,
+ * kernel/links.ts: a `javascript:` or `data:` link is a 400 at `externalUrl`). Deleting a menu deletes
  * its items, and deleting an item its sub-items, as the bundle does when it leaves them out.
  */
 

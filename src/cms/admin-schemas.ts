@@ -76,7 +76,7 @@ export const AdminMenuItemSchema = Type.Object({
   label: Type.String(),
   linkType: MenuLinkTypeSchema,
   pageId: Nullable(Uuid('A page of the menu’s site; required for PAGE, null otherwise')),
-  externalUrl: Nullable(Type.String({ description: 'An absolute URL; required for EXTERNAL, null otherwise' })),
+  externalUrl: Nullable(Type.String({ description: 'An absolute http, https, mailto or tel URL; required for EXTERNAL, null otherwise' })),
   order: Type.Integer({ description: 'Position among its siblings' }),
 });
 export type AdminMenuItem = Static<typeof AdminMenuItemSchema>;
@@ -85,7 +85,17 @@ const itemFields = {
   label: Text(200),
   linkType: MenuLinkTypeSchema,
   pageId: Type.Optional(Nullable(Uuid('A page of the menu’s site; required for PAGE'))),
-  externalUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'An absolute URL; required for EXTERNAL' }))),
+  externalUrl: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 2000,
+        description:
+          'An absolute URL; required for EXTERNAL. Only `http:`, `https:`, `mailto:` and `tel:`, the scheme read as a browser ' +
+          'reads it (case, spaces, tabs and control characters do not hide `javascript:`): any other scheme answers 400, ' +
+          'code `validation`, field `externalUrl`',
+      }),
+    ),
+  ),
   order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: '0 when absent' })),
   parentId: Type.Optional(Nullable(Uuid('An item of the same menu; not the item itself nor one of its sub-items'))),
 };

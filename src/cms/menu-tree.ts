@@ -1,15 +1,18 @@
 import type { Menu, MenuItem } from './schemas.ts';
 import type { MenuItemRow, MenuRow } from './repository.ts';
 import { compareFrench } from '../kernel/french.ts';
+import { isAllowedLink } from '../kernel/links.ts';
 import { toMenu, toMenuItem } from './mapper.ts';
 
 /**
  * An item is shown unless it leads to a page citizens may not see: a page item whose page is gone,
  * or any item whose page is not published yet. Its children go with it, since they sit under a
- * heading that points nowhere.
+ * heading that points nowhere. An external link that is not http, https, mailto or tel (stored before writes
+ * refused them: `javascript:`…) is never served either.
  */
 export function isItemVisible(item: MenuItemRow): boolean {
   if (item.page_id !== null) return item.page_published === true;
+  if (item.external_url !== null && !isAllowedLink(item.external_url)) return false;
   return item.link_type !== 'PAGE';
 }
 

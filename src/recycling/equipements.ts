@@ -71,6 +71,7 @@ function row(group: GroupPoints['group'], cityName: string, p: StoredPoint): Csv
     null,
     null,
     null,
+    // The two numeric columns: numbers, which the CSV writer leaves as they are (`-4.48`), where it neutralises text.
     p.latitude,
     p.longitude,
     p.openingHoursSpec,

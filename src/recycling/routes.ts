@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
+import { CSV_FORMULA_NOTE, csvDocument, csvDownloadSchema, sendCsv } from '../http/csv.ts';
 import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { EQUIPEMENTS_COLUMNS, equipementsRows } from './equipements.ts';
@@ -126,7 +126,9 @@ export default async function recyclingRoutes(fastify: FastifyInstance) {
           '`EQUIP_CODE` empty (a national nomenclature code is not ours to guess); `EQUIP_TYPE` Déchèterie, ' +
           'Point d\'apport volontaire or Point de reprise by kind; the address split from the one-line address ' +
           '(`ADR_NUMERO` 99999 for a way without a number); `EQUIP_OUVERTURE` the `opening_hours` spec. UTF-8, ' +
-          'comma-separated, header row, RFC 4180 quoting, `Content-Disposition: attachment`. Unknown group: 404.',
+          'comma-separated, header row, RFC 4180 quoting, `Content-Disposition: attachment`. Unknown group: 404. ' +
+          `${CSV_FORMULA_NOTE} Here \`EQUIP_LAT\` and \`EQUIP_LONG\` are the numeric columns; every other column is text ` +
+          '(a point named `=HYPERLINK(…)` is written `\'=HYPERLINK(…)`).',
         params: GroupParamsSchema,
         ...csvDownloadSchema,
       },

@@ -118,7 +118,7 @@ for (const kind of testDatabaseKinds()) {
 
       const missing = await app.inject('/public/cms/sites/ville/menus/sidebar');
       assert.equal(missing.statusCode, 404);
-      assert.deepEqual(missing.json(), { statusCode: 404, message: 'Menu introuvable', error: 'Not Found' });
+      assert.deepEqual(missing.json(), { statusCode: 404, message: 'Menu introuvable', error: 'Not Found', code: 'menuNotFound', field: null });
 
       const empty = await insertSite(database.db, { slug: 'vide' });
       assert.deepEqual((await app.inject(`/public/cms/sites/${empty.slug}/menus`)).json(), []);

@@ -8,8 +8,8 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Point de collecte introuvable', error: 'Not Found' };
-const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Point de collecte introuvable', error: 'Not Found', code: 'recyclingPointNotFound', field: null };
+const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null };
 /** Wednesday 2 December 2026, 11:00 in Brest. */
 const WEDNESDAY = '2026-12-02T10:00:00.000Z';
 const PUBLIC = `/public/cities/${ids.brest}/recycling-points?at=${WEDNESDAY}`;
@@ -117,7 +117,7 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(empty.json().message, 'Le champ «\u00a0openingHoursSpec\u00a0» ne doit pas être vide (null quand les horaires ne sont pas connus).');
       const foreign = await post({ materials: [UNKNOWN] });
       assert.deepEqual(foreign.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'materials[0]',
         message: `Le champ «\u00a0materials[0]\u00a0» ne désigne aucun type de déchet de cette ville (${UNKNOWN}).`,
       });
       const twice = await post({ materials: [ids.wasteVerre, ids.wasteVerre] });
@@ -128,7 +128,7 @@ for (const kind of testDatabaseKinds()) {
 
       const [existing] = await db.selectFrom('recycling_point').select('id').where('city_id', '=', ids.brest).orderBy('name').execute();
       const read = await inject(app, asManager, 'GET', `/admin/recycling-points/${existing.id}`);
-      const patched = await inject(app, asManager, 'PATCH', `/admin/recycling-points/${existing.id}`, { openingHoursSpec: 'Mo-Fr 25:00-26:00' });
+      const patched = await inject(app, { ...asManager, 'if-match': String(read.headers.etag) }, 'PATCH', `/admin/recycling-points/${existing.id}`, { openingHoursSpec: 'Mo-Fr 25:00-26:00' });
       assert.equal(patched.statusCode, 400);
       assert.match(patched.json().message, /openingHoursSpec/);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/recycling-points/${existing.id}`)).json(), read.json());
@@ -148,14 +148,17 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/cities/${ids.brest}/recycling-points`)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', `/admin/cities/${ids.brest}/recycling-points`, body)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/recycling-points/${existing.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/recycling-points/${existing.id}`, { name: 'x' })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/recycling-points/${existing.id}`)).json(), NOT_FOUND);
+      // With the point's very ETag (read by an agent who may): still 404, as if missing.
+      const etag = String((await inject(app, asManager, 'GET', `/admin/recycling-points/${existing.id}`)).headers.etag);
+      const asOutsiderWriting = { ...asOutsider, 'if-match': etag };
+      assert.deepEqual((await inject(app, asOutsiderWriting, 'PATCH', `/admin/recycling-points/${existing.id}`, { name: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, asOutsiderWriting, 'DELETE', `/admin/recycling-points/${existing.id}`)).json(), NOT_FOUND);
       // A city of no group is the super admin's alone.
       assert.deepEqual((await inject(app, asManager, 'POST', `/admin/cities/${ids.lonely}/recycling-points`, body)).json(), CITY_NOT_FOUND);
       assert.equal(await rows(db), count);
 
       // Naming another city in a PATCH does not move the point (its materials are its city's): it stays where it is.
-      const moved = await inject(app, asManager, 'PATCH', `/admin/recycling-points/${existing.id}`, { cityId: ids.lonely });
+      const moved = await inject(app, { ...asManager, 'if-match': etag }, 'PATCH', `/admin/recycling-points/${existing.id}`, { cityId: ids.lonely });
       assert.equal(moved.statusCode, 200);
       assert.equal(moved.json().cityId, ids.brest);
       assert.equal((await db.selectFrom('recycling_point').select('id').where('city_id', '=', ids.lonely).execute()).length, 0);

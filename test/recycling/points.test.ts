@@ -165,7 +165,7 @@ for (const kind of testDatabaseKinds()) {
       for (const cityId of [POINT_IDS.inactiveCity, 'ffffffff-0000-4000-8000-000000000000']) {
         const res = await app.inject(url('', cityId));
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null });
       }
     });
 

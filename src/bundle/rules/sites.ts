@@ -1,6 +1,7 @@
 import { bundleMessages } from '../../kernel/validation-messages.ts';
 import type { BundleFault } from '../faults.ts';
 import type { BundleMenuItem, BundlePage } from '../schema.ts';
+import { isAllowedLink, linkProtocol } from '../../kernel/links.ts';
 import { mdxContentFaults } from './mdx.ts';
 
 /**
@@ -18,7 +19,10 @@ export interface SitePages {
   pageIds: ReadonlySet<string>;
 }
 
-/** PAGE links to a page of the site, EXTERNAL to an absolute URL; a link type leaves the other field null. */
+/**
+ * PAGE links to a page of the site, EXTERNAL to an absolute http, https, mailto or tel URL (rules/links.ts: never
+ * `javascript:` or `data:`, which would run in the citizens' app); a link type leaves the other field null.
+ */
 export function menuItemFaults(item: Pick<BundleMenuItem, 'linkType' | 'pageId' | 'externalUrl'>, site: SitePages): BundleFault[] {
   const faults: BundleFault[] = [];
   const fault = (path: 'pageId' | 'externalUrl', message: string) => faults.push({ path, message });
@@ -30,7 +34,8 @@ export function menuItemFaults(item: Pick<BundleMenuItem, 'linkType' | 'pageId' 
   }
   if (item.linkType === 'EXTERNAL') {
     if (item.externalUrl == null) fault('externalUrl', bundleMessages.requiredForLinkType('EXTERNAL'));
-    else if (!URL.canParse(item.externalUrl)) fault('externalUrl', bundleMessages.notAnAbsoluteUrl);
+    else if (linkProtocol(item.externalUrl) === null) fault('externalUrl', bundleMessages.notAnAbsoluteUrl);
+    else if (!isAllowedLink(item.externalUrl)) fault('externalUrl', bundleMessages.linkProtocolNotAllowed(linkProtocol(item.externalUrl)!));
   } else if (item.externalUrl != null) {
     fault('externalUrl', bundleMessages.nullUnlessLinkType('EXTERNAL'));
   }
