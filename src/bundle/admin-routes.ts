@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
-import { adminAgentOf, assertReaches, requireAdminAgent } from '../auth/guard.ts';
-import { errors } from '../kernel/errors.ts';
+import { adminAgentOf, holdsPermission, requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
 import { exportArchive } from './archive.ts';
 import { exportBundle } from './export.ts';
-import { cityGroupExists } from './export-repository.ts';
 
 const ExportQuery = Type.Object({
   cityGroupId: Type.Optional(Uuid('One city group; without it, every group of the agent')),
@@ -27,7 +25,9 @@ export default async function bundleAdminRoutes(app: FastifyInstance) {
         'whole database, records of no group included). The answer is a gzipped tar (`application/gzip`) holding ' +
         '`bundle.json` and the media files it names under `media/`; with `media=false`, the bundle alone as JSON, ' +
         'without media. Unpacked (`tar xzf`), `npm run collecte -- import bundle.json` into an empty database gives the ' +
-        'same public answers. A media whose file is missing from MEDIA_DIR is left out of the bundle (and logged).',
+        'same public answers. A media whose file is missing from MEDIA_DIR is left out of the bundle (and logged). ' +
+        'Each group carries its console\'s canned replies (`cannedReplies`) when the agent also holds `CHAT_CONVERSATIONS` ' +
+        '(a super admin always); otherwise the key is left out, and importing the bundle leaves the stored replies alone.',
       querystring: ExportQuery,
       response: {
         200: {
@@ -44,16 +44,11 @@ export default async function bundleAdminRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     const agent = adminAgentOf(request);
     const { cityGroupId, media = true } = request.query as { cityGroupId?: string; media?: boolean };
-    let scope: readonly string[] | null = agent.superAdmin ? null : agent.cityGroupIds;
-    if (cityGroupId !== undefined) {
-      const id = cityGroupId.toLowerCase();
-      assertReaches(agent, [id], errors.cityGroupNotFound);
-      if (!(await cityGroupExists(app.db, id))) throw errors.cityGroupNotFound();
-      scope = [id];
-    }
+    const scope = await requestedGroupScope(app.db, agent, cityGroupId);
     const now = app.clock();
     const stem = `collecte-${scope?.length === 1 ? scope[0] : 'export'}-${now.toISOString().slice(0, 10)}`;
-    const exported = await exportBundle(app.db, scope, media);
+    // Canned replies are the console's: only an agent who may read them there takes them away.
+    const exported = await exportBundle(app.db, scope, media, { cannedReplies: holdsPermission(agent, ['CHAT_CONVERSATIONS']) });
     reply.header('cache-control', 'no-store');
     if (!media) {
       reply.header('content-disposition', `attachment; filename="${stem}.json"`);

@@ -27,6 +27,8 @@ export async function exportRows(db: Kysely<DB>, scope: ExportScope): Promise<Ex
 
   const read: { [T in BundleTable]: () => Promise<Selectable<DB[T]>[]> } = {
     city_group: () => db.selectFrom('city_group').selectAll().$if(groups !== null, (qb) => qb.where('id', 'in', groups!)).orderBy('id').execute(),
+    canned_reply: () =>
+      db.selectFrom('canned_reply').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
     city: () => db.selectFrom('city').selectAll().where('id', 'in', cities).orderBy('id').execute(),
     waste_type: () => db.selectFrom('waste_type').selectAll().where('city_id', 'in', cities).orderBy('id').execute(),
     waste_type_detail: () => db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypes).orderBy('id').execute(),
@@ -56,8 +58,4 @@ export async function exportRows(db: Kysely<DB>, scope: ExportScope): Promise<Ex
   const rows = {} as Record<BundleTable, unknown[]>;
   for (const table of WRITE_ORDER) rows[table] = await read[table]();
   return rows as ExportRows;
-}
-
-export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boolean> {
-  return (await db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

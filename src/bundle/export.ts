@@ -33,14 +33,26 @@ export function mediaPath(row: Pick<Selectable<MediaTable>, 'id' | 'filename'>):
   return `media/${row.id}${safe ? `-${safe}` : ''}`;
 }
 
-/** The bundle of `scope`'s groups (null: everything). `withMedia` false leaves media out (a JSON-only bundle). */
-export async function exportBundle(db: Kysely<DB>, scope: ExportScope, withMedia: boolean): Promise<ExportedBundle> {
-  const rows = await readSnapshot(db, (trx) => exportRows(trx, scope));
-  return toBundle(rows, withMedia);
+/** What an export may leave out: the console's canned replies, for an agent who may not read them. */
+export interface ExportOptions {
+  /** false leaves each group's `cannedReplies` out (not []), so that importing the bundle leaves them alone. */
+  cannedReplies: boolean;
 }
 
-export function toBundle(rows: ExportRows, withMedia: boolean): ExportedBundle {
+/** The bundle of `scope`'s groups (null: everything). `withMedia` false leaves media out (a JSON-only bundle). */
+export async function exportBundle(
+  db: Kysely<DB>,
+  scope: ExportScope,
+  withMedia: boolean,
+  options: ExportOptions = { cannedReplies: true },
+): Promise<ExportedBundle> {
+  const rows = await readSnapshot(db, (trx) => exportRows(trx, scope));
+  return toBundle(rows, withMedia, options);
+}
+
+export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOptions = { cannedReplies: true }): ExportedBundle {
   const by = <R, K extends keyof R>(list: R[], key: K) => Map.groupBy(list, (row) => row[key]);
+  const repliesOf = by(rows.canned_reply, 'city_group_id');
   const detailsOf = by(rows.waste_type_detail, 'waste_type_id');
   const wasteTypesOf = by(rows.waste_type, 'city_id');
   const placesOf = by(rows.collection_place, 'city_id');
@@ -194,6 +206,10 @@ export function toBundle(rows: ExportRows, withMedia: boolean): ExportedBundle {
       chatEnabled: g.chat_enabled,
       ...toGroupContact(g),
       ...dates(g),
+      // The console's canned replies: the group's configuration, so that a moved group answers its citizens the same.
+      ...(options.cannedReplies
+        ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...dates(r) })) }
+        : {}),
     })),
     cities,
     blogPosts: rows.blog_post.map((post) => ({

@@ -28,6 +28,8 @@ export interface ImportOptions {
 /** The entries of each kind that the summary counts, by the table that holds them, in the order it lists them. */
 const COUNTED = {
   cityGroups: 'city_group',
+  /** The console's canned replies of the groups that list them. */
+  cannedReplies: 'canned_reply',
   cities: 'city',
   wasteTypes: 'waste_type',
   wasteTypeDetails: 'waste_type_detail',
@@ -69,7 +71,8 @@ export interface ImportSummary {
  * writes everything in one transaction. Idempotent: an id that exists is updated, only where its content
  * differs (so updated_at moves only then); the nested collections of each imported city, site and menu
  * are made equal to the bundle's: children it no longer lists are deleted, except challenges that
- * citizens completed, which are disabled (enabled = false) so that progress and badges survive.
+ * citizens completed, which are disabled (enabled = false) so that progress and badges survive. A group's canned
+ * replies are made equal to its list when the bundle gives one, and left alone when it leaves the list out.
  * Top-level entries (groups, cities, blog posts, sites, media) missing from a bundle are left alone.
  * Media files are staged under temporary names and renamed into place only after the commit.
  * data_version is bumped in the same transaction when, and only when, something changed.

@@ -13,6 +13,7 @@ import { datedRow, orNull as n, WRITE_ORDER, type BundleRows, type Row } from '.
 export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Date): BundleRows {
   const now = nowDate.toISOString();
   const rows = Object.fromEntries(WRITE_ORDER.map((table) => [table, []])) as unknown as BundleRows;
+  rows.listedParents = { canned_reply: [] };
 
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
@@ -22,6 +23,12 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
         now,
       ),
     );
+    // Left out: the group's canned replies stay as they are (schema.ts).
+    if (g.cannedReplies == null) continue;
+    rows.listedParents.canned_reply.push(g.id);
+    for (const reply of g.cannedReplies) {
+      rows.canned_reply.push(datedRow({ id: reply.id, city_group_id: g.id, title: reply.title, content: reply.content }, reply, now));
+    }
   }
 
   for (const city of bundle.cities ?? []) addCityRows(rows, city, now);

@@ -1,8 +1,10 @@
 import { Type, type Static, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { CityNoticeFields, Nullable, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../kernel/schemas.ts';
-import { BUNDLE_PATTERN_MESSAGES as explained } from '../kernel/validation-messages.ts';
+import { BUNDLE_PATTERN_MESSAGES as explained, bundleMessages } from '../kernel/validation-messages.ts';
 import { PHONE_PATTERN } from '../kernel/group-contact.ts';
+import { MAX_MESSAGE_LENGTH } from '../chat/schemas.ts';
+import { MAX_CANNED_TITLE_LENGTH } from '../console/schemas.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -59,6 +61,18 @@ const Described = {
   description: Opt(Type.String()),
 };
 
+/** Text an agent reads and sends: not blank, at most `max` characters (the admin API's limits). */
+const AgentText = (max: number) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', errorMessage: bundleMessages.textLengthNotBlank(max) });
+
+/** A canned reply of the group's console (the « réponses types » its agents pick by title in the chat inbox). */
+export const BundleCannedReplySchema = Type.Object({
+  id: Id,
+  title: AgentText(MAX_CANNED_TITLE_LENGTH),
+  content: AgentText(MAX_MESSAGE_LENGTH),
+  ...Dates,
+});
+
 export const BundleCityGroupSchema = Type.Object({
   id: Id,
   name: Text,
@@ -76,6 +90,12 @@ export const BundleCityGroupSchema = Type.Object({
   contactHours: Opt(Type.String({ minLength: 1, maxLength: 500 })),
   contactAddress: Opt(Type.String({ minLength: 1, maxLength: 500 })),
   ...Dates,
+  /**
+   * The group's canned replies, all of them: those the database holds and the list leaves out are deleted. Absent or
+   * null (a bundle written before they were exported) leaves the stored ones alone, unlike the other lists: agents
+   * write them in the console, and re-importing an older bundle must not wipe them. [] deletes them all.
+   */
+  cannedReplies: List(BundleCannedReplySchema),
 });
 
 export const BundleWasteTypeDetailSchema = Type.Object({
@@ -183,7 +203,7 @@ export const BundleQuizQuestionSchema = Type.Object({
   /** A waste type of the same city. */
   correctWasteTypeId: Id,
   /** 0 when absent. */
-  order: Opt(Type.Integer()),
+  order: Opt(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
 });
 
 export const BundleBadgeSchema = Type.Object({
@@ -194,7 +214,7 @@ export const BundleBadgeSchema = Type.Object({
 
 export const BundleSerieSchema = Type.Object({
   ...Described,
-  order: Opt(Type.Integer()),
+  order: Opt(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   /** Quiz questions of the same city; a serie may have none. */
   quizQuestionIds: List(Id),
 });
@@ -206,7 +226,7 @@ export const BundleChallengeSchema = Type.Object({
   startDate: Opt(Timestamp),
   /** null: no end. */
   endDate: Opt(Timestamp),
-  order: Opt(Type.Integer()),
+  order: Opt(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   /** A challenge of the bundle or already in the database; no cycles. */
   requiredChallengeId: Opt(Id),
   /** The pass mark in %, an integer from 0 to 100: the badge needs a best score at or above it; 60 when absent. */
@@ -219,7 +239,7 @@ export const BundleCitySchema = Type.Object({
   id: Id,
   name: Text,
   country: Text,
-  population: Opt(Type.Integer({ minimum: 0 })),
+  population: Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
   /** IANA time zone the collection dates are computed in; Europe/Paris when absent. */
   timeZone: Opt(Type.String()),
@@ -281,7 +301,7 @@ export const BundleMenuItemSchema = Type.Cyclic(
       linkType: Type.Union([Type.Literal('PAGE'), Type.Literal('EXTERNAL'), Type.Literal('NONE')]),
       pageId: Opt(Id),
       externalUrl: Opt(Type.String()),
-      order: Opt(Type.Integer()),
+      order: Opt(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
       children: List(Type.Ref('MenuItem')),
     }),
   },
@@ -338,6 +358,7 @@ export const BundleSchema = Type.Object({
 });
 
 export type WeekdayName = (typeof WEEKDAY_NAMES)[number];
+export type BundleCannedReply = Static<typeof BundleCannedReplySchema>;
 export type BundleCityGroup = Static<typeof BundleCityGroupSchema>;
 export type BundleWasteTypeDetail = Static<typeof BundleWasteTypeDetailSchema>;
 export type BundleWasteType = Static<typeof BundleWasteTypeSchema>;

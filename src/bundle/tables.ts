@@ -9,6 +9,7 @@ import type { DB } from '../db/types.ts';
 
 /** The tables whose rows belong to a parent: the column naming it and the parent's table. */
 export const CHILD_TABLES = {
+  canned_reply: { parentColumn: 'city_group_id', parent: 'city_group' },
   waste_type: { parentColumn: 'city_id', parent: 'city' },
   waste_type_detail: { parentColumn: 'waste_type_id', parent: 'waste_type' },
   collection_place: { parentColumn: 'city_id', parent: 'city' },
@@ -29,6 +30,15 @@ export const CHILD_TABLES = {
 export type ChildTable = keyof typeof CHILD_TABLES;
 
 /**
+ * Child tables whose list a bundle may leave out (absent or null) to leave the stored rows alone, where every other
+ * list left out means "none": rows that agents write in the console and that bundles written before they were exported
+ * do not carry (a group's canned replies). An empty list still deletes them all.
+ */
+export const KEPT_WHEN_LEFT_OUT = ['canned_reply'] as const satisfies readonly ChildTable[];
+
+export type KeptWhenLeftOut = (typeof KEPT_WHEN_LEFT_OUT)[number];
+
+/**
  * Link tables (a serie's quiz questions, a recycling point's materials): a row is its key pair, plus what the pair
  * implies (a material's city); a pair exists or not, there is nothing to update. The owner is the row the bundle
  * nests the list in.
@@ -47,7 +57,7 @@ interface LinkDescription<L extends LinkTable> {
 }
 
 /** The tables whose rows carry created_at / updated_at, which a bundle may give or leave to the import. */
-export const DATED_TABLES = ['city_group', 'city', 'blog_post', 'site', 'page', 'media'] as const;
+export const DATED_TABLES = ['city_group', 'canned_reply', 'city', 'blog_post', 'site', 'page', 'media'] as const;
 
 export type DatedTable = (typeof DATED_TABLES)[number];
 
@@ -60,6 +70,7 @@ export type BundleTable = ChildTable | LinkTable | DatedTable;
  */
 export const WRITE_ORDER: readonly BundleTable[] = [
   'city_group',
+  'canned_reply',
   'city',
   'waste_type',
   'waste_type_detail',
@@ -97,7 +108,10 @@ export interface DatedRow<T extends DatedTable> {
  * The rows of each table. Challenges are sorted so that a required challenge comes before the challenges that
  * require it; menu items by depth, parents first.
  */
-export type BundleRows = { [T in DatedTable]: DatedRow<T>[] } & { [T in Exclude<BundleTable, DatedTable>]: Row<T>[] };
+export type BundleRows = { [T in DatedTable]: DatedRow<T>[] } & { [T in Exclude<BundleTable, DatedTable>]: Row<T>[] } & {
+  /** For each table of KEPT_WHEN_LEFT_OUT, the parents whose bundle entry lists its rows (the others' are left alone). */
+  listedParents: { [T in KeptWhenLeftOut]: string[] };
+};
 
 /** An optional field of the bundle as a column: null when absent. */
 export const orNull = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);

@@ -63,6 +63,7 @@ export class BundleWalk {
   private cityGroup(group: BundleCityGroup, path: string): void {
     this.claim('city_group', group.id, path);
     this.report(path, cityGroupFaults(group));
+    this.children('canned_reply', group.cannedReplies, `${path}.cannedReplies`, group.id);
   }
 
   private city(city: BundleCity, path: string): void {

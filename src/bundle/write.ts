@@ -3,6 +3,7 @@ import type { DB } from '../db/types.ts';
 import {
   CHILD_TABLES,
   DATED_TABLES,
+  KEPT_WHEN_LEFT_OUT,
   LINK_TABLES,
   WRITE_ORDER,
   type BundleRows,
@@ -10,6 +11,7 @@ import {
   type ChildTable,
   type DatedRow,
   type DatedTable,
+  type KeptWhenLeftOut,
   type LinkTable,
   type Row,
 } from './tables.ts';
@@ -53,7 +55,8 @@ async function removeStale(db: Kysely<DB>, rows: BundleRows, table: BundleTable)
   }
   if (table === 'challenge') return retireStaleChallenges(db, idsOf(rows, 'city'), idsOf(rows, 'challenge'));
   if (!isChildTable(table)) return { deleted: 0, disabled: 0 };
-  return { deleted: await deleteStaleChildren(db, table, idsOf(rows, CHILD_TABLES[table].parent), idsOf(rows, table)), disabled: 0 };
+  const parents = isKeptWhenLeftOut(table) ? rows.listedParents[table] : idsOf(rows, CHILD_TABLES[table].parent);
+  return { deleted: await deleteStaleChildren(db, table, parents, idsOf(rows, table)), disabled: 0 };
 }
 
 function idsOf(rows: BundleRows, table: UpsertTable): string[] {
@@ -64,6 +67,7 @@ function idsOf(rows: BundleRows, table: UpsertTable): string[] {
 const isLinkTable = (table: BundleTable): table is LinkTable => table in LINK_TABLES;
 const isChildTable = (table: BundleTable): table is ChildTable => table in CHILD_TABLES;
 const isDatedTable = (table: BundleTable): table is DatedTable => (DATED_TABLES as readonly string[]).includes(table);
+const isKeptWhenLeftOut = (table: BundleTable): table is KeptWhenLeftOut => (KEPT_WHEN_LEFT_OUT as readonly string[]).includes(table);
 
 /** PostgreSQL accepts at most 65535 parameters per statement; stay well below. */
 const MAX_PARAMETERS_PER_STATEMENT = 30_000;

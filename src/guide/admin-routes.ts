@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
-import { adminAgentOf, assertReaches, groupScope, requireAdminAgent } from '../auth/guard.ts';
+import { adminAgentOf, requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { errors } from '../kernel/errors.ts';
 import { analyticsRange, searchDays } from './analytics.ts';
-import { chatAnalytics, cityGroupExists, citiesOfGroups, searchAnalytics } from './repository.ts';
+import { chatAnalytics, citiesOfGroups, searchAnalytics } from './repository.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
 
@@ -40,14 +39,7 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
   }, async (request) => {
     const agent = adminAgentOf(request);
     const range = analyticsRange(request.query, app.clock());
-    let groups = groupScope(agent);
-    const { cityGroupId } = request.query;
-    if (cityGroupId !== undefined) {
-      const id = cityGroupId.toLowerCase();
-      assertReaches(agent, [id], errors.cityGroupNotFound);
-      if (!(await cityGroupExists(app.db, id))) throw errors.cityGroupNotFound();
-      groups = [id];
-    }
+    const groups = await requestedGroupScope(app.db, agent, request.query.cityGroupId);
     // This instance's latest searches first, so that the answer holds them.
     await counts.flush();
     const cityIds = await citiesOfGroups(app.db, groups);

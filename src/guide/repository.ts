@@ -117,10 +117,6 @@ export async function citiesOfGroups(db: Kysely<DB>, groupIds: readonly string[]
   return rows.map((r) => r.id);
 }
 
-export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boolean> {
-  return (await db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-}
-
 /** What the assistant was asked per day: its most asked topics, and its unanswered questions, most first. */
 export async function chatAnalytics(
   db: Kysely<DB>,

@@ -115,8 +115,8 @@ for (const kind of testDatabaseKinds()) {
       // The demo's own rules of the place (CONTRACT section 11) stay beside the ones added here.
       const demoRules = await db.selectFrom('place_street').select(['street', 'from_number', 'to_number', 'side'])
         .where('place_id', '=', first.id).execute();
-      const post = (url: string, payload: object, method: 'POST' | 'PATCH' = 'POST') =>
-        source.app.inject({ method, url, headers: asRoot, payload });
+      const post = (url: string, payload: object, method: 'POST' | 'PATCH' = 'POST', headers: Record<string, string> = asRoot) =>
+        source.app.inject({ method, url, headers, payload });
       for (const [placeId, body] of [
         [first.id, { street: 'Rue de Siam', fromNumber: 1, toNumber: 99, side: 'ODD' }],
         [first.id, { street: 'Place de la Liberté', side: 'ALL' }],
@@ -125,7 +125,8 @@ for (const kind of testDatabaseKinds()) {
         assert.equal((await post(`/admin/places/${placeId}/streets`, body)).statusCode, 201);
       }
       const area = { type: 'Polygon', coordinates: [[[-4.5, 48.38], [-4.48, 48.38], [-4.48, 48.4], [-4.5, 48.38]]] };
-      assert.equal((await post(`/admin/places/${first.id}`, { area }, 'PATCH')).statusCode, 200);
+      const etag = String((await source.app.inject({ method: 'GET', url: `/admin/places/${first.id}`, headers: asRoot })).headers.etag);
+      assert.equal((await post(`/admin/places/${first.id}`, { area }, 'PATCH', { ...asRoot, 'if-match': etag })).statusCode, 200);
 
       const res = await source.app.inject({ method: 'GET', url: '/admin/export?media=false', headers: asRoot });
       assert.equal(res.statusCode, 200, res.body);
