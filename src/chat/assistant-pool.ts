@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { errors } from '../kernel/errors.ts';
 import type { AssistantInput, AssistantReply } from './assistant.ts';
-import { createWorkerPool, PoolBusyError, WorkerFailedError, type WorkerPool } from './worker-pool.ts';
+import { createWorkerPool, PoolBusyError, WorkerFailedError, type WorkerPool } from '../kernel/worker-pool.ts';
 
 /**
  * The built-in assistant runs in CHAT_WORKERS worker threads: its text matching costs milliseconds per message,

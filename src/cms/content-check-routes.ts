@@ -20,7 +20,8 @@ const ContentCheckSchema = Type.Object({
 
 /**
  * `POST /admin/content/check`: the console's MDX editor asks, as the agent types, whether a post's or a page's
- * content would be accepted, and where it is wrong (the same check as a save; nothing stored).
+ * content would be accepted, and where it is wrong (the same check as a save, compiled in a worker thread; nothing
+ * stored).
  */
 export default async function contentCheckRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,7 +34,8 @@ export default async function contentCheckRoutes(fastify: FastifyInstance) {
         summary: 'Check MDX content as a save of a post or page would (nothing stored)',
         description:
           'For agents holding BLOG_POSTS or CMS. 200 `{valid, line, column, message}`: `valid` false with the line and column of ' +
-          'the first fault when a save would answer 400 for this `content`.',
+          'the first fault when a save would answer 400 for this `content`, also when it nests too deeply (line and column of ' +
+          'the first level too many) or takes too long to compile (line and column null).',
         body: ContentCheckBody,
         response: { 200: ContentCheckSchema, ...guardErrors },
       },

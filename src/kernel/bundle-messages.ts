@@ -10,6 +10,7 @@
 
 /** The parents a row of the bundle can have, by table, as a fault about a move names them. */
 const PARENT_NAMES = {
+  city_group: 'le groupe de villes',
   city: 'la ville',
   waste_type: 'le type de déchet',
   collection_place: 'le lieu de collecte',
@@ -19,6 +20,16 @@ const PARENT_NAMES = {
 } as const;
 
 export type BundleParentTable = keyof typeof PARENT_NAMES;
+
+/** What MDX content can nest too deeply (src/bundle/rules/mdx-nesting.ts), as a fault about it names it. */
+const MDX_NESTING_NAMES = {
+  brackets: 'crochets',
+  braces: 'accolades',
+  tags: 'balises',
+  containers: 'citations ou de listes',
+} as const;
+
+export type MdxNesting = keyof typeof MDX_NESTING_NAMES;
 
 /** The faults of the bundle's rules, after its schema: one function per rule, its parameters the values it names. */
 export const bundleMessages = {
@@ -51,6 +62,10 @@ export const bundleMessages = {
   /** …and that any other link type leaves null. */
   nullUnlessLinkType: (linkType: string) => `doit être null quand linkType ne vaut pas ${linkType}`,
   notAnAbsoluteUrl: 'doit être une URL absolue (https://…)',
+  /** A text agents read and send (a canned reply's title or content): its schema's limits, in one sentence. */
+  textLengthNotBlank: (max: number) => `doit contenir de 1 à ${max} caractères, pas seulement des espaces`,
+  /** A link whose scheme is none of http, https, mailto and tel (`javascript:`, `data:`…); `protocol` as the URL parser reads it. */
+  linkProtocolNotAllowed: (protocol: string) => `doit être un lien http, https, mailto ou tel (« ${protocol} » n’est pas accepté)`,
   openingHoursEmpty: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
   /** A spec the `opening_hours` library refuses, with its reason (in French: the library is asked for it). */
   openingHoursInvalid: (reason: string) => `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`,
@@ -76,6 +91,14 @@ export const bundleMessages = {
   /** MDX that does not compile, where (when the compiler says) and why, in the compiler's words. */
   mdxDoesNotCompile: (reason: string, line?: number, column?: number) =>
     `n’est pas du MDX valide${line != null ? ` (ligne ${line}${column != null ? `, colonne ${column}` : ''})` : ''}\u00a0: ${reason}`,
+  /**
+   * MDX nesting deeper than `max` levels, refused before compiling (the compiler's time grows faster than the
+   * content); where the level too many opens, in the words mdxDoesNotCompile uses.
+   */
+  mdxTooNested: (max: number, nesting: MdxNesting, line: number, column: number) =>
+    `est trop imbriqué (ligne ${line}, colonne ${column})\u00a0: plus de ${max} niveaux de ${MDX_NESTING_NAMES[nesting]}, simplifiez-le`,
+  /** MDX whose compilation ran past its time limit, and was stopped. */
+  mdxTooSlowToCompile: 'est trop long à compiler\u00a0: découpez-le ou simplifiez-le',
 
   // Media files, read from the bundle's folder.
   mediaPathNotRelative: 'doit être un chemin relatif au fichier du lot',
