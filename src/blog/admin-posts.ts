@@ -61,7 +61,7 @@ export const blogPostStore: AdminStore<BlogPostRow, AdminBlogPost, { id: string 
     if (patch.cityGroupId !== undefined) {
       // A move: to a group the agent holds (404 otherwise, as if it did not exist).
       const target = await repo.findCityGroup(trx, patch.cityGroupId.toLowerCase());
-      reachable(target && { row: target, groupIds: [target.id] }, errors.cityGroupNotFound);
+      reachable(target && { row: target, groupIds: [target.id] }, () => errors.cityGroupNotFound('cityGroupId'));
     }
     const record = { ...subject.record, ...patch };
     const touched = patch.published !== undefined || patch.publishedAt !== undefined;

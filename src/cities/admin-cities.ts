@@ -101,7 +101,7 @@ export const cityStore: AdminStore<CityRow, AdminCity, CityGroupRow, CreateCityI
     const target = patch.cityGroupId === undefined ? subject.record.cityGroupId : patch.cityGroupId?.toLowerCase() ?? null;
     if (target !== subject.record.cityGroupId) {
       // Into a group the agent does not hold: as if it were missing. Then, for a super admin, the bundle's rule.
-      reachable({ row: target, groupIds: [target] }, errors.cityGroupNotFound);
+      reachable({ row: target, groupIds: [target] }, () => errors.cityGroupNotFound('cityGroupId'));
       if (target !== null) await assertGroupExists(trx, target);
     }
     return repo.updateCity(trx, subject.row.id, columns({ ...subject.record, ...patch, cityGroupId: target }, now));

@@ -68,7 +68,8 @@ export const AdminCityListSchema = Envelope(AdminCitySchema);
 const cityFields = {
   name: Name(200),
   country: Name(100),
-  population: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  // The column is a 32-bit integer: a larger number is the client's fault (400), not a database error.
+  population: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }))),
   status: CityStatus,
   timeZone: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'IANA time zone; null or absent: Europe/Paris' }))),
   ...Object.fromEntries(Object.keys(CityNoticeFields).map((key) => [key, Text(5000)])) as { [K in keyof typeof CityNoticeFields]: ReturnType<typeof Text> },

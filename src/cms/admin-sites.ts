@@ -65,7 +65,7 @@ export const siteStore: AdminStore<SiteRow, AdminSite, { id: string }, CreateSit
     if (patch.cityGroupId !== undefined) {
       // A move: to a group the agent holds (404 otherwise, as if it did not exist).
       const target = await repo.findCityGroup(trx, patch.cityGroupId.toLowerCase());
-      reachable(target && { row: target, groupIds: [target.id] }, errors.cityGroupNotFound);
+      reachable(target && { row: target, groupIds: [target.id] }, () => errors.cityGroupNotFound('cityGroupId'));
     }
     const fields = { ...subject.record, ...patch, cityGroupId: (patch.cityGroupId ?? subject.record.cityGroupId)?.toLowerCase() ?? null };
     await uniqueField('slug', () => repo.updateSite(trx, subject.row.id, columns(fields, now)));

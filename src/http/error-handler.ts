@@ -31,6 +31,13 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; mess
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'badRequest', message: messages.badRequest },
 };
 
+/** The code and sentence of a plugin's 4xx (@fastify/static answers 412 and 416 itself), by status. */
+const PLUGIN_STATUS_ERRORS: Record<number, { code: string; message: string }> = {
+  412: { code: 'preconditionFailed', message: messages.preconditionFailed },
+  413: { code: 'payloadTooLarge', message: messages.bodyTooLarge },
+  416: { code: 'rangeNotSatisfiable', message: messages.rangeNotSatisfiable },
+};
+
 /**
  * One handler writes every failure in the contract's shape. Statuses come from the error's type or code,
  * never from its message; a 5xx never shows its internals.
@@ -54,9 +61,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) return reply.code(known.status).send(errorBody(known.status, known.message, known.code));
-    // Another 4xx of Fastify's own (a status on the error, no code above): the client's fault, in our words.
+    // Another 4xx of Fastify's own or a plugin's (the static files' 412 and 416…): the client's fault, in our words,
+    // with the code of its status.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send(errorBody(err.statusCode, messages.badRequest, 'badRequest'));
+      const byStatus = PLUGIN_STATUS_ERRORS[err.statusCode];
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, byStatus?.message ?? messages.badRequest, byStatus?.code ?? 'badRequest'));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
     return reply.code(500).send(errorBody(500, messages.internal, 'internal'));

@@ -65,6 +65,9 @@ export const messages = {
   badUrl: 'L’adresse demandée n’est pas valide (encodage des caractères incorrect).',
   urlTooLong: 'L’adresse demandée est trop longue.',
   tooManyRequests: 'Trop de requêtes : réessayez dans quelques instants.',
+  preconditionFailed:
+    'Cet élément a été modifié depuis que vous l’avez lu (en-tête «\u00a0If-Match\u00a0»)\u00a0: relisez-le avant de le modifier.',
+  rangeNotSatisfiable: 'La plage demandée (en-tête « Range ») est hors du fichier.',
   /** The chat's reply (not an error) when the conversation's city is gone. */
   chatCityGone: 'Les informations de cette ville ne sont plus disponibles. Un agent peut vous répondre : écrivez « parler à un agent ».',
 };
@@ -99,8 +102,9 @@ export const errors = {
     make('unavailable', 503, { 'retry-after': String(retryAfterS) })(message),
   /** Every 429 (a rate limit, the login throttle) has the contract's code `rateLimited`. */
   tooManyRequests: (retryAfterS: number) => make('rateLimited', 429, { 'retry-after': String(retryAfterS) })(messages.tooManyRequests),
-  unauthorized: (message = 'Authentification requise : jeton absent ou invalide.') =>
-    make('unauthorized', 401, { 'www-authenticate': 'Bearer' })(message),
+  /** A missing, malformed or expired token; `code` names the other 401s (a failed login, an inactive account…). */
+  unauthorized: (message = 'Authentification requise : jeton absent ou invalide.', code = 'unauthorized') =>
+    make(code, 401, { 'www-authenticate': 'Bearer' })(message),
   badHost: () => make('badHost', 400)('L’en-tête « Host » n’est pas un nom d’hôte valide.'),
   databaseNotReady: () => make('databaseNotReady', 503, { 'retry-after': '1' })('La base de données ne répond pas.'),
   dateParameter: (name: string) => fieldError('dateParameter', 400, name)(`Le paramètre « ${name} » doit être une date réelle au format AAAA-MM-JJ.`),
@@ -109,7 +113,8 @@ export const errors = {
   // Cities and calendars
   cityNotFound: () => make('cityNotFound', 404)('Ville introuvable'),
   collectionPlaceNotFound: () => make('collectionPlaceNotFound', 404)('Lieu de collecte introuvable dans cette ville'),
-  cityGroupNotFound: () => make('cityGroupNotFound', 404)('Groupe de villes introuvable'),
+  /** `field`: the body or query field that named the group (a move, an export's `cityGroupId`); null for the URL's own group. */
+  cityGroupNotFound: (field: string | null = null) => make('cityGroupNotFound', 404, {}, field)('Groupe de villes introuvable'),
   /** Two query parameters that go together (lat and lon), one given without the other. */
   missingWith: (missing: string, given: string) =>
     fieldError('missingWith', 400, missing)(`Le paramètre «\u00a0${missing}\u00a0» est obligatoire avec «\u00a0${given}\u00a0».`),
@@ -206,7 +211,7 @@ export const errors = {
       'Le champ «\u00a0cityGroupId\u00a0» est obligatoire\u00a0: votre compte ne travaille pas pour un seul groupement, dites auquel ce média appartient.',
     ),
   rangeNotSatisfiable: (size: number) =>
-    make('rangeNotSatisfiable', 416, { 'content-range': `bytes */${size}` })('La plage demandée (en-tête « Range ») est hors du fichier.'),
+    make('rangeNotSatisfiable', 416, { 'content-range': `bytes */${size}` })(messages.rangeNotSatisfiable),
 
   // Chat
   chatNeedsId: () => fieldError('chatNeedsId', 400, 'cityId')('Le paramètre « cityId » ou « cityGroupId » est obligatoire.'),
@@ -232,7 +237,7 @@ export const errors = {
 
   // Agents' console
   consoleNotConfigured: () =>
-    errors.unauthorized('La console des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).'),
+    errors.unauthorized('La console des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).', 'authNotConfigured'),
   consoleMissingToken: () =>
     errors.unauthorized('Authentification requise : envoyez un jeton de console dans l’en-tête « Authorization: Bearer ».'),
   consoleInvalidToken: () => errors.unauthorized('Le jeton de console est invalide ou expiré.'),
@@ -246,17 +251,17 @@ export const errors = {
 
   // Agents' accounts and login (src/auth)
   authNotConfigured: () =>
-    errors.unauthorized('La connexion des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).'),
+    errors.unauthorized('La connexion des agents n’est pas configurée sur ce serveur (CONSOLE_JWT_SECRET absent).', 'authNotConfigured'),
   /** The same answer for an unknown e-mail and a wrong password: nothing tells which. */
-  loginFailed: () => errors.unauthorized('Adresse e-mail ou mot de passe incorrect.'),
-  accountInactive: () => errors.unauthorized('Ce compte est désactivé\u00a0: adressez-vous à un administrateur.'),
+  loginFailed: () => errors.unauthorized('Adresse e-mail ou mot de passe incorrect.', 'loginFailed'),
+  accountInactive: () => errors.unauthorized('Ce compte est désactivé\u00a0: adressez-vous à un administrateur.', 'accountInactive'),
   loginThrottled: (retryAfterS: number) => {
     const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
     return make('rateLimited', 429, { 'retry-after': String(retryAfterS) })(
       `Trop de tentatives de connexion échouées\u00a0: réessayez dans ${minutes}\u00a0minute${minutes > 1 ? 's' : ''}.`,
     );
   },
-  sessionInvalid: () => errors.unauthorized('Votre session a expiré ou a été fermée\u00a0: reconnectez-vous.'),
+  sessionInvalid: () => errors.unauthorized('Votre session a expiré ou a été fermée\u00a0: reconnectez-vous.', 'sessionInvalid'),
   adminMissingToken: () =>
     errors.unauthorized(
       'Authentification requise\u00a0: connectez-vous (POST /auth/login) et envoyez le jeton d’accès dans l’en-tête «\u00a0Authorization: Bearer\u00a0».',
@@ -271,9 +276,7 @@ export const errors = {
     ),
   /** An If-Match that no longer matches: someone changed the record since it was read. */
   preconditionFailed: () =>
-    make('preconditionFailed', 412)(
-      'Cet élément a été modifié depuis que vous l’avez lu (en-tête «\u00a0If-Match\u00a0»)\u00a0: relisez-le avant de le modifier.',
-    ),
+    make('preconditionFailed', 412)(messages.preconditionFailed),
   /** A PATCH or DELETE under /admin without If-Match: a blind write could undo someone else's change unseen. */
   preconditionRequired: () =>
     make('preconditionRequired', 428)(

@@ -35,7 +35,8 @@ const findGroup = async (db: Kysely<DB>, id: string) => {
 export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, Group, MediaCreate, MediaPatch> = {
   entity: 'media',
   notFound: errors.mediaNotFound,
-  parentNotFound: errors.cityGroupNotFound,
+  // The group is named by the upload's `cityGroupId` field, not by the URL.
+  parentNotFound: () => errors.cityGroupNotFound('cityGroupId'),
   findParent: findGroup,
   find: async (db, id, options) => {
     const row = await repo.findMedia(db, id, options);
@@ -63,7 +64,7 @@ export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, Group, MediaCreat
     if (patch.public !== undefined) values.public = patch.public;
     if (patch.filename !== undefined) values.filename = patch.filename;
     if (patch.cityGroupId !== undefined) {
-      values.city_group_id = reachable(await findGroup(trx, patch.cityGroupId), errors.cityGroupNotFound).cityGroupId;
+      values.city_group_id = reachable(await findGroup(trx, patch.cityGroupId), () => errors.cityGroupNotFound('cityGroupId')).cityGroupId;
     }
     return repo.updateMedia(trx, subject.row.id, values, now);
   },
