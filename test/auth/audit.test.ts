@@ -16,16 +16,20 @@ for (const kind of testDatabaseKinds()) {
       const root = await createAccount(database.db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: [] });
       const asRoot = await loginHeaders(app, 'root@collecte.fr');
 
-      const created = (await app.inject({
+      const creation = await app.inject({
         method: 'POST', url: '/admin/users', headers: asRoot,
         payload: { email: 'agent@brest.fr', name: 'Agent', password: PASSWORD, permissions: ['CITIES'], cityGroupIds: [ids.group] },
-      })).json();
+      });
+      const created = creation.json();
       clock.set('2026-11-20T10:05:00.000Z');
-      const patched = (await app.inject({
-        method: 'PATCH', url: `/admin/users/${created.id}`, headers: asRoot, payload: { name: 'Agent Renommé', password: 'un nouveau mot de passe' },
-      })).json();
+      const patch = await app.inject({
+        method: 'PATCH', url: `/admin/users/${created.id}`, headers: { ...asRoot, 'if-match': String(creation.headers.etag) },
+        payload: { name: 'Agent Renommé', password: 'un nouveau mot de passe' },
+      });
+      const patched = patch.json();
       clock.set('2026-11-20T10:10:00.000Z');
-      assert.equal((await app.inject({ method: 'DELETE', url: `/admin/users/${created.id}`, headers: asRoot })).statusCode, 204);
+      const deletion = await app.inject({ method: 'DELETE', url: `/admin/users/${created.id}`, headers: { ...asRoot, 'if-match': String(patch.headers.etag) } });
+      assert.equal(deletion.statusCode, 204, deletion.body);
 
       const res = await app.inject({ url: `/admin/audit?entity=user&entityId=${created.id}`, headers: asRoot });
       assert.equal(res.statusCode, 200, res.body);

@@ -9,7 +9,7 @@ import { insertConversation } from '../helpers/console-fixtures.ts';
 
 const NOW = '2026-11-20T10:00:00.000Z';
 const EMAIL = 'awa.diallo@brest-metropole.fr';
-const WRONG = { statusCode: 401, message: 'Adresse e-mail ou mot de passe incorrect.', error: 'Unauthorized' };
+const WRONG = { statusCode: 401, message: 'Adresse e-mail ou mot de passe incorrect.', error: 'Unauthorized', code: 'loginFailed', field: null };
 
 for (const kind of testDatabaseKinds()) {
   describe(`POST /auth/login (${kind})`, () => {

@@ -6,7 +6,7 @@ import  { PASSWORD, authApp, bearer, createAccount, postLogin, postRefresh, refr
 
 const NOW = '2026-11-20T10:00:00.000Z';
 const EMAIL = 'awa.diallo@brest-metropole.fr';
-const ENDED = { statusCode: 401, message: 'Votre session a expiré ou a été fermée\u00a0: reconnectez-vous.', error: 'Unauthorized' };
+const ENDED = { statusCode: 401, message: 'Votre session a expiré ou a été fermée\u00a0: reconnectez-vous.', error: 'Unauthorized', code: 'sessionInvalid', field: null };
 
 for (const kind of testDatabaseKinds()) {
   describe(`refresh sessions (${kind})`, () => {
@@ -71,7 +71,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await postRefresh(app, fresh.value)).json(), ENDED);
     });
 
-    it('refuses a deactivated account at refresh, and its access token expires within 15 minutes', async (t) => {
+    it('refuses a deactivated account at refresh, and its access token at once (then expired after 15 minutes)', async (t) => {
       const clock = fixedClock(NOW);
       const { app, database } = await authApp(t, kind, { clock });
       const account = await createAccount(database.db, { permissions: ['USERS'] });
@@ -85,13 +85,21 @@ for (const kind of testDatabaseKinds()) {
       assert.match(refused.json().message, /désactivé/);
       assert.equal((await postLogin(app, EMAIL, PASSWORD)).statusCode, 401);
 
+      // The access token is judged on the account as it now is: it stops at once, not at its expiry.
+      const inactive = await app.inject({ url: '/admin/users', headers });
+      assert.equal(inactive.statusCode, 401);
+      assert.equal(inactive.headers['www-authenticate'], 'Bearer');
+      assert.deepEqual(inactive.json(), {
+        statusCode: 401, message: 'Ce compte est désactivé\u00a0: adressez-vous à un administrateur.', error: 'Unauthorized', code: 'accountInactive', field: null,
+      });
       clock.set('2026-11-20T10:14:59.000Z');
-      assert.equal((await app.inject({ url: '/admin/users', headers })).statusCode, 200);
+      assert.equal((await app.inject({ url: '/admin/users', headers })).json().code, 'accountInactive');
       clock.set('2026-11-20T10:15:00.000Z');
       const expired = await app.inject({ url: '/admin/users', headers });
       assert.equal(expired.statusCode, 401);
       assert.equal(expired.headers['www-authenticate'], 'Bearer');
       assert.match(expired.json().message, /jeton d’accès est invalide ou expiré/);
+      assert.equal(expired.json().code, 'unauthorized');
     });
 
     it('logs out: 204, the cookie cleared and the session revoked; 204 again without a cookie', async (t) => {

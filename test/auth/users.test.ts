@@ -9,7 +9,7 @@ import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { PASSWORD, authEnv, createAccount, loginHeaders, postLogin } from '../helpers/auth-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Compte introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Compte introuvable', error: 'Not Found', code: 'userNotFound', field: null };
 
 /** A super admin, an agent managing the accounts of `ids.group`, and accounts around them. */
 async function seedAccounts(db: Kysely<DB>) {
@@ -75,8 +75,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(patched.json().email, 'nouvelle.agente@brest.fr');
       assert.notEqual(patched.headers.etag, read.headers.etag);
 
-      const deleted = await inject(app, asRoot, 'DELETE', `/admin/users/${user.id}`);
-      assert.equal(deleted.statusCode, 204);
+      const deleted = await inject(app, { ...asRoot, 'if-match': String(patched.headers.etag) }, 'DELETE', `/admin/users/${user.id}`);
+      assert.equal(deleted.statusCode, 204, deleted.body);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/users/${user.id}`)).json(), NOT_FOUND);
       // A super admin reaches every account, super admins and several groups' ones included.
       for (const account of [accounts.both, accounts.outsider, accounts.root]) {
@@ -101,7 +101,7 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(anonymous.headers['www-authenticate'], 'Bearer');
         assert.match(anonymous.json().message, /Authorization: Bearer/);
         const forbidden = await inject(app, asEditor, method, url, payload);
-        assert.deepEqual(forbidden.json(), { statusCode: 403, message: 'Votre compte n’a pas la permission USERS.', error: 'Forbidden' });
+        assert.deepEqual(forbidden.json(), { statusCode: 403, message: 'Votre compte n’a pas la permission USERS.', error: 'Forbidden', code: 'adminPermission', field: null });
       }
       assert.deepEqual(await db.selectFrom('account').selectAll().orderBy('id').execute(), before);
     });
@@ -113,14 +113,17 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(list.meta.total, 3);
       for (const theirs of [accounts.outsider, accounts.both, accounts.root]) {
         for (const [method, payload] of [['GET'], ['PATCH', { name: 'Changé' }], ['DELETE']] as const) {
-          const res = await inject(app, asManager, method, `/admin/users/${theirs.id}`, payload);
-          const unknown = await inject(app, asManager, method, `/admin/users/${UNKNOWN}`, payload);
+          const headers = method === 'GET' ? asManager : { ...asManager, 'if-match': '*' };
+          const res = await inject(app, headers, method, `/admin/users/${theirs.id}`, payload);
+          const unknown = await inject(app, headers, method, `/admin/users/${UNKNOWN}`, payload);
           assert.deepEqual(res.json(), NOT_FOUND, `${method} ${theirs.email}`);
           assert.deepEqual(unknown.json(), NOT_FOUND);
         }
       }
-      const colleague = await inject(app, asManager, 'PATCH', `/admin/users/${accounts.colleague.id}`, { name: 'Yann Le Gall' });
-      assert.equal(colleague.statusCode, 200);
+      const colleagueUrl = `/admin/users/${accounts.colleague.id}`;
+      const etag = String((await inject(app, asManager, 'GET', colleagueUrl)).headers.etag);
+      const colleague = await inject(app, { ...asManager, 'if-match': etag }, 'PATCH', colleagueUrl, { name: 'Yann Le Gall' });
+      assert.equal(colleague.statusCode, 200, colleague.body);
       assert.equal((await inject(app, asManager, 'GET', '/admin/users/not-a-uuid')).statusCode, 400);
     });
 
@@ -142,7 +145,8 @@ for (const kind of testDatabaseKinds()) {
       ];
       const before = await db.selectFrom('account').selectAll().orderBy('id').execute();
       for (const [method, url, payload, status, message] of refusals) {
-        const res = await inject(app, asManager, method, url, method === 'DELETE' ? undefined : payload);
+        const headers = method === 'POST' ? asManager : { ...asManager, 'if-match': '*' };
+        const res = await inject(app, headers, method, url, method === 'DELETE' ? undefined : payload);
         assert.equal(res.statusCode, status, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
         assert.match(res.json().message, message);
       }
@@ -158,11 +162,12 @@ for (const kind of testDatabaseKinds()) {
       const taken = await inject(app, asRoot, 'POST', '/admin/users', { ...base, email: 'COLLEAGUE@brest.fr' });
       assert.equal(taken.statusCode, 409);
       assert.match(taken.json().message, /«\u00a0email\u00a0» désigne déjà un compte/);
-      const moved = await inject(app, asRoot, 'PATCH', `/admin/users/${accounts.editor.id}`, { email: 'Colleague@Brest.fr' });
+      const moved = await inject(app, { ...asRoot, 'if-match': '*' }, 'PATCH', `/admin/users/${accounts.editor.id}`, { email: 'Colleague@Brest.fr' });
       assert.equal(moved.statusCode, 409);
       for (const payload of [{ password: 'onze carac.' }]) {
         for (const [method, url] of [['POST', '/admin/users'], ['PATCH', `/admin/users/${accounts.colleague.id}`]] as const) {
-          const res = await inject(app, asRoot, method, url, { ...base, email: 'nouveau@brest.fr', ...payload });
+          const headers = method === 'PATCH' ? { ...asRoot, 'if-match': '*' } : asRoot;
+          const res = await inject(app, headers, method, url, { ...base, email: 'nouveau@brest.fr', ...payload });
           assert.equal(res.statusCode, 400);
           assert.match(res.json().message, /«\s?password\s?» doit contenir au moins 12/);
         }
@@ -192,8 +197,12 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(stored.name, won.json().name);
       assert.equal((await db.selectFrom('audit_entry').selectAll().where('action', '=', 'update').execute()).length, 1);
 
-      // The stale tag is refused by DELETE too; the current one, `*`, or no If-Match at all are accepted.
+      // The stale tag is refused by DELETE too; the current one or `*` are accepted; no If-Match at all is 428.
       assert.equal((await inject(app, { ...asRoot, 'if-match': etag }, 'DELETE', url)).statusCode, 412);
+      const blind = await inject(app, asRoot, 'PATCH', url, { name: 'Aveugle' });
+      assert.equal(blind.statusCode, 428);
+      assert.equal(blind.json().code, 'preconditionRequired');
+      assert.equal(blind.json().error, 'Precondition Required');
       assert.equal((await inject(app, { ...asRoot, 'if-match': `W/${won.headers.etag}` }, 'PATCH', url, { name: 'Faible' })).statusCode, 412);
       assert.equal((await inject(app, { ...asRoot, 'if-match': `"x", ${won.headers.etag}` }, 'PATCH', url, { name: 'Trois' })).statusCode, 200);
       assert.equal((await inject(app, { ...asRoot, 'if-match': '*' }, 'PATCH', url, { name: 'Quatre' })).statusCode, 200);
@@ -209,7 +218,8 @@ for (const kind of testDatabaseKinds()) {
       const { app, asRoot, accounts } = await setup(t, kind);
       const login = await postLogin(app, 'colleague@brest.fr', PASSWORD);
       const cookie = { collecte_refresh: decodeURIComponent(String(login.headers['set-cookie']).split(';')[0].split('=')[1]) };
-      await inject(app, asRoot, 'PATCH', `/admin/users/${accounts.colleague.id}`, { password: 'un nouveau mot de passe' });
+      const changed = await inject(app, { ...asRoot, 'if-match': '*' }, 'PATCH', `/admin/users/${accounts.colleague.id}`, { password: 'un nouveau mot de passe' });
+      assert.equal(changed.statusCode, 200, changed.body);
       assert.equal((await app.inject({ method: 'POST', url: '/auth/refresh', cookies: cookie })).statusCode, 401);
       assert.equal((await postLogin(app, 'colleague@brest.fr', PASSWORD)).statusCode, 401);
       assert.equal((await postLogin(app, 'colleague@brest.fr', 'un nouveau mot de passe')).statusCode, 200);

@@ -7,8 +7,10 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { contentAdminApp as setup, inject, storedVersion } from '../helpers/content-admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Article introuvable', error: 'Not Found' };
-const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Article introuvable', error: 'Not Found', code: 'blogPostNotFound', field: null };
+const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found', code: 'cityGroupNotFound', field: null };
+/** A move to a group out of reach names the body's field. */
+const MOVE_NOT_FOUND = { ...GROUP_NOT_FOUND, field: 'cityGroupId' };
 const POSTS = `/admin/city-groups/${ids.group}/blog-posts`;
 const CONTENT = '# Collecte du verre\n\n:::tip\nRincez vos bocaux.\n:::\n\n<Calendrier ville="brest" />\n';
 
@@ -73,12 +75,14 @@ for (const kind of testDatabaseKinds()) {
         'Le champ «\u00a0content\u00a0» n’est pas du MDX valide (ligne 3, colonne 5)\u00a0: ' +
         'Unexpected end of file in expression, expected a corresponding closing brace for `{`.';
       const refused = await inject(app, asEditor, 'POST', POSTS, { title: 'Cassé', content: '# Titre\n\nb {x\n' });
-      assert.deepEqual(refused.json(), { statusCode: 400, error: 'Bad Request', message });
+      assert.deepEqual(refused.json(), { statusCode: 400, error: 'Bad Request', message, code: 'validation', field: 'content' });
       assert.equal((await db.selectFrom('blog_post').select('id').execute()).length, 0);
 
-      const created = (await inject(app, asEditor, 'POST', POSTS, { title: 'Bon', content: CONTENT })).json();
-      const patched = await inject(app, asEditor, 'PATCH', `/admin/blog-posts/${created.id}`, { content: '# Titre\n\nb {x\n', published: true });
-      assert.deepEqual(patched.json(), { statusCode: 400, error: 'Bad Request', message });
+      const written = await inject(app, asEditor, 'POST', POSTS, { title: 'Bon', content: CONTENT });
+      const created = written.json();
+      const ifMatch = { ...asEditor, 'if-match': String(written.headers.etag) };
+      const patched = await inject(app, ifMatch, 'PATCH', `/admin/blog-posts/${created.id}`, { content: '# Titre\n\nb {x\n', published: true });
+      assert.deepEqual(patched.json(), { statusCode: 400, error: 'Bad Request', message, code: 'validation', field: 'content' });
       assert.deepEqual((await inject(app, asEditor, 'GET', `/admin/blog-posts/${created.id}`)).json(), created);
       assert.equal(await storedVersion(db), version + 1, 'only the good post moved the data version');
       assert.equal((await auditOf(app, asEditor, created.id)).length, 1);
@@ -90,25 +94,30 @@ for (const kind of testDatabaseKinds()) {
 
     it('needs a token (401) and BLOG_POSTS (403); another group’s posts answer 404, a move to it too', async (t) => {
       const { app, db, asRoot, asEditor, asOutsider, asManager } = await setup(t, kind);
-      const post = (await inject(app, asEditor, 'POST', POSTS, { title: 'Brest', content: CONTENT })).json();
+      const written = await inject(app, asEditor, 'POST', POSTS, { title: 'Brest', content: CONTENT });
+      const post = written.json();
+      // Every write below carries the post's very ETag: what refuses it is the rights, not the version.
+      const ifMatch = { 'if-match': String(written.headers.etag) };
       const body = { title: 'x', content: 'x' };
       assert.equal((await inject(app, {}, 'GET', POSTS)).statusCode, 401);
       const forbidden = await inject(app, asManager, 'POST', POSTS, body);
-      assert.deepEqual(forbidden.json(), { statusCode: 403, error: 'Forbidden', message: 'Votre compte n’a pas la permission BLOG_POSTS.' });
+      assert.deepEqual(forbidden.json(), {
+        statusCode: 403, error: 'Forbidden', message: 'Votre compte n’a pas la permission BLOG_POSTS.', code: 'adminPermission', field: null,
+      });
 
       assert.deepEqual((await inject(app, asOutsider, 'GET', POSTS)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', POSTS, body)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/blog-posts/${post.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/blog-posts/${post.id}`, { title: 'x' })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/blog-posts/${post.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asEditor, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: ids.emptyGroup })).json(), GROUP_NOT_FOUND);
-      assert.deepEqual((await inject(app, asEditor, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: UNKNOWN })).json(), GROUP_NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'PATCH', `/admin/blog-posts/${post.id}`, { title: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'DELETE', `/admin/blog-posts/${post.id}`)).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asEditor, ...ifMatch }, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: ids.emptyGroup })).json(), MOVE_NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asEditor, ...ifMatch }, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: UNKNOWN })).json(), MOVE_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'POST', `/admin/city-groups/${UNKNOWN}/blog-posts`, body)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/blog-posts/${UNKNOWN}`)).json(), NOT_FOUND);
       const rows = await db.selectFrom('blog_post').select(['id', 'city_group_id', 'title']).execute();
       assert.deepEqual(rows, [{ id: post.id, city_group_id: ids.group, title: 'Brest' }], 'nothing refused was written');
 
-      const moved = await inject(app, asRoot, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: ids.emptyGroup });
+      const moved = await inject(app, { ...asRoot, ...ifMatch }, 'PATCH', `/admin/blog-posts/${post.id}`, { cityGroupId: ids.emptyGroup });
       assert.equal(moved.json().cityGroup.name, 'Aber Communauté', 'a super admin moves it');
       assert.equal((await inject(app, asOutsider, 'GET', `/admin/blog-posts/${post.id}`)).statusCode, 200);
       assert.equal((await inject(app, asEditor, 'GET', `/admin/blog-posts/${post.id}`)).statusCode, 404);
@@ -118,8 +127,11 @@ for (const kind of testDatabaseKinds()) {
       const clock = fixedClock('2026-11-20T09:59:20.000Z');
       const { app: one, db, asEditor, secondInstance } = await setup(t, kind, { clock });
       const two = await secondInstance();
-      const post = (await inject(one, asEditor, 'POST', POSTS, { title: 'Programmé', content: CONTENT })).json();
-      const scheduled = await inject(one, asEditor, 'PATCH', `/admin/blog-posts/${post.id}`, { published: true, publishedAt: '2026-11-20T10:00:00.000Z' });
+      const written = await inject(one, asEditor, 'POST', POSTS, { title: 'Programmé', content: CONTENT });
+      const post = written.json();
+      const scheduled = await inject(one, { ...asEditor, 'if-match': String(written.headers.etag) }, 'PATCH', `/admin/blog-posts/${post.id}`, {
+        published: true, publishedAt: '2026-11-20T10:00:00.000Z',
+      });
       assert.equal(scheduled.json().publishedAt, '2026-11-20T10:00:00.000Z');
       assert.equal(scheduled.json().published, true);
       await two.dataVersion.refresh(); // the other instance's poll beat
@@ -142,7 +154,8 @@ for (const kind of testDatabaseKinds()) {
       }
       assert.equal(await storedVersion(db), version, 'without any write');
 
-      await inject(one, asEditor, 'PATCH', `/admin/blog-posts/${post.id}`, { published: false });
+      const hidden = await inject(one, { ...asEditor, 'if-match': String(scheduled.headers.etag) }, 'PATCH', `/admin/blog-posts/${post.id}`, { published: false });
+      assert.equal(hidden.statusCode, 200, hidden.body);
       await two.dataVersion.refresh();
       for (const app of [one, two]) assert.deepEqual(await publicIds(app), [], 'unpublished: hidden on each instance');
     });

@@ -72,7 +72,7 @@ for (const kind of testDatabaseKinds()) {
       for (const id of [draft.id, '00000000-0000-4000-8000-000000000000']) {
         const res = await app.inject(`/public/blog-posts/${id}`);
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Article introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Article introuvable', error: 'Not Found', code: 'blogPostNotFound', field: null });
       }
 
       const malformed = await app.inject('/public/blog-posts/42');

@@ -89,16 +89,16 @@ for (const kind of testDatabaseKinds()) {
       const s = await insertCalendarScenario(database.db);
       const inactive = await insertCalendarCity(database.db, { status: 'NON_ACTIF' });
       const inactivePlace = await insertPlace(database.db, inactive);
-      const cases: [string, string, string][] = [
-        [randomUUID(), s.placeId, 'Ville introuvable'],
-        [inactive, inactivePlace, 'Ville introuvable'],
-        [s.cityId, s.otherCityPlaceId, 'Lieu de collecte introuvable dans cette ville'],
-        [s.cityId, randomUUID(), 'Lieu de collecte introuvable dans cette ville'],
+      const cases: [string, string, string, string][] = [
+        [randomUUID(), s.placeId, 'Ville introuvable', 'cityNotFound'],
+        [inactive, inactivePlace, 'Ville introuvable', 'cityNotFound'],
+        [s.cityId, s.otherCityPlaceId, 'Lieu de collecte introuvable dans cette ville', 'collectionPlaceNotFound'],
+        [s.cityId, randomUUID(), 'Lieu de collecte introuvable dans cette ville', 'collectionPlaceNotFound'],
       ];
-      for (const [cityId, placeId, message] of cases) {
+      for (const [cityId, placeId, message, code] of cases) {
         const res = await app.inject(url(cityId, placeId));
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message, error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message, error: 'Not Found', code, field: null });
       }
       // The second place of the same city is served, with its own days only.
       const other = (await app.inject(url(s.cityId, s.otherPlaceId))).json() as { wasteTypeId: string }[];

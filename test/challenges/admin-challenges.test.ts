@@ -6,8 +6,8 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { challengesAdminApp, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Défi introuvable', error: 'Not Found' };
-const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Défi introuvable', error: 'Not Found', code: 'adminChallengeNotFound', field: null };
+const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null };
 const CHALLENGES = `/admin/cities/${ids.brest}/challenges`;
 
 interface PublicChallenge {
@@ -17,6 +17,13 @@ interface PublicChallenge {
   passingScore: number;
   badge: { id: string; name: string } | null;
   series: { id: string; name: string; quizQuestions: { id: string }[] }[];
+}
+
+type Headers = Record<string, string>;
+
+/** `headers` plus `If-Match` with the ETag of `url` as `reader` reads it now (a PATCH or DELETE needs one). */
+async function withIfMatch(app: FastifyInstance, headers: Headers, url: string, reader: Headers = headers): Promise<Headers> {
+  return { ...headers, 'if-match': String((await inject(app, reader, 'GET', url)).headers.etag) };
 }
 
 const publicChallenge = async (app: FastifyInstance, id: string) =>
@@ -87,20 +94,22 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(await publicChallenge(app, challenge.id), undefined);
       const stale = await inject(app, { ...asCoach, 'if-match': String(read.headers.etag) }, 'PATCH', `/admin/challenges/${challenge.id}`, { enabled: true });
       assert.equal(stale.statusCode, 412);
-      const ended = await inject(app, asCoach, 'PATCH', `/admin/challenges/${challenge.id}`, {
+      const ended = await inject(app, { ...asCoach, 'if-match': String(disabled.headers.etag) }, 'PATCH', `/admin/challenges/${challenge.id}`, {
         enabled: true, startDate: '2020-01-01T00:00:00.000Z', endDate: '2020-12-31T23:00:00.000Z',
       });
       assert.deepEqual([ended.json().startDate, ended.json().endDate], ['2020-01-01T00:00:00.000Z', '2020-12-31T23:00:00.000Z']);
       assert.equal(await publicChallenge(app, challenge.id), undefined, 'ended');
-      assert.equal((await inject(app, asCoach, 'PATCH', `/admin/challenges/${challenge.id}`, { endDate: null })).statusCode, 200);
+      const reopened = await inject(app, { ...asCoach, 'if-match': String(ended.headers.etag) }, 'PATCH', `/admin/challenges/${challenge.id}`, { endDate: null });
+      assert.equal(reopened.statusCode, 200);
       assert.ok(await publicChallenge(app, challenge.id), 'open again');
 
-      assert.equal((await inject(app, asCoach, 'DELETE', `/admin/badges/${badge.json().id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asCoach, 'if-match': String(badge.headers.etag) }, 'DELETE', `/admin/badges/${badge.json().id}`)).statusCode, 204);
       assert.equal((await publicChallenge(app, challenge.id))?.badge, null);
-      assert.equal((await inject(app, asCoach, 'DELETE', `/admin/series/${serie.json().id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asCoach, 'if-match': String(serieChanged.headers.etag) }, 'DELETE', `/admin/series/${serie.json().id}`)).statusCode, 204);
       assert.deepEqual((await publicChallenge(app, challenge.id))?.series, []);
-      assert.equal((await inject(app, asCoach, 'DELETE', `/admin/challenges/${challenge.id}`)).statusCode, 204);
-      assert.deepEqual((await inject(app, asCoach, 'GET', `/admin/challenges/${challenge.id}`)).json(), NOT_FOUND);
+      const challengeUrl = `/admin/challenges/${challenge.id}`;
+      assert.equal((await inject(app, await withIfMatch(app, asCoach, challengeUrl), 'DELETE', challengeUrl)).statusCode, 204);
+      assert.deepEqual((await inject(app, asCoach, 'GET', challengeUrl)).json(), NOT_FOUND);
       assert.equal(await publicChallenge(app, challenge.id), undefined);
 
       const audit = async (entity: string, id: string) =>
@@ -129,12 +138,13 @@ for (const kind of testDatabaseKinds()) {
       const stored = await challenges();
       const version = await db.selectFrom('data_version').select('version').executeTakeFirst();
 
-      const cycle = await inject(app, asCoach, 'PATCH', `/admin/challenges/${first.id}`, { requiredChallengeId: third.id });
+      const asCoachWriting = await withIfMatch(app, asCoach, `/admin/challenges/${first.id}`);
+      const cycle = await inject(app, asCoachWriting, 'PATCH', `/admin/challenges/${first.id}`, { requiredChallengeId: third.id });
       assert.deepEqual(cycle.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'requiredChallengeId',
         message: `Le champ «\u00a0requiredChallengeId\u00a0» forme un cycle de défis requis (${first.id} → ${third.id} → ${second.json().id} → ${first.id}).`,
       });
-      const itself = await inject(app, asCoach, 'PATCH', `/admin/challenges/${first.id}`, { requiredChallengeId: first.id });
+      const itself = await inject(app, asCoachWriting, 'PATCH', `/admin/challenges/${first.id}`, { requiredChallengeId: first.id });
       assert.equal(itself.json().message, 'Le champ «\u00a0requiredChallengeId\u00a0» un défi ne peut pas se requérir lui-même.');
       const otherCity = await inject(app, asCoach, 'POST', CHALLENGES, { name: 'Ailleurs', requiredChallengeId: elsewhere.id });
       assert.equal(otherCity.json().message, `Le champ «\u00a0requiredChallengeId\u00a0» ne désigne aucun défi de cette ville (${elsewhere.id}).`);
@@ -160,12 +170,12 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(created.statusCode, 201, created.body);
       assert.equal(created.json().passingScore, 80);
       assert.equal((await publicChallenge(app, created.json().id))?.passingScore, 80);
-      const changed = await inject(app, asCoach, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore: 0 });
+      const changed = await inject(app, { ...asCoach, 'if-match': String(created.headers.etag) }, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore: 0 });
       assert.equal(changed.statusCode, 200, changed.body);
       assert.equal(changed.json().passingScore, 0);
       assert.equal((await publicChallenge(app, created.json().id))?.passingScore, 0);
       for (const passingScore of [101, -1, 50.5, '60', null]) {
-        const bad = await inject(app, asCoach, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore });
+        const bad = await inject(app, { ...asCoach, 'if-match': String(changed.headers.etag) }, 'PATCH', `/admin/challenges/${created.json().id}`, { passingScore });
         assert.equal(bad.statusCode, 400, `${passingScore}`);
         assert.equal(bad.json().error, 'Bad Request');
         assert.match(bad.json().message, /passingScore/, bad.json().message);
@@ -177,30 +187,37 @@ for (const kind of testDatabaseKinds()) {
       const { app, asCoach } = ctx;
       const base = (await inject(app, asCoach, 'POST', CHALLENGES, { name: 'Bases du tri' })).json();
       const next = (await inject(app, asCoach, 'POST', CHALLENGES, { name: 'Expert du tri', requiredChallengeId: base.id })).json();
-      const required = await inject(app, asCoach, 'DELETE', `/admin/challenges/${base.id}`);
+      const baseUrl = `/admin/challenges/${base.id}`;
+      const nextUrl = `/admin/challenges/${next.id}`;
+      const required = await inject(app, await withIfMatch(app, asCoach, baseUrl), 'DELETE', baseUrl);
       assert.deepEqual(required.json(), {
-        statusCode: 409, error: 'Conflict',
+        statusCode: 409, error: 'Conflict', code: 'challengeRequired', field: null,
         message: 'Ce défi est requis par «\u00a0Expert du tri\u00a0»\u00a0: changez d’abord leur champ «\u00a0requiredChallengeId\u00a0».',
       });
       const done = await app.inject({ method: 'POST', url: '/public/challenges/complete', payload: { deviceId: 'device-admin-1', challengeId: next.id, score: 80 } });
       assert.equal(done.statusCode, 400, 'the requirement holds for the public');
       assert.equal((await app.inject({ method: 'POST', url: '/public/challenges/complete', payload: { deviceId: 'device-admin-1', challengeId: base.id, score: 90 } })).statusCode, 201);
-      const completed = await inject(app, asCoach, 'PATCH', `/admin/challenges/${next.id}`, { requiredChallengeId: null });
+      const completed = await inject(app, await withIfMatch(app, asCoach, nextUrl), 'PATCH', nextUrl, { requiredChallengeId: null });
       assert.equal(completed.statusCode, 200);
-      const refused = await inject(app, asCoach, 'DELETE', `/admin/challenges/${base.id}`);
+      const refused = await inject(app, await withIfMatch(app, asCoach, baseUrl), 'DELETE', baseUrl);
       assert.equal(refused.statusCode, 409);
       assert.match(refused.json().message, /^Ce défi a déjà été relevé 1\u00a0fois\u00a0: désactivez-le/);
-      assert.equal((await inject(app, asCoach, 'PATCH', `/admin/challenges/${base.id}`, { enabled: false })).statusCode, 200);
+      assert.equal((await inject(app, await withIfMatch(app, asCoach, baseUrl), 'PATCH', baseUrl, { enabled: false })).statusCode, 200);
       const progress = (await app.inject('/public/challenges/progress/device-admin-1')).json() as { challengeId: string }[];
       assert.deepEqual(progress.map((p) => p.challengeId), [base.id]);
-      assert.equal((await inject(app, asCoach, 'DELETE', `/admin/challenges/${next.id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asCoach, 'if-match': String(completed.headers.etag) }, 'DELETE', nextUrl)).statusCode, 204);
     });
 
     it('needs a token (401) and CHALLENGES (403 for a CITIES agent); another group’s challenges, badges and series answer 404', async () => {
       const { app, db, asManager, asCoach, asOtherCoach, asRoot } = ctx;
       const challenge = (await inject(app, asCoach, 'POST', CHALLENGES, { name: 'Défi gardé' })).json();
-      const badge = (await inject(app, asCoach, 'POST', `/admin/challenges/${challenge.id}/badges`, { name: 'Gardien' })).json();
-      const serie = (await inject(app, asCoach, 'POST', `/admin/challenges/${challenge.id}/series`, { name: 'Gardée' })).json();
+      const badgeWritten = await inject(app, asCoach, 'POST', `/admin/challenges/${challenge.id}/badges`, { name: 'Gardien' });
+      const serieWritten = await inject(app, asCoach, 'POST', `/admin/challenges/${challenge.id}/series`, { name: 'Gardée' });
+      const [badge, serie] = [badgeWritten.json(), serieWritten.json()];
+      // Every write below carries the record's very ETag: what refuses it is the rights, not the version.
+      const challengeMatch = { 'if-match': String((await inject(app, asCoach, 'GET', `/admin/challenges/${challenge.id}`)).headers.etag) };
+      const badgeMatch = { 'if-match': String(badgeWritten.headers.etag) };
+      const serieMatch = { 'if-match': String(serieWritten.headers.etag) };
       const counts = async () => Promise.all(['challenge', 'badge', 'serie'].map(async (t) => (await db.selectFrom(t as 'badge').select('id').execute()).length));
       const before = await counts();
 
@@ -208,31 +225,31 @@ for (const kind of testDatabaseKinds()) {
       const forbidden = await inject(app, asManager, 'POST', CHALLENGES, { name: 'Interdit' });
       assert.deepEqual([forbidden.statusCode, forbidden.json().message], [403, 'Votre compte n’a pas la permission CHALLENGES.']);
       assert.equal((await inject(app, asManager, 'GET', `/admin/badges/${badge.id}`)).statusCode, 403);
-      assert.equal((await inject(app, asManager, 'PATCH', `/admin/series/${serie.id}`, { name: 'x' })).statusCode, 403);
+      assert.equal((await inject(app, { ...asManager, ...serieMatch }, 'PATCH', `/admin/series/${serie.id}`, { name: 'x' })).statusCode, 403);
 
       assert.deepEqual((await inject(app, asOtherCoach, 'GET', CHALLENGES)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOtherCoach, 'POST', CHALLENGES, { name: 'Intrus' })).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOtherCoach, 'GET', `/admin/challenges/${challenge.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOtherCoach, 'PATCH', `/admin/challenges/${challenge.id}`, { name: 'x' })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOtherCoach, 'DELETE', `/admin/challenges/${challenge.id}`)).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...challengeMatch }, 'PATCH', `/admin/challenges/${challenge.id}`, { name: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...challengeMatch }, 'DELETE', `/admin/challenges/${challenge.id}`)).json(), NOT_FOUND);
       assert.deepEqual((await inject(app, asOtherCoach, 'GET', `/admin/challenges/${challenge.id}/series`)).json(), NOT_FOUND);
       assert.deepEqual((await inject(app, asOtherCoach, 'POST', `/admin/challenges/${challenge.id}/series`, { name: 'Intruse' })).json(), NOT_FOUND);
       assert.deepEqual((await inject(app, asOtherCoach, 'POST', `/admin/challenges/${challenge.id}/badges`, { name: 'Intrus' })).json(), NOT_FOUND);
-      const serieNotFound = { statusCode: 404, message: 'Série introuvable', error: 'Not Found' };
-      const badgeNotFound = { statusCode: 404, message: 'Badge introuvable', error: 'Not Found' };
+      const serieNotFound = { statusCode: 404, message: 'Série introuvable', error: 'Not Found', code: 'serieNotFound', field: null };
+      const badgeNotFound = { statusCode: 404, message: 'Badge introuvable', error: 'Not Found', code: 'badgeNotFound', field: null };
       assert.deepEqual((await inject(app, asOtherCoach, 'GET', `/admin/series/${serie.id}`)).json(), serieNotFound);
-      assert.deepEqual((await inject(app, asOtherCoach, 'PATCH', `/admin/series/${serie.id}`, { name: 'x' })).json(), serieNotFound);
-      assert.deepEqual((await inject(app, asOtherCoach, 'DELETE', `/admin/series/${serie.id}`)).json(), serieNotFound);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...serieMatch }, 'PATCH', `/admin/series/${serie.id}`, { name: 'x' })).json(), serieNotFound);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...serieMatch }, 'DELETE', `/admin/series/${serie.id}`)).json(), serieNotFound);
       assert.deepEqual((await inject(app, asOtherCoach, 'GET', `/admin/badges/${badge.id}`)).json(), badgeNotFound);
-      assert.deepEqual((await inject(app, asOtherCoach, 'PATCH', `/admin/badges/${badge.id}`, { name: 'x' })).json(), badgeNotFound);
-      assert.deepEqual((await inject(app, asOtherCoach, 'DELETE', `/admin/badges/${badge.id}`)).json(), badgeNotFound);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...badgeMatch }, 'PATCH', `/admin/badges/${badge.id}`, { name: 'x' })).json(), badgeNotFound);
+      assert.deepEqual((await inject(app, { ...asOtherCoach, ...badgeMatch }, 'DELETE', `/admin/badges/${badge.id}`)).json(), badgeNotFound);
       assert.deepEqual(await counts(), before);
 
       // A serie keeps its challenge, a challenge its city: naming another parent in a PATCH moves nothing.
       const elsewhere = (await inject(app, asRoot, 'POST', `/admin/cities/${ids.lonely}/challenges`, { name: 'Sans groupe' })).json();
-      const moved = await inject(app, asCoach, 'PATCH', `/admin/series/${serie.id}`, { challengeId: elsewhere.id });
+      const moved = await inject(app, { ...asCoach, ...serieMatch }, 'PATCH', `/admin/series/${serie.id}`, { challengeId: elsewhere.id });
       assert.deepEqual([moved.statusCode, moved.json().challengeId], [200, challenge.id]);
-      const movedChallenge = await inject(app, asCoach, 'PATCH', `/admin/challenges/${challenge.id}`, { cityId: ids.lonely });
+      const movedChallenge = await inject(app, await withIfMatch(app, asCoach, `/admin/challenges/${challenge.id}`), 'PATCH', `/admin/challenges/${challenge.id}`, { cityId: ids.lonely });
       assert.deepEqual([movedChallenge.statusCode, movedChallenge.json().cityId], [200, ids.brest]);
       assert.deepEqual((await inject(app, asCoach, 'GET', `/admin/challenges/${elsewhere.id}`)).json(), NOT_FOUND);
       assert.deepEqual((await inject(app, asCoach, 'POST', `/admin/challenges/${elsewhere.id}/series`, { name: 'Intruse' })).json(), NOT_FOUND);

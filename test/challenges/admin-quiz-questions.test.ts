@@ -6,11 +6,18 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { challengesAdminApp, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Question de quiz introuvable', error: 'Not Found' };
-const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Question de quiz introuvable', error: 'Not Found', code: 'quizQuestionNotFound', field: null };
+const CITY_NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null };
 const QUESTIONS = `/admin/cities/${ids.brest}/quiz-questions`;
 
 interface PublicQuestion { id: string; material: string; question: string; correctWasteTypeId: string; order: number }
+
+type Headers = Record<string, string>;
+
+/** `headers` plus `If-Match` with the ETag of `url` as `reader` reads it now (a PATCH or DELETE needs one). */
+async function withIfMatch(app: FastifyInstance, headers: Headers, url: string, reader: Headers = headers): Promise<Headers> {
+  return { ...headers, 'if-match': String((await inject(app, reader, 'GET', url)).headers.etag) };
+}
 
 const publicQuestions = async (app: FastifyInstance) =>
   ((await app.inject('/public/cities')).json() as { id: string; quizQuestions: PublicQuestion[] }[]).find((c) => c.id === ids.brest)!.quizQuestions;
@@ -77,14 +84,15 @@ for (const kind of testDatabaseKinds()) {
       const version = await db.selectFrom('data_version').select('version').executeTakeFirst();
       const foreign = await inject(app, asManager, 'POST', QUESTIONS, { material: 'Pile', question: 'Où va la pile\u202f?', correctWasteTypeId: UNKNOWN });
       assert.deepEqual(foreign.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'correctWasteTypeId',
         message: `Le champ «\u00a0correctWasteTypeId\u00a0» ne désigne aucun type de déchet de cette ville (${UNKNOWN}).`,
       });
       const missing = await inject(app, asManager, 'POST', QUESTIONS, { material: 'Pile', correctWasteTypeId: ids.wasteOm });
       assert.equal(missing.statusCode, 400);
       assert.match(missing.json().message, /question/);
       const [existing] = await db.selectFrom('quiz_question').select('id').where('city_id', '=', ids.brest).execute();
-      const patched = await inject(app, asManager, 'PATCH', `/admin/quiz-questions/${existing.id}`, { correctWasteTypeId: UNKNOWN });
+      const existingUrl = `/admin/quiz-questions/${existing.id}`;
+      const patched = await inject(app, await withIfMatch(app, asManager, existingUrl), 'PATCH', existingUrl, { correctWasteTypeId: UNKNOWN });
       assert.match(patched.json().message, /^Le champ «\u00a0correctWasteTypeId\u00a0» ne désigne aucun type de déchet/);
       assert.equal(await count(), before);
       assert.deepEqual(await db.selectFrom('data_version').select('version').executeTakeFirst(), version);
@@ -98,14 +106,15 @@ for (const kind of testDatabaseKinds()) {
       const serie = await inject(app, asCoach, 'POST', `/admin/challenges/${challenge.id}/series`, { name: 'Série 1', quizQuestionIds: [question.id] });
       assert.equal(serie.statusCode, 201, serie.body);
 
-      const refused = await inject(app, asManager, 'DELETE', `/admin/quiz-questions/${question.id}`);
+      const asManagerWriting = await withIfMatch(app, asManager, `/admin/quiz-questions/${question.id}`);
+      const refused = await inject(app, asManagerWriting, 'DELETE', `/admin/quiz-questions/${question.id}`);
       assert.deepEqual(refused.json(), {
-        statusCode: 409, error: 'Conflict',
+        statusCode: 409, error: 'Conflict', code: 'quizQuestionInUse', field: null,
         message: 'Cette question figure encore dans 1\u00a0série de défis\u00a0: retirez-la d’abord de leur champ «\u00a0quizQuestionIds\u00a0».',
       });
       assert.equal((await inject(app, asManager, 'GET', `/admin/quiz-questions/${question.id}`)).statusCode, 200);
-      assert.equal((await inject(app, asCoach, 'PATCH', `/admin/series/${serie.json().id}`, { quizQuestionIds: [] })).statusCode, 200);
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/quiz-questions/${question.id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asCoach, 'if-match': String(serie.headers.etag) }, 'PATCH', `/admin/series/${serie.json().id}`, { quizQuestionIds: [] })).statusCode, 200);
+      assert.equal((await inject(app, asManagerWriting, 'DELETE', `/admin/quiz-questions/${question.id}`)).statusCode, 204);
     });
 
     it('needs a token (401) and CITIES (403, a challenge manager too); another group’s city and questions answer 404', async () => {
@@ -118,10 +127,13 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await inject(app, asOutsider, 'GET', QUESTIONS)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', QUESTIONS, body)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/quiz-questions/${existing.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/quiz-questions/${existing.id}`, { order: 9 })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/quiz-questions/${existing.id}`)).json(), NOT_FOUND);
+      // With the question's very ETag (read by an agent who may): still 404, as if missing.
+      const existingUrl = `/admin/quiz-questions/${existing.id}`;
+      const ifMatch = { 'if-match': (await withIfMatch(app, asManager, existingUrl))['if-match'] };
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'PATCH', existingUrl, { order: 9 })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'DELETE', existingUrl)).json(), NOT_FOUND);
       // A question keeps its city: naming another in a PATCH moves nothing.
-      const moved = await inject(app, asManager, 'PATCH', `/admin/quiz-questions/${existing.id}`, { cityId: ids.lonely });
+      const moved = await inject(app, { ...asManager, ...ifMatch }, 'PATCH', existingUrl, { cityId: ids.lonely });
       assert.deepEqual([moved.statusCode, moved.json().cityId], [200, ids.brest]);
       assert.deepEqual((await inject(app, asManager, 'POST', `/admin/cities/${ids.lonely}/quiz-questions`, body)).json(), CITY_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/quiz-questions/${UNKNOWN}`)).json(), NOT_FOUND);

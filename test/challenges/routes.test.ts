@@ -76,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
       for (const id of [randomUUID(), world.inactiveCityId]) {
         const res = await app.inject(`/public/challenges/${id}`);
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null });
       }
       const bad = await app.inject('/public/challenges/not-a-uuid');
       assert.equal(bad.statusCode, 400);

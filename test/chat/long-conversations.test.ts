@@ -88,6 +88,8 @@ for (const kind of testDatabaseKinds()) {
         statusCode: 400,
         message: 'Cette conversation a atteint 200\u00a0messages\u00a0: ouvrez-en une nouvelle pour continuer à écrire.',
         error: 'Bad Request',
+        code: 'conversationFull',
+        field: null,
       });
       assert.equal((await list(app, full)).json().at(-1).content, 'Message 200', 'nothing was stored');
     });

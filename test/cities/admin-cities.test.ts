@@ -6,8 +6,8 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' };
-const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null };
+const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found', code: 'cityGroupNotFound', field: null };
 const PLOUGASTEL = { name: 'Plougastel-Daoulas', country: 'France', population: 13_500, status: 'ACTIF', timeZone: 'Europe/Paris' };
 
 const publicCityNames = async (app: FastifyInstance) =>
@@ -57,7 +57,8 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual([update.before!.status, update.after!.status], ['ACTIF', 'NON_ACTIF']);
 
       // A city that still holds anything is not deleted: every foreign key to it cascades.
-      const full = await inject(app, asManager, 'DELETE', `/admin/cities/${ids.brest}`);
+      const brestEtag = String((await inject(app, asManager, 'GET', `/admin/cities/${ids.brest}`)).headers.etag);
+      const full = await inject(app, { ...asManager, 'if-match': brestEtag }, 'DELETE', `/admin/cities/${ids.brest}`);
       assert.equal(full.statusCode, 409);
       assert.equal(full.json().message,
         'Cette ville contient encore 3\u00a0types de déchets, 2\u00a0lieux de collecte, 2\u00a0points de collecte et 2\u00a0questions de quiz\u00a0: ' +
@@ -70,22 +71,28 @@ for (const kind of testDatabaseKinds()) {
       const version = await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow();
       const cities = async () => db.selectFrom('city').select(['id', 'city_group_id', 'time_zone']).orderBy('id').execute();
       const before = await cities();
+      const etagOf = async (id: string) => String((await inject(app, asRoot, 'GET', `/admin/cities/${id}`)).headers.etag);
+      const asManagerOnBrest = { ...asManager, 'if-match': await etagOf(ids.brest) };
+      const asManagerOnElorn = { ...asManager, 'if-match': await etagOf(ids.elorn) };
 
       const badZone = await inject(app, asManager, 'POST', `/admin/city-groups/${ids.group}/cities`, { ...PLOUGASTEL, timeZone: 'Europe/Brest' });
       assert.deepEqual(badZone.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'timeZone',
         message: 'Le champ «\u00a0timeZone\u00a0» n’est pas un fuseau horaire IANA connu (par exemple Europe/Paris).',
       });
-      assert.match((await inject(app, asManager, 'PATCH', `/admin/cities/${ids.brest}`, { timeZone: 'Mars/Olympus' })).json().message, /timeZone/);
+      assert.match((await inject(app, asManagerOnBrest, 'PATCH', `/admin/cities/${ids.brest}`, { timeZone: 'Mars/Olympus' })).json().message, /timeZone/);
+      // Past the column's 32-bit range: the client's 400, never the database's 500.
+      const huge = await inject(app, asManagerOnBrest, 'PATCH', `/admin/cities/${ids.brest}`, { population: 2_147_483_648 });
+      assert.deepEqual([huge.statusCode, huge.json().code, huge.json().field], [400, 'validation', 'population']);
       const noStatus = await inject(app, asManager, 'POST', `/admin/city-groups/${ids.group}/cities`, { name: 'Sans statut', country: 'France' });
       assert.equal(noStatus.statusCode, 400);
       assert.match(noStatus.json().message, /status/);
 
       // A move into a group the agent does not hold answers as if the group were missing.
-      assert.deepEqual((await inject(app, asManager, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: ids.emptyGroup })).json(), GROUP_NOT_FOUND);
-      assert.deepEqual((await inject(app, asManager, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: null })).json(), GROUP_NOT_FOUND);
-      assert.deepEqual((await inject(app, asManager, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: UNKNOWN })).json(), GROUP_NOT_FOUND);
-      const unknownGroup = await inject(app, asRoot, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: UNKNOWN });
+      assert.deepEqual((await inject(app, asManagerOnElorn, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: ids.emptyGroup })).json(), { ...GROUP_NOT_FOUND, field: 'cityGroupId' });
+      assert.deepEqual((await inject(app, asManagerOnElorn, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: null })).json(), { ...GROUP_NOT_FOUND, field: 'cityGroupId' });
+      assert.deepEqual((await inject(app, asManagerOnElorn, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: UNKNOWN })).json(), { ...GROUP_NOT_FOUND, field: 'cityGroupId' });
+      const unknownGroup = await inject(app, { ...asRoot, 'if-match': asManagerOnElorn['if-match'] }, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: UNKNOWN });
       assert.equal(unknownGroup.statusCode, 400);
       assert.equal(unknownGroup.json().message, `Le champ «\u00a0cityGroupId\u00a0» ne désigne aucun groupe de villes du lot ni de la base (${UNKNOWN}).`);
       assert.deepEqual(await cities(), before);
@@ -98,14 +105,16 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/city-groups/${ids.group}/cities`)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', `/admin/city-groups/${ids.group}/cities`, PLOUGASTEL)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/cities/${ids.brest}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/cities/${ids.brest}`, { name: 'x' })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/cities/${ids.brest}`)).json(), NOT_FOUND);
+      // With the city's very ETag (read by an agent who may): still 404, as if missing.
+      const asOutsiderOnBrest = { ...asOutsider, 'if-match': asManagerOnBrest['if-match'] };
+      assert.deepEqual((await inject(app, asOutsiderOnBrest, 'PATCH', `/admin/cities/${ids.brest}`, { name: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, asOutsiderOnBrest, 'DELETE', `/admin/cities/${ids.brest}`)).json(), NOT_FOUND);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/cities/${ids.lonely}`)).json(), NOT_FOUND);
       assert.equal((await inject(app, asRoot, 'GET', `/admin/cities/${ids.lonely}`)).statusCode, 200);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/cities/${UNKNOWN}`)).json(), NOT_FOUND);
 
       assert.equal((await app.inject(`/public/city-groups`)).json().find((g: { id: string }) => g.id === ids.emptyGroup)._count.cities, 0);
-      const moved = await inject(app, asRoot, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: ids.emptyGroup.toUpperCase() });
+      const moved = await inject(app, { ...asRoot, 'if-match': asManagerOnElorn['if-match'] }, 'PATCH', `/admin/cities/${ids.elorn}`, { cityGroupId: ids.emptyGroup.toUpperCase() });
       assert.equal(moved.statusCode, 200, moved.body);
       assert.equal(moved.json().cityGroupId, ids.emptyGroup);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/cities/${ids.elorn}`)).json(), NOT_FOUND, 'gone from the manager’s reach');

@@ -6,12 +6,16 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found', code: 'cityGroupNotFound', field: null };
 const SUPER_ADMIN_ONLY = {
   statusCode: 403, error: 'Forbidden', message: 'Seul un super administrateur peut créer, modifier ou supprimer un groupe de villes.',
+  code: 'superAdminOnly', field: null,
 };
 const IROISE = { name: 'Pays d’Iroise', type: 'Communauté de communes', code: 'CCPI', siren: '242900645', siret: '24290064500019' };
 
+/** The group's ETag, read by the super admin. */
+const etagOf = async (app: FastifyInstance, asRoot: Record<string, string>, id: string) =>
+  String((await inject(app, asRoot, 'GET', `/admin/city-groups/${id}`)).headers.etag);
 const publicGroupNames = async (app: FastifyInstance) =>
   ((await app.inject('/public/city-groups')).json() as { name: string }[]).map((g) => g.name);
 const publicBrestGroup = async (app: FastifyInstance) =>
@@ -49,11 +53,12 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(stale.statusCode, 412);
 
       // A group that holds cities is not deleted: its cities would be left without a group.
-      const full = await inject(app, asRoot, 'DELETE', `/admin/city-groups/${ids.group}`);
+      const asRootOnGroup = { ...asRoot, 'if-match': await etagOf(app, asRoot, ids.group) };
+      const full = await inject(app, asRootOnGroup, 'DELETE', `/admin/city-groups/${ids.group}`);
       assert.equal(full.statusCode, 409);
       assert.equal(full.json().message,
         'Ce groupe de villes contient encore 3\u00a0villes\u00a0: supprimez-les ou rattachez-les à un autre groupe d’abord.');
-      const renamed = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'Brest métropole océane' });
+      const renamed = await inject(app, asRootOnGroup, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'Brest métropole océane' });
       assert.equal(renamed.statusCode, 200);
       assert.equal(await publicBrestGroup(app), 'Brest métropole océane', 'the cached city list follows the write');
 
@@ -85,16 +90,19 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/city-groups/${UNKNOWN}`)).json(), NOT_FOUND);
 
       assert.deepEqual((await inject(app, asManager, 'POST', '/admin/city-groups', IROISE)).json(), SUPER_ADMIN_ONLY);
-      assert.deepEqual((await inject(app, asManager, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), SUPER_ADMIN_ONLY);
-      assert.deepEqual((await inject(app, asManager, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), SUPER_ADMIN_ONLY);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), NOT_FOUND);
+      // With the group's very ETag: still 403 for a manager, 404 for an agent of another group.
+      const ifMatch = { 'if-match': await etagOf(app, asRoot, ids.group) };
+      assert.deepEqual((await inject(app, { ...asManager, ...ifMatch }, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, { ...asManager, ...ifMatch }, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'PATCH', `/admin/city-groups/${ids.group}`, { name: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...ifMatch }, 'DELETE', `/admin/city-groups/${ids.group}`)).json(), NOT_FOUND);
 
       const siret = await inject(app, asRoot, 'POST', '/admin/city-groups', { ...IROISE, siret: '11111111100011' });
       assert.deepEqual(siret.json(), {
-        statusCode: 400, error: 'Bad Request', message: 'Le champ «\u00a0siret\u00a0» doit commencer par le SIREN du groupe (242900645).',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'siret',
+        message: 'Le champ «\u00a0siret\u00a0» doit commencer par le SIREN du groupe (242900645).',
       });
-      const patched = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { siret: '11111111100011' });
+      const patched = await inject(app, { ...asRoot, ...ifMatch }, 'PATCH', `/admin/city-groups/${ids.group}`, { siret: '11111111100011' });
       assert.equal(patched.statusCode, 400);
       assert.match(patched.json().message, /«\u00a0siret\u00a0»/);
       const blank = await inject(app, asRoot, 'POST', '/admin/city-groups', { ...IROISE, name: '   ' });
@@ -114,7 +122,7 @@ for (const kind of testDatabaseKinds()) {
         contactHours: 'du lundi au vendredi, de 8 h 30 à 17 h 30',
         contactAddress: '24 rue Coat-ar-Guéven\n29200 Brest',
       };
-      const patched = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, contact);
+      const patched = await inject(app, { ...asRoot, 'if-match': await etagOf(app, asRoot, ids.group) }, 'PATCH', `/admin/city-groups/${ids.group}`, contact);
       assert.equal(patched.statusCode, 200, patched.body);
       const stored = { ...contact, contactEmail: 'proprete@brest-metropole.example' };
       assert.deepEqual(
@@ -132,13 +140,14 @@ for (const kind of testDatabaseKinds()) {
         [{ contactAddress: 'x'.repeat(501) }, 'Le champ « contactAddress » doit contenir au plus 500 caractères.'],
         [{ contactPhone: 298335050 }, 'Le champ « contactPhone » doit être une chaîne de caractères.'],
       ];
+      const asRootOnGroup = { ...asRoot, 'if-match': String(patched.headers.etag) };
       for (const [body, message] of faults) {
-        const res = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, body);
+        const res = await inject(app, asRootOnGroup, 'PATCH', `/admin/city-groups/${ids.group}`, body);
         assert.equal(res.statusCode, 400, JSON.stringify(body));
         assert.equal(res.json().message.replace(/\u00a0/g, ' '), message);
       }
 
-      const cleared = await inject(app, asRoot, 'PATCH', `/admin/city-groups/${ids.group}`, { contactPhone: null, contactHours: null });
+      const cleared = await inject(app, asRootOnGroup, 'PATCH', `/admin/city-groups/${ids.group}`, { contactPhone: null, contactHours: null });
       assert.equal(cleared.statusCode, 200);
       assert.deepEqual([(await publicGroup()).contactPhone, (await publicGroup()).contactHours, (await publicGroup()).contactEmail], [null, null, stored.contactEmail]);
     });

@@ -6,11 +6,11 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const notFound = (message: string) => ({ statusCode: 404, message, error: 'Not Found' });
-const PLACE_NOT_FOUND = notFound('Lieu de collecte introuvable dans cette ville');
-const DAY_NOT_FOUND = notFound('Jour de collecte introuvable');
-const LOCATION_NOT_FOUND = notFound('Lieu rattaché introuvable');
-const DETAIL_NOT_FOUND = notFound('Matière introuvable');
+const notFound = (message: string, code: string) => ({ statusCode: 404, message, error: 'Not Found', code, field: null });
+const PLACE_NOT_FOUND = notFound('Lieu de collecte introuvable dans cette ville', 'collectionPlaceNotFound');
+const DAY_NOT_FOUND = notFound('Jour de collecte introuvable', 'collectionDayNotFound');
+const LOCATION_NOT_FOUND = notFound('Lieu rattaché introuvable', 'attachedLocationNotFound');
+const DETAIL_NOT_FOUND = notFound('Matière introuvable', 'wasteTypeDetailNotFound');
 
 interface PublicPlace { id: string; name: string; collectionDays: { name: string }[]; attachedLocations: { name: string }[] }
 const publicBrest = async (app: FastifyInstance) =>
@@ -66,12 +66,12 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual({ ...(location.json() as object), id: undefined }, {
         id: undefined, name: 'Résidence Kerbernier', reference: 'R-042', latitude: 48.4, longitude: -4.5, placeId: place.id,
       });
-      const renamed = await inject(app, asManager, 'PATCH', `/admin/attached-locations/${location.json().id}`, { name: 'Résidence Kerbernier B' });
+      const renamed = await inject(app, { ...asManager, 'if-match': String(location.headers.etag) }, 'PATCH', `/admin/attached-locations/${location.json().id}`, { name: 'Résidence Kerbernier B' });
       assert.equal(renamed.statusCode, 200);
       const shown = (await publicBrest(app)).wasteCollectionPlaces.find((p) => p.id === place.id)!;
       assert.deepEqual([shown.collectionDays.map((d) => d.name), shown.attachedLocations.map((l) => l.name)], [['jeudi'], ['Résidence Kerbernier B']]);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/places/${place.id}/attached-locations`)).json().data, [renamed.json()]);
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/attached-locations/${location.json().id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asManager, 'if-match': String(renamed.headers.etag) }, 'DELETE', `/admin/attached-locations/${location.json().id}`)).statusCode, 204);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/attached-locations/${location.json().id}`)).json(), LOCATION_NOT_FOUND);
 
       // A waste type's details (materials)
@@ -83,19 +83,20 @@ for (const kind of testDatabaseKinds()) {
       const details = await inject(app, asManager, 'GET', `/admin/waste-types/${ids.wasteEmb}/details`);
       assert.deepEqual(details.json().data.map((d: { material: string }) => d.material),
         ['Barquette', 'Boîte de conserve', 'Écharpe en carton', 'Pot de yaourt'], 'by material, French');
-      const patched = await inject(app, asManager, 'PATCH', `/admin/waste-type-details/${detail.json().id}`, { material: 'Barquette en plastique' });
+      const patched = await inject(app, { ...asManager, 'if-match': String(detail.headers.etag) }, 'PATCH', `/admin/waste-type-details/${detail.json().id}`, { material: 'Barquette en plastique' });
       assert.equal(patched.statusCode, 200);
       const emb = () => publicBrest(app).then((c) => c.wasteTypes.find((w) => w.id === ids.wasteEmb)!.details.map((d) => d.material));
       assert.ok((await emb()).includes('Barquette en plastique'));
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/waste-type-details/${detail.json().id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asManager, 'if-match': String(patched.headers.etag) }, 'DELETE', `/admin/waste-type-details/${detail.json().id}`)).statusCode, 204);
       assert.ok(!(await emb()).includes('Barquette en plastique'));
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/waste-type-details/${detail.json().id}`)).json(), DETAIL_NOT_FOUND);
 
       // Deleting the place deletes its days; its public calendar is gone.
       const etag = String((await inject(app, asManager, 'GET', `/admin/places/${place.id}`)).headers.etag);
-      assert.equal((await inject(app, asManager, 'PATCH', `/admin/places/${place.id}`, { name: 'Bellevue-Kerbernier' })).statusCode, 200);
+      const renamedPlace = await inject(app, { ...asManager, 'if-match': etag }, 'PATCH', `/admin/places/${place.id}`, { name: 'Bellevue-Kerbernier' });
+      assert.equal(renamedPlace.statusCode, 200);
       assert.equal((await inject(app, { ...asManager, 'if-match': etag }, 'DELETE', `/admin/places/${place.id}`)).statusCode, 412);
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/places/${place.id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asManager, 'if-match': String(renamedPlace.headers.etag) }, 'DELETE', `/admin/places/${place.id}`)).statusCode, 204);
       assert.equal((await calendar(app, place.id)).statusCode, 404);
       assert.equal((await db.selectFrom('collection_day').select('id').where('place_id', '=', place.id).execute()).length, 0);
 
@@ -120,26 +121,28 @@ for (const kind of testDatabaseKinds()) {
       const [existingDay] = await db.selectFrom('collection_day').select('id').where('place_id', '=', ids.placeCentre).execute();
       const [existingLocation] = await db.selectFrom('attached_location').select('id').execute();
       const [existingDetail] = await db.selectFrom('waste_type_detail').select('id').execute();
+      /** The record's ETag, read by the super admin: a refused write is refused with the very version it names. */
+      const etagOf = async (url: string) => String((await inject(app, asRoot, 'GET', url)).headers.etag);
 
       const biweekly = await inject(app, asManager, 'POST', `/admin/places/${ids.placeCentre}/collection-days`, { name: 'mardi', wasteTypeId: ids.wasteOm, biweekly: true });
       assert.deepEqual(biweekly.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'startDate',
         message: 'Le champ «\u00a0startDate\u00a0» est obligatoire pour une collecte une semaine sur deux (biweekly).',
       });
-      const foreign = await inject(app, asManager, 'PATCH', `/admin/collection-days/${existingDay.id}`, { wasteTypeId: UNKNOWN });
+      const foreign = await inject(app, { ...asManager, 'if-match': await etagOf(`/admin/collection-days/${existingDay.id}`) }, 'PATCH', `/admin/collection-days/${existingDay.id}`, { wasteTypeId: UNKNOWN });
       assert.equal(foreign.statusCode, 400);
       assert.equal(foreign.json().message, `Le champ «\u00a0wasteTypeId\u00a0» ne désigne aucun type de déchet de cette ville (${UNKNOWN}).`);
       const weekday = await inject(app, asManager, 'POST', `/admin/places/${ids.placeCentre}/collection-days`, { name: 'Lundi', wasteTypeId: ids.wasteOm });
       assert.equal(weekday.statusCode, 400);
       assert.match(weekday.json().message, /^Le champ « name » doit valoir "lundi", "mardi"/);
-      const latitude = await inject(app, asManager, 'PATCH', `/admin/attached-locations/${existingLocation.id}`, { latitude: 91 });
+      const latitude = await inject(app, { ...asManager, 'if-match': await etagOf(`/admin/attached-locations/${existingLocation.id}`) }, 'PATCH', `/admin/attached-locations/${existingLocation.id}`, { latitude: 91 });
       assert.equal(latitude.statusCode, 400);
       assert.match(latitude.json().message, /latitude/);
 
       assert.equal((await inject(app, {}, 'GET', `/admin/places/${ids.placeCentre}`)).statusCode, 401);
       assert.equal((await inject(app, asEditor, 'GET', `/admin/places/${ids.placeCentre}/collection-days`)).statusCode, 403);
-      const cityNotFound = notFound('Ville introuvable');
-      const typeNotFound = notFound('Type de déchet introuvable');
+      const cityNotFound = notFound('Ville introuvable', 'cityNotFound');
+      const typeNotFound = notFound('Type de déchet introuvable', 'wasteTypeNotFound');
       const refused: [string, string, object | undefined, object][] = [
         ['GET', `/admin/cities/${ids.brest}/places`, undefined, cityNotFound],
         ['POST', `/admin/cities/${ids.brest}/places`, { name: 'x' }, cityNotFound],
@@ -161,7 +164,8 @@ for (const kind of testDatabaseKinds()) {
         ['DELETE', `/admin/waste-type-details/${existingDetail.id}`, undefined, DETAIL_NOT_FOUND],
       ];
       for (const [method, url, body, expected] of refused) {
-        assert.deepEqual((await inject(app, asOutsider, method, url, body)).json(), expected, `${method} ${url}`);
+        const headers = method === 'PATCH' || method === 'DELETE' ? { ...asOutsider, 'if-match': await etagOf(url) } : asOutsider;
+        assert.deepEqual((await inject(app, headers, method, url, body)).json(), expected, `${method} ${url}`);
       }
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/places/${UNKNOWN}`)).json(), PLACE_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/collection-days/${UNKNOWN}`)).json(), DAY_NOT_FOUND);

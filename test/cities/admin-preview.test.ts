@@ -5,7 +5,9 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const PLACE_NOT_FOUND = { statusCode: 404, message: 'Lieu de collecte introuvable dans cette ville', error: 'Not Found' };
+const PLACE_NOT_FOUND = {
+  statusCode: 404, message: 'Lieu de collecte introuvable dans cette ville', error: 'Not Found', code: 'collectionPlaceNotFound', field: null,
+};
 const RANGE = 'from=2026-12-21&to=2026-12-27';
 const PREVIEW = `/admin/places/${ids.placeCentre}/preview?${RANGE}`;
 const PUBLIC = `/public/cities/${ids.brest}/places/${ids.placeCentre}/collections?${RANGE}`;
@@ -54,7 +56,7 @@ for (const kind of testDatabaseKinds()) {
       const post = (body: object, url = PREVIEW) => inject(app, asManager, 'POST', url, body);
       const biweekly = await post({ collectionDays: [{ name: 'lundi', wasteTypeId: ids.wasteOm }, { name: 'mardi', wasteTypeId: ids.wasteOm, biweekly: true }] });
       assert.deepEqual(biweekly.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'collectionDays[1].startDate',
         message: 'Le champ «\u00a0collectionDays[1].startDate\u00a0» est obligatoire pour une collecte une semaine sur deux (biweekly).',
       });
       const foreign = await post({ exceptions: [{ dateFrom: '2026-12-21T23:00:00.000Z', wasteTypeId: UNKNOWN }] });

@@ -6,14 +6,18 @@ import { ids } from '../helpers/city-fixtures.ts';
 import { citiesAdminApp as setup, inject } from '../helpers/admin-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const notFound = (message: string) => ({ statusCode: 404, message, error: 'Not Found' });
-const PLACE_NOT_FOUND = notFound('Lieu de collecte introuvable dans cette ville');
-const RULE_NOT_FOUND = notFound('Règle de rue introuvable');
-const invalid = (message: string) => ({ statusCode: 400, message, error: 'Bad Request' });
+const notFound = (message: string, code: string) => ({ statusCode: 404, message, error: 'Not Found', code, field: null });
+const PLACE_NOT_FOUND = notFound('Lieu de collecte introuvable dans cette ville', 'collectionPlaceNotFound');
+const RULE_NOT_FOUND = notFound('Règle de rue introuvable', 'streetRuleNotFound');
+/** A write rule's fault: code `validation`, naming the faulty field. */
+const invalid = (message: string, field: string) => ({ statusCode: 400, message, error: 'Bad Request', code: 'validation', field });
 
 /** A closed square around Brest's centre. */
 const SQUARE = { type: 'Polygon', coordinates: [[[-4.5, 48.38], [-4.48, 48.38], [-4.48, 48.4], [-4.5, 48.4], [-4.5, 48.38]]] };
 
+/** A record's ETag, read at its admin URL. */
+const etagOf = async (app: FastifyInstance, headers: Record<string, string>, url: string) =>
+  String((await inject(app, headers, 'GET', url)).headers.etag);
 const publicCities = async (app: FastifyInstance) => (await app.inject('/public/cities')).body;
 async function countRules(db: import('kysely').Kysely<import('../../src/db/types.ts').DB>) {
   return (await db.selectFrom('place_street').select('id').execute()).length;
@@ -61,18 +65,20 @@ for (const kind of testDatabaseKinds()) {
       // The seed's public shapes do not change (CONTRACT Part two): not one byte.
       assert.equal(await publicCities(app), publicBefore);
 
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/streets/${rule.id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asManager, 'if-match': String(changed.headers.etag) }, 'DELETE', `/admin/streets/${rule.id}`)).statusCode, 204);
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/streets/${rule.id}`)).json(), RULE_NOT_FOUND);
       assert.equal(await countRules(db), 1);
       // A place is deleted with its street rules.
-      assert.equal((await inject(app, asManager, 'DELETE', `/admin/places/${ids.placeCentre}`)).statusCode, 204);
+      const placeEtag = await etagOf(app, asManager, `/admin/places/${ids.placeCentre}`);
+      assert.equal((await inject(app, { ...asManager, 'if-match': placeEtag }, 'DELETE', `/admin/places/${ids.placeCentre}`)).statusCode, 204);
       assert.equal(await countRules(db), 0);
     });
 
     it('sets and clears a place’s area; the admin place shows it with its bounding box stored, the public city never', async (t) => {
       const { app, db, asManager } = await setup(t, kind);
       const publicBefore = await publicCities(app);
-      const patched = await inject(app, asManager, 'PATCH', `/admin/places/${ids.placeNord}`, { area: SQUARE });
+      const etag = await etagOf(app, asManager, `/admin/places/${ids.placeNord}`);
+      const patched = await inject(app, { ...asManager, 'if-match': etag }, 'PATCH', `/admin/places/${ids.placeNord}`, { area: SQUARE });
       assert.equal(patched.statusCode, 200, patched.body);
       assert.deepEqual(patched.json().area, SQUARE);
       assert.equal(patched.json().name, 'Secteur Nord', 'the name stays');
@@ -82,10 +88,10 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(await publicCities(app), publicBefore);
 
       const multi = { type: 'MultiPolygon', coordinates: [SQUARE.coordinates, [[[-4.4, 48.3], [-4.39, 48.3], [-4.39, 48.31], [-4.4, 48.3]]]] };
-      const renamed = await inject(app, asManager, 'PATCH', `/admin/places/${ids.placeNord}`, { name: 'Nord', area: multi });
+      const renamed = await inject(app, { ...asManager, 'if-match': String(patched.headers.etag) }, 'PATCH', `/admin/places/${ids.placeNord}`, { name: 'Nord', area: multi });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.deepEqual(renamed.json().area, multi);
-      const cleared = await inject(app, asManager, 'PATCH', `/admin/places/${ids.placeNord}`, { area: null });
+      const cleared = await inject(app, { ...asManager, 'if-match': String(renamed.headers.etag) }, 'PATCH', `/admin/places/${ids.placeNord}`, { area: null });
       assert.equal(cleared.json().area, null);
       const clearedRow = await db.selectFrom('collection_place').selectAll().where('id', '=', ids.placeNord).executeTakeFirstOrThrow();
       assert.deepEqual([clearedRow.area, clearedRow.area_min_lon, clearedRow.area_max_lat], [null, null, null]);
@@ -108,9 +114,10 @@ for (const kind of testDatabaseKinds()) {
         [{ type: 'Polygon', coordinates: [[ring[0], ['a', 1], ring[2], ring[0]]] }, 'area.coordinates[0][1]', 'doit être une position [longitude, latitude] en nombres'],
         [{ type: 'MultiPolygon', coordinates: [] }, 'area.coordinates', 'doit contenir au moins un polygone'],
       ];
+      const asManagerOnNord = { ...asManager, 'if-match': await etagOf(app, asManager, `/admin/places/${ids.placeNord}`) };
       for (const [area, field, rule] of cases) {
-        const answer = await inject(app, asManager, 'PATCH', `/admin/places/${ids.placeNord}`, { area });
-        assert.deepEqual(answer.json(), invalid(`Le champ «\u00a0${field}\u00a0» ${rule}.`), JSON.stringify(area));
+        const answer = await inject(app, asManagerOnNord, 'PATCH', `/admin/places/${ids.placeNord}`, { area });
+        assert.deepEqual(answer.json(), invalid(`Le champ «\u00a0${field}\u00a0» ${rule}.`, field), JSON.stringify(area));
       }
       const created = await inject(app, asManager, 'POST', `/admin/cities/${ids.brest}/places`, { name: 'X', area: { type: 'Polygon', coordinates: [ring.slice(0, 4)] } });
       assert.equal(created.statusCode, 400);
@@ -126,7 +133,7 @@ for (const kind of testDatabaseKinds()) {
         [{ street: 'Rue de Siam', toNumber: -3, side: 'ALL' }, 'toNumber', 'doit être un numéro égal ou supérieur à 1 (null\u00a0: sans limite)'],
       ];
       for (const [body, field, rule] of cases) {
-        assert.deepEqual((await inject(app, asManager, 'POST', url, body)).json(), invalid(`Le champ «\u00a0${field}\u00a0» ${rule}.`));
+        assert.deepEqual((await inject(app, asManager, 'POST', url, body)).json(), invalid(`Le champ «\u00a0${field}\u00a0» ${rule}.`, field));
       }
       const badSide = await inject(app, asManager, 'POST', url, { street: 'Rue de Siam', side: 'BOTH' });
       assert.equal(badSide.statusCode, 400);
@@ -136,9 +143,10 @@ for (const kind of testDatabaseKinds()) {
       assert.match(huge.json().message, /fromNumber/);
       assert.equal(await countRules(db), 0);
 
-      const rule = (await inject(app, asManager, 'POST', url, { street: 'Rue de Siam', fromNumber: 2, toNumber: 40, side: 'EVEN' })).json();
-      const reversed = await inject(app, asManager, 'PATCH', `/admin/streets/${rule.id}`, { fromNumber: 50 });
-      assert.deepEqual(reversed.json(), invalid('Le champ «\u00a0toNumber\u00a0» doit être égal ou supérieur à fromNumber.'));
+      const created = await inject(app, asManager, 'POST', url, { street: 'Rue de Siam', fromNumber: 2, toNumber: 40, side: 'EVEN' });
+      const rule = created.json();
+      const reversed = await inject(app, { ...asManager, 'if-match': String(created.headers.etag) }, 'PATCH', `/admin/streets/${rule.id}`, { fromNumber: 50 });
+      assert.deepEqual(reversed.json(), invalid('Le champ «\u00a0toNumber\u00a0» doit être égal ou supérieur à fromNumber.', 'toNumber'));
       assert.deepEqual((await inject(app, asManager, 'GET', `/admin/streets/${rule.id}`)).json(), rule);
     });
 
@@ -154,6 +162,7 @@ for (const kind of testDatabaseKinds()) {
         invalid(
           'Le champ «\u00a0street\u00a0» recouvre les numéros de la rue « RUE JEAN JAURES » déjà attribués à un autre lieu de collecte par ' +
             `la règle ${centre.id} du lieu de collecte « Centre-ville » (${ids.placeCentre}).`,
+          'street',
         ),
       );
       assert.equal(await countRules(db), 1);
@@ -171,7 +180,8 @@ for (const kind of testDatabaseKinds()) {
 
       // A change that would overlap is refused too.
       const even = (await inject(app, asManager, 'GET', `${nord}`)).json().data.find((r: { side: string }) => r.side === 'EVEN');
-      const widened = await inject(app, asManager, 'PATCH', `/admin/streets/${even.id}`, { side: 'ALL' });
+      const evenEtag = await etagOf(app, asManager, `/admin/streets/${even.id}`);
+      const widened = await inject(app, { ...asManager, 'if-match': evenEtag }, 'PATCH', `/admin/streets/${even.id}`, { side: 'ALL' });
       assert.equal(widened.statusCode, 400);
       assert.match(widened.json().message, /^Le champ «\u00a0street\u00a0» recouvre les numéros de la rue « rue jean jaurès »/);
       assert.equal((await inject(app, asManager, 'GET', `/admin/streets/${even.id}`)).json().side, 'EVEN');
@@ -205,9 +215,12 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/places/${ids.placeCentre}/streets`)).json(), PLACE_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', `/admin/places/${ids.placeCentre}/streets`, body)).json(), PLACE_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/streets/${rule.id}`)).json(), RULE_NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/streets/${rule.id}`, { street: 'x' })).json(), RULE_NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'DELETE', `/admin/streets/${rule.id}`)).json(), RULE_NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: SQUARE })).json(), PLACE_NOT_FOUND);
+      // With the records' very ETags (read by an agent who may): still 404, as if missing.
+      const onRule = { ...asOutsider, 'if-match': await etagOf(app, asRoot, `/admin/streets/${rule.id}`) };
+      const onPlace = { ...asOutsider, 'if-match': await etagOf(app, asRoot, `/admin/places/${ids.placeCentre}`) };
+      assert.deepEqual((await inject(app, onRule, 'PATCH', `/admin/streets/${rule.id}`, { street: 'x' })).json(), RULE_NOT_FOUND);
+      assert.deepEqual((await inject(app, onRule, 'DELETE', `/admin/streets/${rule.id}`)).json(), RULE_NOT_FOUND);
+      assert.deepEqual((await inject(app, onPlace, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: SQUARE })).json(), PLACE_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/streets/${UNKNOWN}`)).json(), RULE_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/streets/${rule.id}`)).json(), rule);
       assert.equal(await countRules(db), 1);

@@ -81,7 +81,7 @@ for (const kind of testDatabaseKinds()) {
       for (const id of [ids.inactive, '20000000-0000-4000-8000-0000000000ff']) {
         const res = await app.inject(`/public/cities/${id}`);
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Ville introuvable', error: 'Not Found', code: 'cityNotFound', field: null });
       }
       const bad = await app.inject('/public/cities/not-a-uuid');
       assert.equal(bad.statusCode, 400);

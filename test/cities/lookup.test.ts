@@ -110,7 +110,7 @@ for (const kind of testDatabaseKinds()) {
         }
       }
       for (const [placeId, lat] of [[ids.placeCentre, 48.38], [ids.placeNord, 48.4]] as const) {
-        const patched = await inject(app, setup.asRoot, 'PATCH', `/admin/places/${placeId}`, { area: square(lat) });
+        const patched = await inject(app, { ...setup.asRoot, 'if-match': '*' }, 'PATCH', `/admin/places/${placeId}`, { area: square(lat) });
         assert.equal(patched.statusCode, 200, patched.body);
       }
       const location = await inject(app, setup.asRoot, 'POST', `/admin/places/${ids.placeNord}/attached-locations`, {
@@ -297,11 +297,12 @@ for (const kind of testDatabaseKinds()) {
       const inArea = (candidates: Candidate[]) => candidates.filter((c) => c.matchedBy === 'area').map((c) => c.placeId);
       for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), [ids.placeCentre]);
       // Centre-ville's square moves 0.06° south: the position is in no area any more (its Rue de Siam location, 200 m away, still answers), then in it again once moved back.
-      const moved = await inject(app, asRoot, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.32) });
+      const etag = String((await inject(app, asRoot, 'GET', `/admin/places/${ids.placeCentre}`)).headers.etag);
+      const moved = await inject(app, { ...asRoot, 'if-match': etag }, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.32) });
       assert.equal(moved.statusCode, 200, moved.body);
       for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), []);
       assert.deepEqual(inArea(await lookup({ lat: 48.33, lon: -4.49 })), [ids.placeCentre]);
-      const back = await inject(app, asRoot, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.38) });
+      const back = await inject(app, { ...asRoot, 'if-match': String(moved.headers.etag) }, 'PATCH', `/admin/places/${ids.placeCentre}`, { area: square(48.38) });
       assert.equal(back.statusCode, 200, back.body);
       for (let i = 0; i < 5; i++) assert.deepEqual(inArea(await lookup(at)), [ids.placeCentre]);
     });

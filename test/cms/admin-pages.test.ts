@@ -6,11 +6,16 @@ import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { contentAdminApp as setup, inject, storedVersion } from '../helpers/content-admin-fixtures.ts';
 
-const NOT_FOUND = { statusCode: 404, message: 'Page introuvable', error: 'Not Found' };
-const SITE_NOT_FOUND = { statusCode: 404, message: 'Site introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Page introuvable', error: 'Not Found', code: 'pageNotFound', field: null };
+const SITE_NOT_FOUND = { statusCode: 404, message: 'Site introuvable', error: 'Not Found', code: 'siteNotFound', field: null };
 const SLUG = 'brest-proprete';
 
 type Headers = Record<string, string>;
+
+/** `headers` plus `If-Match` with the ETag of `url` as `reader` reads it now (a PATCH or DELETE needs one). */
+async function withIfMatch(app: FastifyInstance, headers: Headers, url: string, reader: Headers = headers): Promise<Headers> {
+  return { ...headers, 'if-match': String((await inject(app, reader, 'GET', url)).headers.etag) };
+}
 
 /** A site of `ids.group` made through the admin API, and its pages' path. */
 async function siteOf(app: FastifyInstance, headers: Headers) {
@@ -51,30 +56,31 @@ for (const kind of testDatabaseKinds()) {
       const version = await storedVersion(db);
       const mdx = await inject(app, asWebmaster, 'POST', pages, { title: 'Cassée', slug: 'cassee', content: '# Titre\n\nb {x\n' });
       assert.deepEqual(mdx.json(), {
-        statusCode: 400, error: 'Bad Request',
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'content',
         message: 'Le champ «\u00a0content\u00a0» n’est pas du MDX valide (ligne 3, colonne 5)\u00a0: ' +
           'Unexpected end of file in expression, expected a corresponding closing brace for `{`.',
       });
       const taken = await inject(app, asWebmaster, 'POST', pages, { title: 'Encore', slug: 'tri' });
       assert.deepEqual(taken.json().message, `Le champ «\u00a0slug\u00a0» est déjà pris par la page ${page.id} de ce site (« tri »).`);
-      const patchedMdx = await inject(app, asWebmaster, 'PATCH', `/admin/pages/${page.id}`, { content: '<div>' });
+      const patchedMdx = await inject(app, { ...asWebmaster, 'if-match': String(published.headers.etag) }, 'PATCH', `/admin/pages/${page.id}`, { content: '<div>' });
       assert.equal(patchedMdx.statusCode, 400);
       assert.match(patchedMdx.json().message, /^Le champ «\u00a0content\u00a0» n’est pas du MDX valide\u00a0: Expected a closing tag for `<div>`/);
       assert.equal((await db.selectFrom('page').select('id').execute()).length, 1, 'nothing refused was written');
       assert.equal(await storedVersion(db), version);
 
-      const unpublished = await inject(app, asWebmaster, 'PATCH', `/admin/pages/${page.id}`, { publishedAt: null });
+      const unpublished = await inject(app, { ...asWebmaster, 'if-match': String(published.headers.etag) }, 'PATCH', `/admin/pages/${page.id}`, { publishedAt: null });
       assert.equal(unpublished.json().publishedAt, null);
       assert.deepEqual(await publicPages(app), [], 'unpublished: hidden at once');
 
       const menu = (await inject(app, asWebmaster, 'POST', `/admin/sites/${site.id}/menus`, { name: 'Haut', location: 'header' })).json();
-      const item = (await inject(app, asWebmaster, 'POST', `/admin/menus/${menu.id}/items`, { label: 'Le tri', linkType: 'PAGE', pageId: page.id })).json();
-      assert.deepEqual((await inject(app, asWebmaster, 'DELETE', `/admin/pages/${page.id}`)).json(), {
-        statusCode: 409, error: 'Conflict',
+      const item = await inject(app, asWebmaster, 'POST', `/admin/menus/${menu.id}/items`, { label: 'Le tri', linkType: 'PAGE', pageId: page.id });
+      const asWebmasterDeleting = await withIfMatch(app, asWebmaster, `/admin/pages/${page.id}`);
+      assert.deepEqual((await inject(app, asWebmasterDeleting, 'DELETE', `/admin/pages/${page.id}`)).json(), {
+        statusCode: 409, error: 'Conflict', code: 'pageInMenus', field: null,
         message: 'Cette page est encore le lien de 1\u00a0élément de menu\u00a0: faites-les pointer ailleurs ou supprimez-les d’abord.',
       });
-      assert.equal((await inject(app, asWebmaster, 'DELETE', `/admin/menu-items/${item.id}`)).statusCode, 204);
-      assert.equal((await inject(app, asWebmaster, 'DELETE', `/admin/pages/${page.id}`)).statusCode, 204);
+      assert.equal((await inject(app, { ...asWebmaster, 'if-match': String(item.headers.etag) }, 'DELETE', `/admin/menu-items/${item.json().id}`)).statusCode, 204);
+      assert.equal((await inject(app, asWebmasterDeleting, 'DELETE', `/admin/pages/${page.id}`)).statusCode, 204);
       assert.deepEqual((await inject(app, asWebmaster, 'GET', `/admin/pages/${page.id}`)).json(), NOT_FOUND);
 
       const audit = (await inject(app, asWebmaster, 'GET', `/admin/audit?entity=page&entityId=${page.id}`)).json().data;
@@ -88,7 +94,8 @@ for (const kind of testDatabaseKinds()) {
       const { app: one, db, asWebmaster, secondInstance } = await setup(t, kind, { clock });
       const two = await secondInstance();
       const { site, pages } = await siteOf(one, asWebmaster);
-      const page = (await inject(one, asWebmaster, 'POST', pages, { title: 'Horaires d’hiver', slug: 'hiver', publishedAt: '2026-11-20T10:00:00.000Z' })).json();
+      const written = await inject(one, asWebmaster, 'POST', pages, { title: 'Horaires d’hiver', slug: 'hiver', publishedAt: '2026-11-20T10:00:00.000Z' });
+      const page = written.json();
       const menu = (await inject(one, asWebmaster, 'POST', `/admin/sites/${site.id}/menus`, { name: 'Haut', location: 'header' })).json();
       await inject(one, asWebmaster, 'POST', `/admin/menus/${menu.id}/items`, { label: 'Horaires', linkType: 'PAGE', pageId: page.id });
       await inject(one, asWebmaster, 'POST', `/admin/menus/${menu.id}/items`, { label: 'Contact', linkType: 'EXTERNAL', externalUrl: 'https://brest.fr/contact', order: 1 });
@@ -110,7 +117,8 @@ for (const kind of testDatabaseKinds()) {
       }
       assert.equal(await storedVersion(db), version, 'without any write');
 
-      await inject(one, asWebmaster, 'PATCH', `/admin/pages/${page.id}`, { publishedAt: null });
+      const unpublished = await inject(one, { ...asWebmaster, 'if-match': String(written.headers.etag) }, 'PATCH', `/admin/pages/${page.id}`, { publishedAt: null });
+      assert.equal(unpublished.statusCode, 200, unpublished.body);
       await two.dataVersion.refresh();
       for (const app of [one, two]) assert.deepEqual(await publicMenu(app), ['Contact'], 'unpublished: its item hidden on each instance');
     });
@@ -123,8 +131,10 @@ for (const kind of testDatabaseKinds()) {
       assert.equal((await inject(app, asEditor, 'GET', pages)).statusCode, 403);
       assert.deepEqual((await inject(app, asOutsider, 'GET', pages)).json(), SITE_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'POST', pages, { title: 'x', slug: 'x' })).json(), SITE_NOT_FOUND);
+      // A write carries the page's very ETag (read by an agent who may): still 404, as if missing.
       for (const [method, body] of [['GET'], ['PATCH', { title: 'x' }], ['DELETE']] as const) {
-        assert.deepEqual((await inject(app, asOutsider, method, `/admin/pages/${page.id}`, body)).json(), NOT_FOUND, method);
+        const url = `/admin/pages/${page.id}`;
+        assert.deepEqual((await inject(app, await withIfMatch(app, asOutsider, url, asWebmaster), method, url, body)).json(), NOT_FOUND, method);
       }
       assert.deepEqual(await db.selectFrom('page').select(['id', 'title']).execute(), [{ id: page.id, title: 'Accueil' }]);
     });

@@ -81,7 +81,7 @@ for (const kind of testDatabaseKinds()) {
 
       const notApp = await app.inject('/public/cms/apps/site-web');
       assert.equal(notApp.statusCode, 404);
-      assert.deepEqual(notApp.json(), { statusCode: 404, message: 'Application introuvable', error: 'Not Found' });
+      assert.deepEqual(notApp.json(), { statusCode: 404, message: 'Application introuvable', error: 'Not Found', code: 'appNotFound', field: null });
       assert.equal((await app.inject(`/public/cms/apps/site-web/menus/by-id/${siteMenu.id}`)).statusCode, 404);
 
       const own = await app.inject(`/public/cms/apps/appli-a/menus/by-id/${menuA.id}`);
@@ -90,7 +90,7 @@ for (const kind of testDatabaseKinds()) {
 
       const foreign = await app.inject(`/public/cms/apps/appli-a/menus/by-id/${menuB.id}`);
       assert.equal(foreign.statusCode, 404);
-      assert.deepEqual(foreign.json(), { statusCode: 404, message: 'Menu introuvable', error: 'Not Found' });
+      assert.deepEqual(foreign.json(), { statusCode: 404, message: 'Menu introuvable', error: 'Not Found', code: 'menuNotFound', field: null });
 
       const malformed = await app.inject('/public/cms/apps/appli-a/menus/by-id/tabs');
       assert.equal(malformed.statusCode, 400);

@@ -68,7 +68,7 @@ for (const kind of testDatabaseKinds()) {
       for (const id of [soon.id, draft.id, '00000000-0000-4000-8000-000000000000']) {
         const res = await app.inject(`/public/cms/pages/${id}`);
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Page introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Page introuvable', error: 'Not Found', code: 'pageNotFound', field: null });
       }
       assert.equal((await app.inject('/public/cms/sites/ville/pages')).json().meta.total, 0);
 
@@ -98,7 +98,7 @@ for (const kind of testDatabaseKinds()) {
       ]) {
         const res = await app.inject(url);
         assert.equal(res.statusCode, 404, url);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Site introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Site introuvable', error: 'Not Found', code: 'siteNotFound', field: null });
       }
       for (const url of ['/public/cms/apps/inconnu', '/public/cms/apps/inconnu/menus/by-id/00000000-0000-4000-8000-000000000000']) {
         const res = await app.inject(url);

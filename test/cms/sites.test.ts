@@ -138,7 +138,7 @@ for (const kind of testDatabaseKinds()) {
       for (const url of ['/public/cms/sites/nulle-part', '/public/cms/sites/ville?type=APP']) {
         const missing = await app.inject(url);
         assert.equal(missing.statusCode, 404, url);
-        assert.deepEqual(missing.json(), { statusCode: 404, message: 'Site introuvable', error: 'Not Found' });
+        assert.deepEqual(missing.json(), { statusCode: 404, message: 'Site introuvable', error: 'Not Found', code: 'siteNotFound', field: null });
       }
       assert.equal((await app.inject('/public/cms/sites/ville?type=blog')).statusCode, 400);
     });

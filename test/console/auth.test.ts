@@ -43,8 +43,10 @@ for (const kind of testDatabaseKinds()) {
           const res = await app.inject(route);
           assert.equal(res.statusCode, 401, `${route.method} ${route.url}`);
           assert.equal(res.headers['www-authenticate'], 'Bearer');
-          assert.deepEqual(Object.keys(res.json()), ['statusCode', 'message', 'error']);
+          assert.deepEqual(Object.keys(res.json()), ['statusCode', 'message', 'error', 'code', 'field']);
           assert.equal(res.json().error, 'Unauthorized');
+          assert.equal(res.json().code, 'unauthorized');
+          assert.equal(res.json().field, null);
           assert.match(res.json().message, /Authorization: Bearer/);
         }
       }
@@ -141,6 +143,8 @@ for (const kind of testDatabaseKinds()) {
             statusCode: 403,
             message: 'Ce jeton de console n’a pas la permission CHAT_CONVERSATIONS.',
             error: 'Forbidden',
+            code: 'missingPermission',
+            field: null,
           });
         }
       }
@@ -161,7 +165,7 @@ for (const kind of testDatabaseKinds()) {
         const unknownRes = await app.inject({ ...route, url: route.url.replace(theirs, unknown), headers });
         // The same answer as for an unknown conversation: nothing tells that it exists.
         assert.deepEqual(res.json(), unknownRes.json());
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Conversation introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Conversation introuvable', error: 'Not Found', code: 'conversationNotFound', field: null });
       }
       const row = await database.db.selectFrom('conversation').select(['status', 'assigned_to']).where('id', '=', theirs).executeTakeFirstOrThrow();
       assert.deepEqual(row, { status: 'WAITING_AGENT', assigned_to: null });

@@ -7,8 +7,8 @@ import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.t
 import { inject } from '../helpers/admin-fixtures.ts';
 
 const REPLIES = `/admin/city-groups/${ids.group}/canned-replies`;
-const NOT_FOUND = { statusCode: 404, message: 'Réponse type introuvable', error: 'Not Found' };
-const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Réponse type introuvable', error: 'Not Found', code: 'cannedReplyNotFound', field: null };
+const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found', code: 'cityGroupNotFound', field: null };
 
 async function setup(t: Parameters<typeof authApp>[0], kind: Parameters<typeof authApp>[1]) {
   const clock = fixedClock('2026-11-24T09:00:00.000Z');
@@ -76,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
       const reply = (await inject(app, asAgent, 'POST', REPLIES, { title: 'Bonjour', content: 'Bonjour !' })).json();
       assert.deepEqual((await inject(app, asOutsider, 'GET', REPLIES)).json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asOutsider, 'GET', `/admin/canned-replies/${reply.id}`)).json(), NOT_FOUND);
-      assert.deepEqual((await inject(app, asOutsider, 'PATCH', `/admin/canned-replies/${reply.id}`, { title: 'x' })).json(), NOT_FOUND);
+      assert.deepEqual((await inject(app, { ...asOutsider, 'if-match': '*' }, 'PATCH', `/admin/canned-replies/${reply.id}`, { title: 'x' })).json(), NOT_FOUND);
       assert.equal((await inject(app, asManager, 'GET', REPLIES)).statusCode, 403);
       assert.equal((await inject(app, {}, 'GET', REPLIES)).statusCode, 401);
       assert.equal((await inject(app, asOutsider, 'GET', `/admin/city-groups/${ids.emptyGroup}/canned-replies`)).json().meta.total, 0);

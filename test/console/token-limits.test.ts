@@ -57,7 +57,7 @@ for (const kind of testDatabaseKinds()) {
         const res = await app.inject({ url: '/chat/inbox', headers: bearer(token) });
         assert.equal(res.statusCode, 401, label);
         assert.equal(res.headers['www-authenticate'], 'Bearer', label);
-        assert.deepEqual(res.json(), { statusCode: 401, message: 'Le jeton de console est invalide ou expiré.', error: 'Unauthorized' }, label);
+        assert.deepEqual(res.json(), { statusCode: 401, message: 'Le jeton de console est invalide ou expiré.', error: 'Unauthorized', code: 'unauthorized', field: null }, label);
       }
     });
   });

@@ -13,12 +13,16 @@ import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
 import { streetKey } from '../../src/kernel/address.ts';
 import { signConsoleToken } from '../../src/auth/token.ts';
+import { findAccount } from '../../src/auth/repository.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
 import type { Database } from '../../src/db/database.ts';
 import { testConfig, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
-import { collectRoutes, dumpTables, fuzzRequest, problemWith, silentReads, toInject, urlOf, type DemoValues, type FuzzRequest, type Route } from './requests.ts';
+import {
+  collectRoutes, dumpTables, fuzzRequest, isConditionalWrite, problemWith, silentReads, toInject, urlOf, withRecordEtag,
+  type DemoValues, type FuzzRequest, type Route,
+} from './requests.ts';
 import { groupFinder, writeFingerprint, type GroupFinder } from './records.ts';
 import { demoValues } from './demo-values.ts';
 
@@ -32,8 +36,13 @@ import { demoValues } from './demo-values.ts';
  *   version are the same after it; a successful admin write adds exactly one audit entry, naming only groups of its
  *   agent (a super admin's excepted);
  * - 401 for every token that is not a valid account's; 403 only for a token that lacks the route's permission (as the
- *   guard answers it) or a grant the agent does not hold, never for a super admin;
- * - 404, never anything else, for a well-formed request of group A's CITIES agent naming a record of group B.
+ *   guard answers it) or a grant the agent does not hold, never for a super admin. A token is judged on its account
+ *   as it now is: after each successful write the fuzzed accounts are read again, so that one the run deactivated or
+ *   deleted is then due 401, and one whose permissions changed has its guards asked again;
+ * - 404, never anything else, for a well-formed request of group A's CITIES agent naming a record of group B;
+ * - 428 `preconditionRequired` for an admin change or deletion without `If-Match` that the guard lets through. Most
+ *   well-formed ones carry the record's ETag (read just before) or `*`, so that they are really written; some a
+ *   stale tag (412).
  * At the end, every row that changed is explained by an audit entry (its id, or the id of a record it hangs off).
  *
  * The seed is in the suite's name and printed; replay with
@@ -74,6 +83,9 @@ interface Scope {
   weight: number;
   superAdmin?: boolean;
   cityGroupIds?: string[];
+  /** The token's account and its permissions as last read, for the valid ones. */
+  accountId?: string;
+  permissions?: readonly string[];
 }
 
 const isAdminRoute = (route: string) => / \/admin(\/|$)/.test(route);
@@ -116,6 +128,10 @@ for (const kind of testDatabaseKinds()) {
       await addTokens();
       // Read once the accounts exist, so that /admin/users/:id names them.
       values = await demoValues(app, database, new Date(NOW));
+      // Group A's CITIES agent is the one the group rule is checked with (404 at group B's records): the run changes
+      // and deletes the other accounts (each then judged as it now is), never its own.
+      const checker = [...scopes.values()].find((scope) => scope.name === 'CITIES of group A')!.accountId;
+      values.idsByTable.account = (values.idsByTable.account ?? []).filter((id) => id !== checker);
       groups = await groupFinder(database.db);
       values.ancestors = await groups.ancestors();
       values.authorizations = [...scopes].flatMap(([authorization, scope]) => Array<string>(scope.weight).fill(authorization));
@@ -181,7 +197,7 @@ for (const kind of testDatabaseKinds()) {
           new Date(NOW),
         );
         if (account.superAdmin) superId = user.id;
-        scopes.set((await loginHeaders(app, email)).authorization, account);
+        scopes.set((await loginHeaders(app, email)).authorization, { ...account, accountId: user.id });
       }
       const superClaims = { sub: superId, name: 'Root', cityGroupIds: [], permissions: [], superAdmin: true };
       const longAgo = new Date(new Date(NOW).getTime() - 86_400_000);
@@ -196,10 +212,10 @@ for (const kind of testDatabaseKinds()) {
       for (const [name, token] of refused) scopes.set(`Bearer ${token}`, { name, valid: false, weight: 1 });
     }
 
-    /** Asks each admin route's guard, with each valid token, whether it lets the token through. */
-    async function probeGuards() {
+    /** Asks each admin route's guard, with each valid token (or the one given), whether it lets the token through. */
+    async function probeGuards(only?: string) {
       for (const [authorization, scope] of scopes) {
-        if (!scope.valid) continue;
+        if (!scope.valid || (only !== undefined && authorization !== only)) continue;
         const refused = new Set<string>();
         for (const route of routes.filter((r) => r.url.startsWith('/admin'))) {
           const url = route.url.replace(/:[^/]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, '');
@@ -208,6 +224,36 @@ for (const kind of testDatabaseKinds()) {
         }
         guarded.set(authorization, refused);
       }
+    }
+
+    /**
+     * Reads the fuzzed tokens' accounts as they now are (the run may change, deactivate or delete them: a token is
+     * judged on its account at every request): one no longer active or existing is then invalid (401 due), and the
+     * guards are asked again for one whose permissions or rank changed. Returns what changed, for the diagnostics.
+     */
+    async function refreshScopes(): Promise<string[]> {
+      const changes: string[] = [];
+      for (const [authorization, scope] of scopes) {
+        if (scope.accountId === undefined) continue;
+        const row = (await findAccount(database.db, scope.accountId)) ?? undefined;
+        const now: Scope = {
+          ...scope,
+          valid: row !== undefined && row.active,
+          superAdmin: row?.super_admin ?? scope.superAdmin,
+          cityGroupIds: row?.city_group_ids ?? scope.cityGroupIds,
+          permissions: row ? [...row.permissions].sort() : scope.permissions,
+        };
+        const rights = (s: Scope) => JSON.stringify([s.valid, s.superAdmin ?? false, [...(s.permissions ?? [])].sort()]);
+        const changed = rights(now) !== rights(scope);
+        const groupsOf = (s: Scope) => JSON.stringify([...(s.cityGroupIds ?? [])].sort());
+        if (!changed && groupsOf(now) === groupsOf(scope)) continue;
+        scopes.set(authorization, now);
+        const state = row === undefined ? 'deleted' : !row.active ? 'deactivated'
+          : `now ${row.super_admin ? 'super admin, ' : ''}[${row.permissions.join(', ')}] of ${row.city_group_ids.map((id) => (id === groupA ? 'A' : id === groupB ? 'B' : id)).join(', ') || 'no group'}`;
+        changes.push(`${scope.name}: ${state}`);
+        if (changed && now.valid) await probeGuards(authorization);
+      }
+      return changes;
     }
 
     it('finds the admin routes from the app, and each guard asks for one permission whatever the group', () => {
@@ -248,7 +294,11 @@ for (const kind of testDatabaseKinds()) {
       /** The reads answered since the last fingerprint. */
       const readsSince: string[] = [];
       let grantRefusals = 0;
+      let preconditionsRequired = 0;
+      const accountChanges: string[] = [];
       const answered = new Map<string, number>();
+      // The ETags that well-formed changes and deletions send are read by an agent who may read every record.
+      const superAuthorization = [...scopes].find(([, scope]) => scope.superAdmin)![0];
 
       /** What is wrong with the answer to a request, given what the database holds after it. */
       async function problemsOf(request: FuzzRequest, status: number, body: string, at: Date): Promise<string[]> {
@@ -286,6 +336,8 @@ for (const kind of testDatabaseKinds()) {
         }
         last = now;
         if (isAdminRoute(request.route)) problems.push(...(await scopeProblems(request, status, body, where)));
+        // The write may have changed a fuzzed token's account: the next requests are judged on it as it now is.
+        if (adminWrite) accountChanges.push(...(await refreshScopes()).map((change) => `${change} by ${where}`));
         return problems;
       }
 
@@ -306,7 +358,13 @@ for (const kind of testDatabaseKinds()) {
         const refused = guarded.get(request.headers.authorization!)!.has(request.route);
         if (refused && status !== 403) problems.push(`${where}: the guard refuses this token here, yet it answered ${status}`);
         if (!refused && status === 403) grantRefusals += 1;
-        if (!refused && scope.name === 'CITIES of group A') {
+        // Past the guard, an admin change or deletion without If-Match goes no further: 428, before validation.
+        if (!refused && isConditionalWrite(request.method, request.path) && request.headers['if-match'] === undefined) {
+          if (status === 428) preconditionsRequired += 1;
+          else problems.push(`${where}: without If-Match, 428 was due: ${body.slice(0, 200)}`);
+        }
+        // Group A's agent, as long as its account (which the run may change) holds neither group B nor every group.
+        if (!refused && scope.name === 'CITIES of group A' && !scope.superAdmin && !scope.cityGroupIds?.includes(groupB)) {
           for (const segment of request.path.split('/')) {
             const table = tableOf.get(segment);
             if (!table || !values.ancestors?.has(segment)) continue;
@@ -332,10 +390,11 @@ for (const kind of testDatabaseKinds()) {
         return problems;
       }
 
-      const property = fc.asyncProperty(fuzzRequest(routes, values, { hostilePerWellFormed: 2 }), async (request: FuzzRequest) => {
+      const property = fc.asyncProperty(fuzzRequest(routes, values, { hostilePerWellFormed: 2 }), async (drawn: FuzzRequest) => {
         // Each request a millisecond after the last: its audit entries are told apart by their date.
         clock.set(new Date(clock().getTime() + 1).toISOString());
         const at = clock();
+        const request = await withRecordEtag(app, drawn, superAuthorization);
         const response = await app.inject(toInject(request));
         const problems = await problemsOf(request, response.statusCode, response.body, at);
         if (process.env.FUZZ_TRACE && request.wellFormed) console.log(response.statusCode, scopeName(request), request.method, urlOf(request).slice(0, 120), (request.body ?? '').slice(0, 150), response.statusCode >= 400 ? response.body.slice(0, 150) : '');
@@ -348,7 +407,10 @@ for (const kind of testDatabaseKinds()) {
       try {
         await fc.assert(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
       } catch (err) {
-        throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}`);
+        // fast-check keeps what the property threw as the cause.
+        const cause = (err as Error).cause instanceof Error ? `\n${((err as Error).cause as Error).message}` : '';
+        const changes = accountChanges.length ? `\nfuzzed accounts the run changed before: ${accountChanges.join('; ')}` : '';
+        throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}${cause}${changes}`);
       }
       const final = await fingerprint();
       assert.deepEqual(final, last, `one of the last reads wrote: ${readsSince.join('; ')}`);
@@ -359,14 +421,22 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(Number(count), successfulWrites, 'audit entries added by the run');
       await assertChangesAudited(dumpBefore, runStart);
 
-      t.diagnostic(`${successfulWrites} successful admin writes, ${crossGroupChecks} requests at the other group's records (${crossGroup404s} answered 404), ${grantRefusals} refused grants`);
+      t.diagnostic(
+        `${successfulWrites} successful admin writes, ${crossGroupChecks} requests at the other group's records (${crossGroup404s} answered 404), ` +
+          `${grantRefusals} refused grants, ${preconditionsRequired} changes or deletions without If-Match answered 428`,
+      );
       const writes = routes.filter((r) => isAdminRoute(`${r.method} ${r.url}`) && WRITE_METHODS.has(r.method)).map((r) => `${r.method} ${r.url}`);
+      t.diagnostic(`fuzzed accounts the run changed: ${accountChanges.join('; ') || 'none'}`);
       t.diagnostic(`admin writes that never succeeded: ${writes.filter((route) => !answered.has(route)).join(', ') || 'none'}`);
       // The requests went past validation: writes succeeded and the group rule was put to the test (every read answering
       // is the sweep's assertion above; here a read may only name records that the run has deleted).
       const reads = routes.filter((r) => r.method === 'GET' && r.url.startsWith('/admin')).map((r) => `${r.method} ${r.url}`);
       t.diagnostic(`admin reads that never answered 2xx in the run: ${reads.filter((route) => !answered.has(route)).join(', ') || 'none'}`);
       assert.ok(successfulWrites > 0, 'no admin write succeeded');
+      for (const method of ['PATCH', 'DELETE']) {
+        assert.ok([...answered.keys()].some((route) => route.startsWith(`${method} /admin/`)), `no admin ${method} succeeded (If-Match)`);
+      }
+      assert.ok(preconditionsRequired > 0, 'no admin change or deletion without If-Match was seen answering 428');
       assert.ok(crossGroup404s > 0, 'no request at the other group answered 404');
     });
 

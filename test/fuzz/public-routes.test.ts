@@ -145,7 +145,9 @@ for (const kind of testDatabaseKinds()) {
       try {
         await fc.assert(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
       } catch (err) {
-        throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}`);
+        // fast-check keeps what the property threw as the cause.
+        const cause = (err as Error).cause instanceof Error ? `\n${((err as Error).cause as Error).message}` : '';
+        throw new Error(`fuzzing failed; replay with FUZZ_SEED=${SEED}\n${(err as Error).message}${cause}`);
       }
       if (failures.length) {
         assert.fail(`${failures.length} failing requests (FUZZ_SEED=${SEED}):\n${failures.slice(0, 200).join('\n')}`);

@@ -81,6 +81,11 @@ export interface FuzzRequest {
   remoteAddress: string;
   /** Whether it names records that exist, with the route's own method and parameters (it should reach the handler). */
   wellFormed: boolean;
+  /**
+   * An admin change or deletion whose `If-Match` is to be the record's ETag as it is just before the request is sent
+   * (`withRecordEtag` reads it): a write that is really let through, unlike `*`, a stale tag or none (428).
+   */
+  readEtag?: boolean;
 }
 
 /**
@@ -726,6 +731,40 @@ function jsonTyped(headers: Record<string, string>, body: string | null): Record
   return body === null || 'content-type' in headers ? headers : { 'content-type': 'application/json', ...headers };
 }
 
+/**
+ * What a well-formed admin change or deletion sends as `If-Match` (428 without one): mostly the record's ETag, read
+ * just before (`etag`), or `*`, so that the writes are really let through; sometimes a stale tag (412, or the 404 of
+ * another group's record), and sometimes none, the 428 that the admin test expects then.
+ */
+const IF_MATCH_CHOICES = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<string | null>('etag') },
+  { weight: 2, arbitrary: fc.constant<string | null>('*') },
+  { weight: 1, arbitrary: fc.constant<string | null>('"0-stale"') },
+  { weight: 1, arbitrary: fc.constant<string | null>(null) },
+);
+
+/** Whether a route is one of the admin changes and deletions, which all need `If-Match`. */
+export const isConditionalWrite = (method: string, url: string) => (method === 'PATCH' || method === 'DELETE') && /^\/admin\//.test(url);
+
+/** The headers with the `If-Match` that `choice` says (IF_MATCH_CHOICES), instead of any drawn; `etag` and null leave none yet. */
+function withIfMatchChoice(headers: Record<string, string>, choice: string | null | undefined): Record<string, string> {
+  if (choice === undefined) return headers;
+  const { 'if-match': _drawn, ...others } = headers;
+  return choice === null || choice === 'etag' ? others : { ...others, 'if-match': choice };
+}
+
+/**
+ * The request with its `If-Match` set to the record's current ETag when it asks for it (`readEtag`), as
+ * `authorization` (an agent who may read it) reads the record at the same path now; `*` when it has none (a record
+ * the run deleted), whose write then answers as at a missing record.
+ */
+export async function withRecordEtag(app: FastifyInstance, request: FuzzRequest, authorization: string): Promise<FuzzRequest> {
+  if (!request.readEtag) return request;
+  const read = await app.inject({ method: 'GET', url: request.path, headers: { authorization } });
+  const etag = read.statusCode < 300 && typeof read.headers.etag === 'string' ? read.headers.etag : '*';
+  return { ...request, headers: { ...request.headers, 'if-match': etag } };
+}
+
 export interface FuzzOptions {
   /** How many hostile requests for one well-formed one (default 3). */
   hostilePerWellFormed?: number;
@@ -788,10 +827,15 @@ export function fuzzRequest(routes: Route[], v: DemoValues, options: FuzzOptions
     // bodies name records of the path's group.
     const admitted = v.admittedBy?.get(`${route.method} ${route.url}`) ?? [];
     const admittedAuthorization = admitted.length ? fc.option(fc.constantFrom(...admitted), { nil: undefined }) : fc.constant(undefined);
+    // An admin change or deletion carries If-Match most of the time (IF_MATCH_CHOICES).
+    const ifMatch = isConditionalWrite(route.method, route.url) ? IF_MATCH_CHOICES : fc.constant(undefined);
     const wellFormed = fc
-      .tuple(validPathArbitrary(route, v), ownQuery, headers, fc.ipV4(), admittedAuthorization)
-      .map(([path, query, drawn, remoteAddress, authorization]) => [path, query, authorization ? { ...drawn, authorization } : drawn, remoteAddress] as const)
-      .chain(([path, query, headers, remoteAddress]) =>
+      .tuple(validPathArbitrary(route, v), ownQuery, headers, fc.ipV4(), admittedAuthorization, ifMatch)
+      .map(([path, query, drawn, remoteAddress, authorization, choice]) => {
+        const chosen = withIfMatchChoice(authorization ? { ...drawn, authorization } : drawn, choice);
+        return [path, query, chosen, remoteAddress, choice === 'etag'] as const;
+      })
+      .chain(([path, query, headers, remoteAddress, readEtag]) =>
         (bodyless ? fc.constant(null) : bodyFor(ownersOfPath(path, v))).map(
           (requestBody): FuzzRequest => ({
             route: `${route.method} ${route.url}`,
@@ -802,6 +846,7 @@ export function fuzzRequest(routes: Route[], v: DemoValues, options: FuzzOptions
             body: requestBody,
             remoteAddress,
             wellFormed: true,
+            ...(readEtag ? { readEtag } : {}),
           }),
         ),
       );
@@ -842,6 +887,9 @@ function webAppNotFound(request: FuzzRequest, body: string): boolean {
   return !API_PATH.test(request.path) && /text\/html/.test(request.headers.accept ?? '') && (request.method === 'HEAD' || body.includes('<div id="app">'));
 }
 
+/** The statuses whose code the contract fixes (Part three, errors). */
+const EXACT_CODES: Record<number, string> = { 412: 'preconditionFailed', 428: 'preconditionRequired', 429: 'rateLimited' };
+
 /** What is wrong with an answer, or null when it keeps the contract. */
 export function problemWith(request: FuzzRequest, response: LightMyRequestResponse): string | null {
   const status = response.statusCode;
@@ -862,10 +910,14 @@ export function problemWith(request: FuzzRequest, response: LightMyRequestRespon
   } catch {
     return `${where}: not JSON: ${response.body.slice(0, 300)}`;
   }
-  const { statusCode, message, error, ...rest } = (body ?? {}) as Record<string, unknown>;
+  const { statusCode, message, error, code, field, ...rest } = (body ?? {}) as Record<string, unknown>;
   if (Object.keys(rest).length || statusCode !== status || error !== STATUS_NAMES[status]) {
     return `${where}: not the error shape: ${response.body.slice(0, 300)}`;
   }
+  // The catalogue's stable camelCase name of the error kind, exact where the contract names it; the faulty field or null.
+  if (typeof code !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(code)) return `${where}: not a catalogue code: ${response.body.slice(0, 300)}`;
+  if (EXACT_CODES[status] !== undefined && code !== EXACT_CODES[status]) return `${where}: the code of a ${status} is ${EXACT_CODES[status]}: ${response.body.slice(0, 300)}`;
+  if (field !== null && (typeof field !== 'string' || field.trim() === '')) return `${where}: field is neither a name nor null: ${response.body.slice(0, 300)}`;
   if (typeof message !== 'string' || message.trim() === '' || ENGLISH.test(message)) {
     return `${where}: not a French message: ${JSON.stringify(message)}`;
   }

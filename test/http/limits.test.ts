@@ -11,11 +11,15 @@ describe('request limits and client addresses', () => {
     assert.equal(tooLarge.json().error, 'Payload Too Large');
     assert.equal(tooLarge.json().statusCode, 413);
     assert.match(tooLarge.json().message, /100 Kio/);
+    assert.equal(tooLarge.json().code, 'payloadTooLarge');
+    assert.equal(tooLarge.json().field, null);
 
     const malformed = await app.inject({ method: 'POST', url: '/public/challenges/complete', headers: { 'content-type': 'application/json' }, payload: '{"deviceId": ' });
     assert.equal(malformed.statusCode, 400);
-    assert.deepEqual(Object.keys(malformed.json()).sort(), ['error', 'message', 'statusCode']);
+    assert.deepEqual(Object.keys(malformed.json()).sort(), ['code', 'error', 'field', 'message', 'statusCode']);
     assert.match(malformed.json().message, /JSON/);
+    assert.equal(malformed.json().code, 'invalidJson');
+    assert.equal(malformed.json().field, null);
   });
 
   it('counts clients by X-Forwarded-For only when TRUST_PROXY is set', async (t) => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { buildTestApp } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
-import { agentToken, bearer, consoleEnv } from '../helpers/console-fixtures.ts';
+import { consoleEnv } from '../helpers/console-fixtures.ts';
+import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { MAX_PAGE } from '../../src/kernel/pagination.ts';
 
 /** Numbers that JavaScript reads as Infinity, -0, NaN or beyond exact integers, and other numbers past any sane bound. */
@@ -33,9 +34,11 @@ function validPathValue(parameter: Parameter): string {
 for (const kind of testDatabaseKinds()) {
   describe(`numbers in query strings and paths (${kind})`, () => {
     it('answer 400 naming the parameter, on every route the API document lists, for Infinity, -0 and numbers past their bound', async (t) => {
-      const { app } = await buildTestApp(t, kind, { env: consoleEnv });
-      // A token every guard takes: the console's permission, and an account's id with the super-admin rank for /admin.
-      const headers = bearer(await agentToken({ sub: randomUUID(), superAdmin: true }));
+      const { app, database } = await buildTestApp(t, kind, { env: consoleEnv });
+      // A token every guard takes: a real account's (tokens for /admin must name one), holding the console's permission
+      // for /chat and the super-admin rank for /admin.
+      await createAccount(database.db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: ['CHAT_CONVERSATIONS'] });
+      const headers = await loginHeaders(app, 'root@collecte.fr');
       const spec = (await app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
       const checked: string[] = [];
       for (const [template, operations] of Object.entries(spec.paths)) {
@@ -54,6 +57,8 @@ for (const kind of testDatabaseKinds()) {
               assert.equal(res.statusCode, 400, `${where}: ${res.body}`);
               assert.equal(res.json().error, 'Bad Request', where);
               assert.ok(res.json().message.includes(`« ${parameter.name} »`), `${where}: ${res.json().message}`);
+              assert.equal(res.json().code, 'validation', where);
+              assert.equal(res.json().field, parameter.name, where);
             }
           }
         }
@@ -80,6 +85,8 @@ for (const kind of testDatabaseKinds()) {
         statusCode: 400,
         message: 'Le paramètre « page » doit être inférieur ou égal à 100\u202f000.',
         error: 'Bad Request',
+        code: 'validation',
+        field: 'page',
       });
       for (const page of [String(MAX_PAGE), '1e5']) {
         const last = await app.inject(`/public/cms/sites?page=${page}`);

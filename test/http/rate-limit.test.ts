@@ -47,6 +47,8 @@ function assertTooManyRequests(res: Awaited<ReturnType<typeof get>>) {
     statusCode: 429,
     message: 'Trop de requêtes : réessayez dans quelques instants.',
     error: 'Too Many Requests',
+    code: 'rateLimited',
+    field: null,
   });
   const retryAfter = Number(res.headers['retry-after']);
   assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);

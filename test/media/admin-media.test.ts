@@ -15,7 +15,8 @@ import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.t
 import { makeMediaDir } from '../helpers/cms-fixtures.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
-const NOT_FOUND = { statusCode: 404, message: 'Média introuvable', error: 'Not Found' };
+const NOT_FOUND = { statusCode: 404, message: 'Média introuvable', error: 'Not Found', code: 'mediaNotFound', field: null };
+const GROUP_NOT_FOUND = { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found', code: 'cityGroupNotFound', field: 'cityGroupId' };
 
 type FormPart = { name: string; value: string } | { name: string; filename: string; bytes: Buffer; type?: string };
 
@@ -224,6 +225,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(res.json(), {
         statusCode: 413, error: 'Payload Too Large',
         message: 'Le champ «\u00a0file\u00a0» dépasse la taille maximale de 2\u00a0Kio (MEDIA_MAX_BYTES).',
+        code: 'mediaTooLarge', field: 'file',
       });
       assert.equal(await mediaCount(db), 0);
       assert.deepEqual(filesIn(mediaDir), []);
@@ -301,26 +303,28 @@ for (const kind of testDatabaseKinds()) {
     it('needs a token (401) and the CMS permission (403); another group’s media answer 404 everywhere', async (t) => {
       const { app, db, mediaDir, asCms, asOutsider, asEditor, asRoot } = await setup(t, kind);
       const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
-      const media = (await upload(app, asCms, [{ name: 'file', filename: 'a.pdf', bytes: pdf }])).json();
+      const uploaded = await upload(app, asCms, [{ name: 'file', filename: 'a.pdf', bytes: pdf }]);
+      const media = uploaded.json();
 
       const anonymous = await upload(app, {}, [{ name: 'file', filename: 'a.pdf', bytes: pdf }]);
       assert.equal(anonymous.statusCode, 401);
       assert.equal((await app.inject(`/admin/media/${media.id}`)).statusCode, 401);
       const editor = await upload(app, asEditor, [{ name: 'file', filename: 'a.pdf', bytes: pdf }]);
-      assert.deepEqual(editor.json(), { statusCode: 403, message: 'Votre compte n’a pas la permission CMS.', error: 'Forbidden' });
+      assert.deepEqual(editor.json(), { statusCode: 403, message: 'Votre compte n’a pas la permission CMS.', error: 'Forbidden', code: 'adminPermission', field: null });
       assert.equal((await inject(app, asEditor, 'GET', '/admin/media')).statusCode, 403);
       assert.equal((await inject(app, asEditor, 'DELETE', `/admin/media/${media.id}`)).statusCode, 403);
 
       assert.deepEqual((await inject(app, asOutsider, 'GET', '/admin/media')).json().data, [], 'not listed outside its group');
       for (const [method, body] of [['GET', undefined], ['PATCH', { public: true }], ['DELETE', undefined]] as const) {
-        const res = await inject(app, asOutsider, method, `/admin/media/${media.id}`, body);
+        const headers = method === 'GET' ? asOutsider : { ...asOutsider, 'if-match': '*' };
+        const res = await inject(app, headers, method, `/admin/media/${media.id}`, body);
         assert.deepEqual(res.json(), NOT_FOUND, method);
       }
       assert.deepEqual((await inject(app, asCms, 'GET', `/admin/media/${UNKNOWN}`)).json(), NOT_FOUND);
       const intoOther = await upload(app, asOutsider, [{ name: 'cityGroupId', value: ids.group }, { name: 'file', filename: 'b.pdf', bytes: pdf }]);
-      assert.deepEqual(intoOther.json(), { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' });
-      const moved = await inject(app, asCms, 'PATCH', `/admin/media/${media.id}`, { cityGroupId: ids.emptyGroup });
-      assert.deepEqual(moved.json(), { statusCode: 404, message: 'Groupe de villes introuvable', error: 'Not Found' });
+      assert.deepEqual(intoOther.json(), GROUP_NOT_FOUND);
+      const moved = await inject(app, { ...asCms, 'if-match': String(uploaded.headers.etag) }, 'PATCH', `/admin/media/${media.id}`, { cityGroupId: ids.emptyGroup });
+      assert.deepEqual(moved.json(), GROUP_NOT_FOUND);
       assert.deepEqual((await inject(app, asRoot, 'GET', `/admin/media/${media.id}`)).json(), media, 'nothing changed');
       assert.equal(await mediaCount(db), 1);
       assert.deepEqual(filesIn(mediaDir), [media.id]);

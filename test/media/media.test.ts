@@ -195,7 +195,7 @@ for (const kind of testDatabaseKinds()) {
         const hidden = await app.inject(`/public/cms/media/${secret.id}${suffix}`);
         const missing = await app.inject(`/public/cms/media/${unknown}${suffix}`);
         assert.equal(hidden.statusCode, 404, suffix);
-        assert.deepEqual(hidden.json(), { statusCode: 404, message: 'Média introuvable', error: 'Not Found' });
+        assert.deepEqual(hidden.json(), { statusCode: 404, message: 'Média introuvable', error: 'Not Found', code: 'mediaNotFound', field: null });
         assert.equal(hidden.body, missing.body, suffix);
         assert.equal(hidden.headers['content-type'], missing.headers['content-type']);
       }
@@ -212,7 +212,7 @@ for (const kind of testDatabaseKinds()) {
       for (const url of [`/public/cms/media/${lost.id}/file`, `/public/cms/media/${lostImage.id}/thumbnail`, `/public/cms/media/${lostImage.id}/file?thumb=1`]) {
         const res = await app.inject(url);
         assert.equal(res.statusCode, 404, url);
-        assert.deepEqual(res.json(), { statusCode: 404, message: 'Média introuvable', error: 'Not Found' });
+        assert.deepEqual(res.json(), { statusCode: 404, message: 'Média introuvable', error: 'Not Found', code: 'mediaNotFound', field: null });
       }
     });
 

@@ -54,7 +54,7 @@ for (const kind of testDatabaseKinds()) {
           const res = await app.inject({ url, headers: accept ? { accept } : {} });
           assert.equal(res.statusCode, 404, `${url} ${accept}`);
           assert.match(String(res.headers['content-type']), /^application\/json/, `${url} ${accept}`);
-          assert.deepEqual(res.json(), { statusCode: 404, message: `Aucune route ne correspond à GET ${url}.`, error: 'Not Found' });
+          assert.deepEqual(res.json(), { statusCode: 404, message: `Aucune route ne correspond à GET ${url}.`, error: 'Not Found', code: 'routeNotFound', field: null });
         }
         const head = await app.inject({ method: 'HEAD', url, headers: { accept: browser } });
         assert.equal(head.statusCode, 404, `HEAD ${url}`);

@@ -296,7 +296,7 @@ describe('web app, second pass', { skip: CHROMIUM_SKIP, timeout: 300_000 }, () =
     await page.getByRole('heading', { level: 1, name: 'Page introuvable' }).waitFor();
     const json = await fetch(`${origin}/nulle-part`, { headers: { accept: 'application/json' } });
     assert.equal(json.status, 404);
-    assert.deepEqual(await json.json(), { statusCode: 404, message: 'Aucune route ne correspond à GET /nulle-part.', error: 'Not Found' });
+    assert.deepEqual(await json.json(), { statusCode: 404, message: 'Aucune route ne correspond à GET /nulle-part.', error: 'Not Found', code: 'routeNotFound', field: null });
   });
 
   it('7. French typography: « 1er décembre », news excerpts cut after a word with an ellipsis, a commune’s own name first', async () => {
