@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { AuditAction, AuditEntryTable, DB } from '../db/types.ts';
+import type { AuditAction, DB } from '../db/types.ts';
 import { bumpDataVersion } from '../kernel/data-version.ts';
 import { errors } from '../kernel/errors.ts';
 import { pageMeta, pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { groupScope, type AdminAgent } from './guard.ts';
-import { toAuditEntry } from './mapper.ts';
+import { toAuditEntry, type AuditRow } from './mapper.ts';
 import type { AuditQuery } from './schemas.ts';
 
 /** The audit log of admin writes (CONTRACT section 13): recorded inside each write's transaction, listed by /admin/audit. */
 
-export type AuditRow = Selectable<AuditEntryTable>;
+export type { AuditRow } from './mapper.ts';
 
 /** Who wrote: an account, or the operator's command line (no id). */
 export interface AuditAuthor {

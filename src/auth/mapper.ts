@@ -1,8 +1,12 @@
 import { iso } from '../kernel/french.ts';
 import type { AccountRow } from './repository.ts';
-import type { AuditRow } from './audit.ts';
+import type { Selectable } from 'kysely';
+import type { AuditEntryTable } from '../db/types.ts';
 import type { Permission } from './permissions.ts';
 import type { AuditEntry, User } from './schemas.ts';
+
+/** An audit entry as stored. */
+export type AuditRow = Selectable<AuditEntryTable>;
 
 /** Rows to the shapes of CONTRACT section 13. The password hash stays behind. */
 

@@ -1,15 +1,13 @@
 import { frenchDate as kernelFrenchDate } from '../kernel/french.ts';
 import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
 import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
-import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
+import type { CityApi } from '../kernel/city-model/schemas.ts';
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 import { PLACE_WORDS, SORTING_WORDS } from './lexicon.ts';
 import { addressesIn, parseAddress } from '../kernel/address.ts';
 import { addressIndex, matchAddress, type AddressMatch } from '../kernel/address-match.ts';
-import type { StreetSide } from '../kernel/street-rules.ts';
-import type { ContentPassage } from './content.ts';
-import type { KnowledgeContact } from './contact.ts';
+import type { CityKnowledge, Place, WasteType } from './knowledge-model.ts';
 
 /**
  * What the assistants know: plain functions over one city's published data (the same data the public API
@@ -17,40 +15,7 @@ import type { KnowledgeContact } from './contact.ts';
  * states comes from here. No I/O.
  */
 
-export interface CityKnowledge {
-  city: CityApi;
-  /** IANA zone of the city, for "today" and for writing dates. */
-  timeZone: string;
-  /** The street rules of the city's places (CONTRACT section 11), which the public city does not show. */
-  streets: KnowledgeStreetRule[];
-  /** What CONTRACT section 14 adds to the city's recycling points, which the public city does not show. */
-  points: KnowledgePoint[];
-  /** Passages of the group's published pages and posts (content.ts), quoted for what the data does not say. */
-  content: ContentPassage[];
-  /** How citizens reach the service (contact.ts). */
-  contact: KnowledgeContact;
-}
-
-export interface KnowledgePoint {
-  id: string;
-  /** OpenStreetMap `opening_hours`, checked when stored; null when not known. */
-  openingHoursSpec: string | null;
-  kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
-  /** Waste types the point takes. */
-  wasteTypeIds: string[];
-}
-
-export interface KnowledgeStreetRule {
-  placeId: string;
-  street: string;
-  streetKey: string;
-  fromNumber: number | null;
-  toNumber: number | null;
-  side: StreetSide;
-}
-
-export type Place = WasteCollectionPlaceApi;
-export type WasteType = WasteTypeApi;
+export type { CityKnowledge, KnowledgePoint, KnowledgeStreetRule, Place, WasteType } from './knowledge-model.ts';
 
 /** The calendar engine's view of a place. */
 export function scheduleOf(knowledge: CityKnowledge, place: Place): PlaceSchedule {
