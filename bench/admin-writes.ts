@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
-import { bumpDataVersion } from '../src/kernel/data-version.ts';
+import { bumpDataVersion } from '../src/db/data-version.ts';
 import { timedLoops } from './processes.ts';
 
 /**

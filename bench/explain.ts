@@ -8,7 +8,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import path from 'node:path';
 import type { DB } from '../src/db/types.ts';
-import { findCities } from '../src/kernel/city-model/read.ts';
+import { findCities } from '../src/domain/city-model/read.ts';
 
 const captured: CompiledQuery[] = [];
 const dialect = process.env.DATABASE_URL

@@ -31,7 +31,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { importBundleFile } from '../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../src/demo/load.ts';
-import { computeCalendar } from '../src/kernel/collection-calendar.ts';
+import { computeCalendar } from '../src/domain/collection-calendar.ts';
 import { dayInTimeZone, formatDayNumber, resolveTimeZone, startOfDayIn, wallClockParts } from '../src/kernel/dates.ts';
 import { loadSchedules, planReminders } from '../src/reminders/planner.ts';
 import { cachedReminderKeys } from '../src/reminders/keys.ts';

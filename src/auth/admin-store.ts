@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { findCityOwner, findPlaceOwner, type CityOwner, type PlaceOwner } from '../kernel/cities.ts';
+import { findCityOwner, findPlaceOwner, type CityOwner, type PlaceOwner } from '../domain/cities.ts';
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { recordAudit, recordPublicChange, type AuditChange } from './audit.ts';

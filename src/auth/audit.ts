@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { AuditAction, DB } from '../db/types.ts';
-import { bumpDataVersion } from '../kernel/data-version.ts';
+import { bumpDataVersion } from '../db/data-version.ts';
 import { errors } from '../kernel/errors.ts';
 import { pageMeta, pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { groupScope, type AdminAgent } from './guard.ts';

@@ -1,5 +1,5 @@
 import { streetKey } from '../kernel/address.ts';
-import { DEFAULT_PASSING_SCORE } from '../kernel/challenges.ts';
+import { DEFAULT_PASSING_SCORE } from '../domain/challenges.ts';
 import { areaBox } from './rules/streets.ts';
 import type { Area, BundleCity } from './schema.ts';
 import { datedRow, orNull as n, type BundleRows, type Row } from './tables.ts';

@@ -2,8 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable, MenuItemTable } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import { iso } from '../kernel/french.ts';
-import { toGroupContact } from '../kernel/group-contact.ts';
-import { toWasteType } from '../kernel/city-model/mapper.ts';
+import { toGroupContact } from '../domain/group-contact.ts';
+import { toWasteType } from '../domain/city-model/mapper.ts';
 import { exportRows, type ExportRows, type ExportScope } from './export-repository.ts';
 import type { Bundle, BundleCity, BundleMedia, BundleMenuItem, BundleSite } from './schema.ts';
 

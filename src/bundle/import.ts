@@ -11,7 +11,7 @@ import type { ValidatedMedia } from './rules/media.ts';
 import { validateBundle } from './validate.ts';
 import type { BundleRows, BundleTable } from './tables.ts';
 import { writeBundleRows } from './write.ts';
-import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
+import { bumpDataVersion, readDataVersion } from '../db/data-version.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 
 export { BundleValidationError, type BundleFault } from './faults.ts';

@@ -1,4 +1,4 @@
-import { groupContactColumns } from '../kernel/group-contact.ts';
+import { groupContactColumns } from '../domain/group-contact.ts';
 import { addCityRows, sortByRequirement } from './city-rows.ts';
 import type { ValidatedMedia } from './rules/media.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';

@@ -2,7 +2,7 @@ import { Type, type Static, type TOptional, type TProperties, type TSchema } fro
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { CityNoticeFields, Nullable, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../kernel/schemas.ts';
 import { BUNDLE_PATTERN_MESSAGES as explained, bundleMessages } from '../kernel/validation-messages.ts';
-import { PHONE_PATTERN } from '../kernel/group-contact.ts';
+import { PHONE_PATTERN } from '../kernel/schemas.ts';
 import { MAX_MESSAGE_LENGTH } from '../chat/schemas.ts';
 import { MAX_CANNED_TITLE_LENGTH } from '../console/schemas.ts';
 
@@ -84,7 +84,7 @@ export const BundleCityGroupSchema = Type.Object({
   siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: explained.siret })),
   /** The chat assistant module (CONTRACT section 7); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
-  /** The contact block shown to citizens (kernel/group-contact.ts); each optional. */
+  /** The contact block shown to citizens (domain/group-contact.ts); each optional. */
   contactPhone: Opt(Type.String({ pattern: PHONE_PATTERN, maxLength: 32, errorMessage: explained.phone })),
   contactEmail: Opt(Type.String({ format: 'email', maxLength: 254 })),
   contactHours: Opt(Type.String({ minLength: 1, maxLength: 500 })),

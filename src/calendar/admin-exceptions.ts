@@ -7,7 +7,7 @@ import { errors } from '../kernel/errors.ts';
 import { iso } from '../kernel/french.ts';
 import * as repo from './repository.ts';
 import type { ExceptionRow } from './repository.ts';
-import type { PlaceOwner } from '../kernel/cities.ts';
+import type { PlaceOwner } from '../domain/cities.ts';
 import type { AdminException, CreateExceptionInput, ExceptionPatch } from './schemas.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { DB } from '../db/types.ts';
 import { reachableOwned, type AdminAgent } from '../auth/guard.ts';
 import { under, type BundleFault } from '../bundle/faults.ts';
 import { collectionDayFaults, collectionExceptionFaults } from '../bundle/rules/cities.ts';
-import { computeCalendar, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
+import { computeCalendar, type Occurrence, type PlaceSchedule } from '../domain/collection-calendar.ts';
 import type { FrenchWeekday } from '../kernel/dates.ts';
 import { todayIn } from '../kernel/dates.ts';
 import { errors } from '../kernel/errors.ts';
@@ -13,7 +13,7 @@ import type { CollectionsQuery, PreviewInput } from './schemas.ts';
 
 /**
  * The preview of a place's collections (CONTRACT section 13): the calendar of section 3b computed by the same engine
- * as the public one (src/kernel/collection-calendar.ts), from the stored days and exceptions or, while an agent edits
+ * as the public one (src/domain/collection-calendar.ts), from the stored days and exceptions or, while an agent edits
  * them, from those of the request, checked with the import bundle's rules; nothing is stored. A place of any city, ACTIF
  * or not (an agent prepares a city before opening it); outside the agent's groups, 404 as if missing.
  */

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { CsvValue } from '../http/csv.ts';
 import { frenchCollator } from '../kernel/french.ts';
-import { computeCalendar, type CalendarRange, type PlaceSchedule } from '../kernel/collection-calendar.ts';
-import { findActiveCity } from '../kernel/cities.ts';
+import { computeCalendar, type CalendarRange, type PlaceSchedule } from '../domain/collection-calendar.ts';
+import { findActiveCity } from '../domain/cities.ts';
 
 export interface CitySchedules {
   city: { id: string; name: string; timeZone: string };

@@ -1,7 +1,7 @@
 import ical, { ICalAlarmType, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import { minutesOfDay } from '../kernel/schemas.ts';
 import { parseCalendarDate, dayNumberToUtcDate } from '../kernel/dates.ts';
-import type { Calendar, Occurrence } from '../kernel/collection-calendar.ts';
+import type { Calendar, Occurrence } from '../domain/collection-calendar.ts';
 
 /**
  * The iCalendar (RFC 5545) feed of a place: one all-day event per collection, and a cancelled event for each

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { PlaceOwner } from '../kernel/cities.ts';
+import type { PlaceOwner } from '../domain/cities.ts';
 import type { CollectionExceptionTable, DB } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
-import type { PlaceSchedule } from '../kernel/collection-calendar.ts';
+import type { PlaceSchedule } from '../domain/collection-calendar.ts';
 
 export interface PlaceCalendarData {
   city: { id: string; name: string; timeZone: string };

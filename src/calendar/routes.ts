@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errors } from '../kernel/errors.ts';
 import { parseCalendarDate, type DayNumber, todayIn } from '../kernel/dates.ts';
-import { computeCalendar, type CalendarRange } from '../kernel/collection-calendar.ts';
+import { computeCalendar, type CalendarRange } from '../domain/collection-calendar.ts';
 import { buildIcsFeed } from './ics.ts';
 import { loadPlaceCalendar, type PlaceCalendarData } from './repository.ts';
 import {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
-import { WasteCollectionExceptionSchema } from '../kernel/city-model/schemas.ts';
+import { WasteCollectionExceptionSchema } from '../domain/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 

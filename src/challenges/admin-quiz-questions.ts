@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
 import { quizQuestionFaults } from '../bundle/rules/cities.ts';
-import { cityWasteTypeIds, type CityOwner } from '../kernel/cities.ts';
+import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './admin-repository.ts';
 import type { QuizQuestionRow } from './admin-repository.ts';

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
-import { findCityOwner, type CityOwner } from '../kernel/cities.ts';
+import { findCityOwner, type CityOwner } from '../domain/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 

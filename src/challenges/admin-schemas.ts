@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BadgeSchema, ChallengeQuizQuestionSchema, ChallengeSchema } from '../kernel/challenges.ts';
+import { BadgeSchema, ChallengeQuizQuestionSchema, ChallengeSchema } from '../domain/challenges.ts';
 import { Envelope } from '../kernel/pagination.ts';
 import { NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChallengeCompletionTable, ChallengeTable, DB } from '../db/types.ts';
-import { DEFAULT_PASSING_SCORE, toOptionalBadge, type OptionalBadgeRow } from '../kernel/challenges.ts';
+import { DEFAULT_PASSING_SCORE, toOptionalBadge, type OptionalBadgeRow } from '../domain/challenges.ts';
 import { toCompletionRow, type ChallengeAvailability, type ChallengeForCompletion, type CompletionRow } from './repository.ts';
 
 /** A challenge_completion record read through a LEFT JOIN, its columns prefixed: every one null when there is none. */

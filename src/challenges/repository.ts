@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChallengeCompletionTable, DB } from '../db/types.ts';
-import { earnedBadge, toOptionalBadge, type BadgeApi } from '../kernel/challenges.ts';
+import { earnedBadge, toOptionalBadge, type BadgeApi } from '../domain/challenges.ts';
 import type { CompletionApi, ProgressItemApi } from './schemas.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { findActiveCity } from '../kernel/cities.ts';
-import { availableChallengesByCity } from '../kernel/challenges.ts';
+import { findActiveCity } from '../domain/cities.ts';
+import { availableChallengesByCity } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import { CompletionBatcher } from './completion-batch.ts';
 import { progressOfDevice } from './repository.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId, ErrorSchema, Nullable, Uuid as UuidOf, Timestamp as TimestampOf } from '../kernel/schemas.ts';
-import { BadgeSchema, ChallengeSchema } from '../kernel/challenges.ts';
+import { BadgeSchema, ChallengeSchema } from '../domain/challenges.ts';
 
 export { DeviceId, ErrorSchema };
 

@@ -1,9 +1,9 @@
 import { sortByText } from '../kernel/french.ts';
-import { buildCityGuide, searchGuideMatches, type CityGuide, type GuideMatchKind } from '../kernel/sorting-guide.ts';
+import { buildCityGuide, searchGuideMatches, type CityGuide, type GuideMatchKind } from '../domain/sorting-guide.ts';
 import { materialEntries, objectWords, type CityKnowledge, type MaterialEntry } from './knowledge.ts';
 
 /**
- * « Où jeter une capsule de café ? » answered from the sorting guide's ranked search (kernel/sorting-guide.ts, what
+ * « Où jeter une capsule de café ? » answered from the sorting guide's ranked search (domain/sorting-guide.ts, what
  * GET /public/cities/:cityId/sorting-guide answers), on the words of the question that name the object.
  */
 

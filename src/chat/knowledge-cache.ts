@@ -1,5 +1,5 @@
 import type { CityKnowledge } from './knowledge.ts';
-import { cachedPerCity } from '../kernel/city-cache.ts';
+import { cachedPerCity } from '../domain/city-cache.ts';
 
 /**
  * The city data the assistants answer from, kept per city like the public answers are: until public data changes

@@ -1,4 +1,4 @@
-import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../kernel/city-model/schemas.ts';
+import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../domain/city-model/schemas.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**

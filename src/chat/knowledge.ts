@@ -1,12 +1,12 @@
 import { frenchDate as kernelFrenchDate } from '../kernel/french.ts';
 import { todayIn, parseCalendarDate, type FrenchWeekday } from '../kernel/dates.ts';
-import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../kernel/collection-calendar.ts';
-import type { CityApi } from '../kernel/city-model/schemas.ts';
+import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../domain/collection-calendar.ts';
+import type { CityApi } from '../domain/city-model/schemas.ts';
 import { contentTokens, editDistance, hasAllWords, hasWord, normalizeText, tokenize, wordMatches } from './text-match.ts';
 import { colourWordsOf, wasteTypeVocabulary } from './vocabulary.ts';
 import { PLACE_WORDS, SORTING_WORDS } from './lexicon.ts';
 import { addressesIn, parseAddress } from '../kernel/address.ts';
-import { addressIndex, matchAddress, type AddressMatch } from '../kernel/address-match.ts';
+import { addressIndex, matchAddress, type AddressMatch } from '../domain/address-match.ts';
 import type { CityKnowledge, Place, WasteType } from './knowledge-model.ts';
 
 /**
@@ -388,7 +388,7 @@ export type AddressMention = ({ place: Place } | { shared: AddressMatch<Place>[]
 
 /**
  * The address a message holds (`j'habite au 12 rue de Siam`), matched as GET /public/places/lookup matches one
- * (kernel/address-match.ts) on the city's street rules and attached locations, streets begun aside: the longest
+ * (domain/address-match.ts) on the city's street rules and attached locations, streets begun aside: the longest
  * stretch of the sentence from a street type word that names a known street (a typo or two tolerated). Null when
  * the message names no street of the city.
  */

@@ -1,13 +1,13 @@
-import { openingStateAt } from '../kernel/opening-hours.ts';
+import { openingStateAt } from '../domain/opening-hours.ts';
 import { frenchMomentFrom } from '../kernel/french.ts';
-import type { CityApi } from '../kernel/city-model/schemas.ts';
+import type { CityApi } from '../domain/city-model/schemas.ts';
 import type { CityKnowledge } from './knowledge.ts';
 import { contentTokens, hasWord, tokenize } from './text-match.ts';
 import { OPENING_WORDS } from './lexicon.ts';
 
 /**
  * « La déchèterie est-elle ouverte ? »: whether the city's points are open now and when that changes, from the
- * kernel's evaluation of their `opening_hours` spec (kernel/opening-hours.ts, the one GET
+ * domain's evaluation of their `opening_hours` spec (domain/opening-hours.ts, the one GET
  * /public/cities/:cityId/recycling-points computes openNow and nextChange with), never from the free text.
  */
 

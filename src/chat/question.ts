@@ -20,7 +20,7 @@ import {
 import { asksOpenNow, pointsNamed } from './opening.ts';
 import { isSure, rankedMaterial, rankedOverride, type RankedMaterial } from './guide-search.ts';
 import { bestPassage, type ContentPassage } from './content.ts';
-import type { AddressMatch } from '../kernel/address-match.ts';
+import type { AddressMatch } from '../domain/address-match.ts';
 
 /**
  * The question model of the built-in assistant (issue 22): a message is read once into a `Reading` (its intents and

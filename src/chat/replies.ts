@@ -12,8 +12,8 @@ import {
   type WasteType,
 } from './knowledge.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
-import type { CityApi } from '../kernel/city-model/schemas.ts';
-import type { AddressMatch } from '../kernel/address-match.ts';
+import type { CityApi } from '../domain/city-model/schemas.ts';
+import type { AddressMatch } from '../domain/address-match.ts';
 
 /**
  * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from

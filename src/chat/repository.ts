@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { findCities } from '../kernel/city-model/read.ts';
+import { findCities } from '../domain/city-model/read.ts';
 import type { ConversationTable, DB, MessageTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { CityKnowledge } from './knowledge.ts';

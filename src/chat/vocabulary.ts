@@ -1,4 +1,4 @@
-import type { WasteTypeApi } from '../kernel/city-model/schemas.ts';
+import type { WasteTypeApi } from '../domain/city-model/schemas.ts';
 import { contentTokens, stem, tokenize } from './text-match.ts';
 import { COLOUR_WORDS, STREAM_FAMILIES } from './lexicon.ts';
 

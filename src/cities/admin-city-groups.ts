@@ -4,7 +4,7 @@ import type { AdminAgent } from '../auth/guard.ts';
 import { cityGroupFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { counted, frenchList, iso } from '../kernel/french.ts';
-import { groupContactColumns, toGroupContact } from '../kernel/group-contact.ts';
+import { groupContactColumns, toGroupContact } from '../domain/group-contact.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow } from './group-repository.ts';
 import type { AdminCityGroup, CityGroupPatch, CreateCityGroupInput } from './admin-schemas.ts';

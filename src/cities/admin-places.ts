@@ -5,12 +5,12 @@ import { ownedBy, underCity, underPlace, type AdminStore } from '../auth/admin-s
 import { areaColumns } from '../bundle/city-rows.ts';
 import { collectionDayFaults } from '../bundle/rules/cities.ts';
 import { areaFaults } from '../bundle/rules/streets.ts';
-import { toAttachedLocation, toCollectionDays, toCollectionPlace } from '../kernel/city-model/mapper.ts';
+import { toAttachedLocation, toCollectionDays, toCollectionPlace } from '../domain/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './place-repository.ts';
 import { placesStreetRules } from './street-repository.ts';
 import { toAdminStreetRule } from './admin-streets.ts';
-import { cityWasteTypeIds, findPlaceOwner, type CityOwner, type PlaceOwner } from '../kernel/cities.ts';
+import { cityWasteTypeIds, findPlaceOwner, type CityOwner, type PlaceOwner } from '../domain/cities.ts';
 import { pageOf } from '../kernel/pagination.ts';
 import type { DayRow, LocationRow, PlaceRow } from './place-repository.ts';
 import type {

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { CityNoticeFields, NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
-import { AttachedLocationSchema, WasteCollectionDaySchema, WasteCollectionPlaceSchema, WasteTypeDetailSchema } from '../kernel/city-model/schemas.ts';
+import { AttachedLocationSchema, WasteCollectionDaySchema, WasteCollectionPlaceSchema, WasteTypeDetailSchema } from '../domain/city-model/schemas.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { Envelope } from '../kernel/pagination.ts';
-import { GroupContactFields, GroupContactWriteFields } from '../kernel/group-contact.ts';
+import { GroupContactFields, GroupContactWriteFields } from '../domain/group-contact.ts';
 import { MAX_STREET_NUMBER } from '../bundle/schema.ts';
 
 /**

@@ -6,7 +6,7 @@ import { streetOverlapFaults, streetRuleFaults } from '../bundle/rules/streets.t
 import { errors } from '../kernel/errors.ts';
 import { streetKey } from '../kernel/address.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
-import { findPlaceOwner, type PlaceOwner } from '../kernel/cities.ts';
+import { findPlaceOwner, type PlaceOwner } from '../domain/cities.ts';
 import * as repo from './street-repository.ts';
 import type { StreetRuleRow } from './street-repository.ts';
 import type { AdminStreetRule, CreateStreetRuleInput, StreetRulePatch } from './admin-schemas.ts';

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
-import { toWasteType } from '../kernel/city-model/mapper.ts';
+import { toWasteType } from '../domain/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './repository.ts';
 import type { WasteTypeRow } from './repository.ts';
-import type { CityOwner } from '../kernel/cities.ts';
+import type { CityOwner } from '../domain/cities.ts';
 import type { AdminWasteType, CreateWasteTypeInput, WasteTypePatch } from './schemas.ts';
 
 /**

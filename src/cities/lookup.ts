@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { parseAddress } from '../kernel/address.ts';
-import { addressIndex, matchAddress, type AddressIndex } from '../kernel/address-match.ts';
-import { findActiveCity } from '../kernel/cities.ts';
+import { addressIndex, matchAddress, type AddressIndex } from '../domain/address-match.ts';
+import { findActiveCity } from '../domain/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { areaContains, boxAround, greatCircleMeters, type Position } from '../kernel/geo.ts';
 import { areaIndex, type AreaIndex } from './area-index.ts';
@@ -18,7 +18,7 @@ import {
 /**
  * From an address or a position to collection places (CONTRACT section 11, GET /public/places/lookup).
  *
- * An address is matched by the kernel's matcher (kernel/address-match.ts, which says why in code and how) on the
+ * An address is matched by the domain's matcher (domain/address-match.ts, which says why in code and how) on the
  * city's own street rules and attached-location names, read by one indexed query each. A position is matched through
  * the GiST index of the places' area boxes, then the polygon in code (kernel/geo.ts); failing an area, the attached
  * locations within 300 m.
@@ -56,7 +56,7 @@ function candidate(place: LookupPlaceRow, matchedBy: MatchedBy, label: string, d
   };
 }
 
-/** A city's street index (kernel/address-match.ts), built once per city and data version by the route's cache. */
+/** A city's street index (domain/address-match.ts), built once per city and data version by the route's cache. */
 export interface CityStreets {
   city: { id: string; name: string };
   index: AddressIndex<LookupPlaceRow>;

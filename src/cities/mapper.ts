@@ -1,9 +1,9 @@
 import { sortByText } from '../kernel/french.ts';
-import { toGroupContact } from '../kernel/group-contact.ts';
+import { toGroupContact } from '../domain/group-contact.ts';
 import type { CityGroupRows } from './repository.ts';
 import type { CityGroupApi } from './schemas.ts';
 
-/** City groups by name, each with its ACTIF cities by name. (The published city's mapper is the kernel's.) */
+/** City groups by name, each with its ACTIF cities by name. (The published city's mapper is the domain's.) */
 export function toCityGroups({ groups, cities }: CityGroupRows): CityGroupApi[] {
   const citiesByGroup = Map.groupBy(cities, (c) => c.city_group_id);
   return sortByText(groups, (g) => g.name).map((g) => {

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AttachedLocationTable, CollectionDayTable, CollectionPlaceTable, DB, WasteTypeDetailTable } from '../db/types.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
-import { findCityOwner, findPlaceOwner, type CityOwner } from '../kernel/cities.ts';
+import { findCityOwner, findPlaceOwner, type CityOwner } from '../domain/cities.ts';
 
 /**
  * The admin API's waste-type details, collection places, collection days and attached locations (CONTRACT section 13),

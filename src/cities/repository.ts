@@ -2,13 +2,13 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
-import { CONTACT_COLUMNS } from '../kernel/group-contact.ts';
-import type { CityOwner } from '../kernel/cities.ts';
+import { CONTACT_COLUMNS } from '../domain/group-contact.ts';
+import type { CityOwner } from '../domain/cities.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
 /**
- * The cities area's own reads. The published city itself (a city with everything nested) is the kernel's
- * (src/kernel/city-model/), since the calendar and the chat read it too.
+ * The cities area's own reads. The published city itself (a city with everything nested) is the domain's
+ * (src/domain/city-model/), since the calendar and the chat read it too.
  */
 
 /** The number of ACTIF cities (the public list's length). */

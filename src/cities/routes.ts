@@ -7,13 +7,13 @@ import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { countActiveCities, readCityGroupRows } from './repository.ts';
 import { toCityGroups } from './mapper.ts';
-import { findCities } from '../kernel/city-model/read.ts';
+import { findCities } from '../domain/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
-import { CitySchema, type CityApi } from '../kernel/city-model/schemas.ts';
+import { CitySchema, type CityApi } from '../domain/city-model/schemas.ts';
 import { CityGroupSchema, CityIdParams, PlaceCandidateSchema, PlaceLookupQuery } from './schemas.ts';
 import { areaIndexPerVersion, loadAreaIndex, loadCityStreets, lookupAddress, lookupPosition } from './lookup.ts';
-import { cachedPerCity } from '../kernel/city-cache.ts';
-import { findActiveCity } from '../kernel/cities.ts';
+import { cachedPerCity } from '../domain/city-cache.ts';
+import { findActiveCity } from '../domain/cities.ts';
 
 export default async function cityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { NonBlank, Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
-import { WasteTypeSchema } from '../kernel/city-model/schemas.ts';
+import { WasteTypeSchema } from '../domain/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
-import { GroupContactFields } from '../kernel/group-contact.ts';
+import { GroupContactFields } from '../domain/group-contact.ts';
 import { ADDRESS_MAX_LENGTH } from '../kernel/address.ts';
 
 export const CityGroupSchema = Type.Object(

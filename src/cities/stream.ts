@@ -6,10 +6,10 @@ import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import type { Encoding } from '../http/conditional.ts';
-import { CITY_BATCH_SIZE, listActiveCityIds } from '../kernel/city-model/repository.ts';
-import { loadCities } from '../kernel/city-model/read.ts';
-import type { CityApi } from '../kernel/city-model/schemas.ts';
-import { readDataVersion } from '../kernel/data-version.ts';
+import { CITY_BATCH_SIZE, listActiveCityIds } from '../domain/city-model/repository.ts';
+import { loadCities } from '../domain/city-model/read.ts';
+import type { CityApi } from '../domain/city-model/schemas.ts';
+import { readDataVersion } from '../db/data-version.ts';
 
 /**
  * GET /public/cities at national scale: the body (about 90 KB per demo-like city, near a gigabyte for every

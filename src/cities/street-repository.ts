@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, StreetRuleTable } from '../db/types.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
-import { findPlaceOwner } from '../kernel/cities.ts';
+import { findPlaceOwner } from '../domain/cities.ts';
 
 /** A place's street rules (CONTRACT section 11) as the admin API reads and writes them, one at a time. */
 

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { findActiveCity } from '../kernel/cities.ts';
+import { findActiveCity } from '../domain/cities.ts';
 import { sortByText } from '../kernel/french.ts';
-import type { CityGuideRows } from '../kernel/sorting-guide.ts';
+import type { CityGuideRows } from '../domain/sorting-guide.ts';
 
 /** An ACTIF city's searchable rows (five queries, run together), or null when it is unknown or NON_ACTIF. */
 export async function loadCityGuide(db: Kysely<DB>, cityId: string): Promise<CityGuideRows | null> {

@@ -6,8 +6,8 @@ import { errors } from '../kernel/errors.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { normalisedQuery } from '../kernel/search-text.ts';
 import { loadCityGuide } from './repository.ts';
-import { buildCityGuide, MAX_RESULTS, searchGuide } from '../kernel/sorting-guide.ts';
-import { cachedPerCity } from '../kernel/city-cache.ts';
+import { buildCityGuide, MAX_RESULTS, searchGuide } from '../domain/sorting-guide.ts';
+import { cachedPerCity } from '../domain/city-cache.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { CityParamsSchema, SortingGuideQuerySchema, SortingGuideResultSchema } from './schemas.ts';
 

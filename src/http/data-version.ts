@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import fp from 'fastify-plugin';
 import type { DB } from '../db/types.ts';
-import { bumpDataVersion, readDataVersion } from '../kernel/data-version.ts';
+import { bumpDataVersion, readDataVersion } from '../db/data-version.ts';
 
 /**
  * How often each instance reads data_version. Every change to public data moves it (the import does it in

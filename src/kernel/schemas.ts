@@ -38,6 +38,9 @@ export const TimeOfDay = (description?: string) =>
 /** Minutes since midnight of a valid `HH:MM`. */
 export const minutesOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
+/** A telephone number as people write it: digits, spaces, dots, dashes, parentheses, a leading +. */
+export const PHONE_PATTERN = '^\\+?[0-9][0-9 .()-]{3,28}[0-9]$';
+
 export const DeviceId = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 
 export const ErrorSchema = Type.Object(

@@ -1,6 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { TIME_OF_DAY_PATTERN } from './schemas.ts';
-import { PHONE_PATTERN } from './group-contact.ts';
+import { PHONE_PATTERN, TIME_OF_DAY_PATTERN } from './schemas.ts';
 
 /**
  * How schema validation failures read, in French: a request's (the first Ajv error, one sentence naming the faulty

@@ -1,4 +1,4 @@
-import { openingStateAt } from '../kernel/opening-hours.ts';
+import { openingStateAt } from '../domain/opening-hours.ts';
 import { greatCircleMeters } from '../kernel/geo.ts';
 import type { StoredPoint } from './repository.ts';
 import type { RecyclingPointStatus } from './schemas.ts';

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, RecyclingPointKind, RecyclingPointTable } from '../db/types.ts';
 import { sortByText } from '../kernel/french.ts';
-import { findActiveCity, findCityOwner, type CityOwner } from '../kernel/cities.ts';
+import { findActiveCity, findCityOwner, type CityOwner } from '../domain/cities.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 
 export interface StoredPoint {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { RecyclingPointSchema } from '../kernel/city-model/schemas.ts';
+import { RecyclingPointSchema } from '../domain/city-model/schemas.ts';
 import { Envelope } from '../kernel/pagination.ts';
 import { NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { computeCalendar, type PlaceSchedule } from '../kernel/collection-calendar.ts';
-import { readDataVersion } from '../kernel/data-version.ts';
+import { computeCalendar, type PlaceSchedule } from '../domain/collection-calendar.ts';
+import { readDataVersion } from '../db/data-version.ts';
 import { dayNumberFromParts, formatDayNumber, parseCalendarDate, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
 import { alertBody } from './messages.ts';
 import { loadSchedules } from './planner.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { computeCalendar, type PlaceSchedule } from '../kernel/collection-calendar.ts';
+import { computeCalendar, type PlaceSchedule } from '../domain/collection-calendar.ts';
 import { dayNumberFromParts, formatDayNumber, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
 import { calendarUrl, reminderMessage } from './messages.ts';
 import { deleteUnconfirmed, subscribedTimeZones } from './repository.ts';

@@ -36,12 +36,15 @@ const homeOf = (file: string) => (file.includes(path.sep) ? file.split(path.sep)
 
 /** Tiers below the areas, and what each may import besides itself. */
 const TIERS: Record<string, readonly string[]> = {
-  kernel: ['db'],
-  db: ['app'],
-  http: ['kernel', 'db'],
+  // Errors, schema blocks, pagination, French text and dates, holidays, geo, search text: nothing of the application.
+  kernel: [],
+  db: ['kernel', 'app'],
+  // The city model, the calendar engine, the sorting guide, challenge availability, address matching.
+  domain: ['kernel', 'db'],
+  http: ['kernel', 'db', 'domain'],
 };
 /** What every area may import besides itself: the tiers below it and the admin framework with accounts (auth). */
-const BELOW_AREAS = ['kernel', 'db', 'http', 'auth'];
+const BELOW_AREAS = ['kernel', 'db', 'domain', 'http', 'auth'];
 /** The import bundle is an adapter over the areas: it may import any of them (the arrow runs adapter → area). */
 const ADAPTERS = ['bundle', 'demo'];
 

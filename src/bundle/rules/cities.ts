@@ -1,5 +1,5 @@
 import { isValidTimeZone } from '../../kernel/dates.ts';
-import { openingHoursSpecProblem } from '../../kernel/opening-hours.ts';
+import { openingHoursSpecProblem } from '../../domain/opening-hours.ts';
 import { bundleMessages } from '../../kernel/validation-messages.ts';
 import type { BundleFault } from '../faults.ts';
 import type {

@@ -7,7 +7,7 @@ import * as completeChallenges from './0003-complete-challenges.ts';
  * The challenge availability rule, written once: a challenge is available when it is enabled, its city is ACTIF
  * and the moment lies within [start_date, end_date], a null bound open. `challenge_availability` says which of
  * 'open', 'not-started', 'ended' or 'hidden' (disabled, or its city NON_ACTIF: the public never sees it) a
- * challenge is, `challenge_available` whether it is open. The list read (src/kernel/challenges.ts) and both
+ * challenge is, `challenge_available` whether it is open. The list read (src/domain/challenges.ts) and both
  * completion functions use them; complete_challenge answers the availability, from which a refusal is explained.
  *
  * Both are one SQL expression, IMMUTABLE and not STRICT, so that the planner inlines them into the statements that

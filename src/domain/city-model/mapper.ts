@@ -1,5 +1,5 @@
-import { frenchCollator, iso, sortByText } from '../french.ts';
-import { FRENCH_WEEKDAYS } from '../dates.ts';
+import { frenchCollator, iso, sortByText } from '../../kernel/french.ts';
+import { FRENCH_WEEKDAYS } from '../../kernel/dates.ts';
 import type { CityRow, CityRows } from './repository.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
 

@@ -8,9 +8,9 @@ import {
   todayIn,
   type DayNumber,
   type FrenchWeekday,
-} from './dates.ts';
-import { frenchHolidayName } from './holidays.ts';
-import { compareFrench } from './french.ts';
+} from '../kernel/dates.ts';
+import { frenchHolidayName } from '../kernel/holidays.ts';
+import { compareFrench } from '../kernel/french.ts';
 
 /**
  * The collection calendar engine: turns a place's collection days and exceptions into dated collections

@@ -1,6 +1,6 @@
 import OpeningHours from 'opening_hours';
-import { wallClockParts } from './dates.ts';
-import { bundleMessages } from './bundle-messages.ts';
+import { wallClockParts } from '../kernel/dates.ts';
+import { bundleMessages } from '../kernel/bundle-messages.ts';
 
 /**
  * OpenStreetMap `opening_hours` specs (`Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off`), read by the OSM

@@ -1,6 +1,6 @@
-import { looseStreetKey, nameKey, streetKey, type ParsedAddress } from './address.ts';
-import { compareFrench } from './french.ts';
-import { editDistance, numberMatches, numbersLabel, typoAllowance, type StreetSide } from './street-rules.ts';
+import { looseStreetKey, nameKey, streetKey, type ParsedAddress } from '../kernel/address.ts';
+import { compareFrench } from '../kernel/french.ts';
+import { editDistance, numberMatches, numbersLabel, typoAllowance, type StreetSide } from '../kernel/street-rules.ts';
 
 /**
  * Which collection places a parsed address names, among a city's street rules and attached locations (CONTRACT

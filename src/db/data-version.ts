@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
+import type { DB } from './types.ts';
 
 /**
  * The data version: one counter that every change of public data moves, in the same transaction as the change (the

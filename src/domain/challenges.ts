@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { Kysely, Selectable, SqlBool } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
-import { compareFrench } from './french.ts';
-import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from './schemas.ts';
+import { compareFrench } from '../kernel/french.ts';
+import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from '../kernel/schemas.ts';
 
 /**
  * The challenge as citizens see it, served by two areas: the challenges' own list (GET /public/challenges/:cityId)

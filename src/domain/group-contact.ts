@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { CityGroupTable } from '../db/types.ts';
-import { Nullable } from './schemas.ts';
+import { Nullable, PHONE_PATTERN } from '../kernel/schemas.ts';
+
+export { PHONE_PATTERN } from '../kernel/schemas.ts';
 
 /**
  * A city group's contact block (migration 0011): how citizens reach the service when the chat assistant is not
@@ -9,8 +11,6 @@ import { Nullable } from './schemas.ts';
  * 17 h »): the app quotes it when it hands a conversation to an agent.
  */
 
-/** A telephone number as people write it: digits, spaces, dots, dashes, parentheses, a leading +. */
-export const PHONE_PATTERN = '^\\+?[0-9][0-9 .()-]{3,28}[0-9]$';
 
 const LIMITS = { contactPhone: 32, contactEmail: 254, contactHours: 500, contactAddress: 500 } as const;
 

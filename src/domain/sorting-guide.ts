@@ -2,7 +2,7 @@
  * The sorting guide's ranked search (CONTRACT section 15), pure: what GET /public/cities/:cityId/sorting-guide answers
  * (src/guide) and what the assistant answers « où jeter … ? » from (src/chat), so that both rank the same way.
  */
-import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from './search-text.ts';
+import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
 import type { ActiveCity } from './cities.ts';
 
 /** Everything of a city the sorting guide searches, as stored. */

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AttachedLocationTable, CityTable, CollectionDayTable, CollectionExceptionTable, CollectionPlaceTable, DB, QuizQuestionTable, RecyclingPointTable, WasteTypeDetailTable, WasteTypeTable } from '../../db/types.ts';
 import { availableChallengesByCity } from '../challenges.ts';
-import { sortByText } from '../french.ts';
+import { sortByText } from '../../kernel/french.ts';
 
 /**
  * The rows of the published city (schemas.ts): one query per table for a list of cities, whatever their number.

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CityGroupRefSchema, CityNoticeFields, Nullable, Timestamp, Uuid, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../schemas.ts';
+import { CityGroupRefSchema, CityNoticeFields, Nullable, Timestamp, Uuid, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../../kernel/schemas.ts';
 import { ChallengeSchema } from '../challenges.ts';
 
 /**
