@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { availableChallengesByCity } from '../../src/kernel/challenges.ts';
+import { availableChallengesByCity } from '../../src/domain/challenges.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { insertChallenge, insertChallengeWorld } from '../helpers/challenge-fixtures.ts';
 

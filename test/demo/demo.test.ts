@@ -10,7 +10,7 @@ import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { DEMO_BUNDLE_PATH, loadDemoDataIfEmpty } from '../../src/demo/load.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildDemo, formatBundle } from '../../scripts/build-demo.ts';
-import { openingHoursSpecProblem } from '../../src/kernel/opening-hours.ts';
+import { openingHoursSpecProblem } from '../../src/domain/opening-hours.ts';
 
 const require = createRequire(import.meta.url);
 const epcis = require('@etalab/decoupage-administratif/data/epci.json') as Array<{

@@ -8,7 +8,7 @@ import {
   type CollectionExceptionRule,
   type Occurrence,
   type PlaceSchedule,
-} from '../../src/kernel/collection-calendar.ts';
+} from '../../src/domain/collection-calendar.ts';
 import { parseCalendarDate, FRENCH_WEEKDAYS } from '../../src/kernel/dates.ts';
 import { frenchHolidayName, frenchHolidaysOf } from '../../src/kernel/holidays.ts';
 

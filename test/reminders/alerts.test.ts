@@ -5,7 +5,7 @@ import { buildTestApp, fixedClock, testConfig } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { insertCalendarScenario, insertCollectionDays, insertExceptions, type CalendarScenario } from '../helpers/calendar-fixtures.ts';
 import { reminderPeers } from '../helpers/reminder-peers.ts';
-import { bumpDataVersion } from '../../src/kernel/data-version.ts';
+import { bumpDataVersion } from '../../src/db/data-version.ts';
 import { createReminderWorker } from '../../src/reminders/worker.ts';
 import { authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 
