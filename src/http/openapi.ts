@@ -25,6 +25,9 @@ Conventions (see CONTRACT.md):
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    // A schema with an `$id` (`City`, `Error`…) is named by it under components.schemas, so that a generated client
+    // reads `components['schemas']['City']` rather than `def-3`.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Collecte — Public Waste-Collection Information API', version: '1.0', description: DESCRIPTION },
