@@ -100,8 +100,10 @@ function assertUnavailable(res: { statusCode: number; headers: Record<string, un
   assert.equal(res.statusCode, 503, res.body);
   assert.match(String(res.headers['retry-after']), /^\d+$/);
   const body = JSON.parse(res.body);
-  assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'field', 'message', 'statusCode']);
   assert.equal(body.error, 'Service Unavailable');
+  assert.equal(body.code, 'unavailable');
+  assert.equal(body.field, null);
   assert.match(body.message, /indisponible/);
 }
 

@@ -1,4 +1,5 @@
 // The one way this app talks to the server: the public API, same URLs as any client.
+import type { ApiErrorBody } from '../shared/types.ts';
 
 /** An API failure carrying the sentence shown to the citizen. */
 export class ApiError extends Error {
@@ -49,7 +50,7 @@ async function request<T>(method: string, path: string, body?: unknown, { signal
   if (response.status === 404) throw new ApiError(NOT_FOUND, 404);
   if (response.status === 400) {
     // The server's 400 messages are French sentences (a quiz whose required challenge is not done, …).
-    const payload = (await response.json().catch(() => null)) as { message?: string } | null;
+    const payload = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
     throw new ApiError(payload?.message ?? 'Votre demande n’a pas pu être traitée.', 400);
   }
   throw new ApiError(SERVER, response.status);

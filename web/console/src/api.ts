@@ -4,32 +4,15 @@
 // HttpOnly refresh cookie (Path=/auth): on load, and whenever a request answers 401, POST /auth/refresh gives a new
 // token and the request is sent once more. When the refresh fails too, the session has ended: the app shows the
 // login screen (forms keep their drafts in sessionStorage, see ui.tsx useDraft).
+import type { paths } from '../../shared/api-types.gen.ts';
+import type { ApiErrorBody, JsonAnswer, Listing } from '../../shared/types.ts';
 
-export type Permission = 'CITIES' | 'CHALLENGES' | 'BLOG_POSTS' | 'CMS' | 'CHAT_CONVERSATIONS' | 'USERS';
-
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  permissions: Permission[];
-  cityGroupIds: string[];
-  superAdmin: boolean;
-  active: boolean;
-  createdAt: string;
-  lastLoginAt: string | null;
-}
-
-interface Session {
-  accessToken: string;
-  expiresAt: string;
-  user: User;
-}
+export type User = Session['user'];
+export type Permission = User['permissions'][number];
+type Session = JsonAnswer<paths['/auth/login']['post']>;
 
 /** The listing envelope of CONTRACT section 6. */
-export interface Page<T> {
-  data: T[];
-  meta: { page: number; pageSize: number; total: number; totalPages: number };
-}
+export type Page<T> = Listing<T>;
 
 /** An answer that is not 2xx, with the server's French sentence (or ours when the server could not be reached). */
 export class ApiError extends Error {
@@ -93,7 +76,7 @@ async function send(method: string, path: string, body: unknown, headers: Record
 }
 
 async function failure(response: Response): Promise<ApiError> {
-  const payload = (await response.json().catch(() => null)) as { message?: string; code?: string; field?: string | null } | null;
+  const payload = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
   if (response.status >= 500 || !payload?.message) return new ApiError(response.status >= 500 ? SERVER : `Erreur ${response.status}.`, response.status);
   return new ApiError(payload.message, response.status, payload.code ?? null, payload.field ?? null);
 }

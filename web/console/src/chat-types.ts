@@ -1,75 +1,16 @@
-// Shapes of /chat (CONTRACT section 8) and of the history screens' /admin routes, as the console reads them.
+// Shapes of /chat (CONTRACT section 8) and of the history screens' /admin routes as the console reads them, named from
+// the types generated from GET /openapi.json (web/shared/api-types.gen.ts); and how the console shows them.
+import type { GetJson } from '../../shared/types.ts';
 
-export type ConversationStatus = 'OPEN' | 'WAITING_AGENT' | 'WITH_AGENT' | 'CLOSED';
-
-export interface InboxConversation {
-  id: string;
-  devicePseudonym: string;
-  cityId: string;
-  cityGroupId: string;
-  placeId: string | null;
-  status: ConversationStatus;
-  createdAt: string;
-  updatedAt: string;
-  lastMessageAt: string | null;
-  assignedTo: string | null;
-}
-
-export interface ChatMessage {
-  id: string;
-  conversationId: string;
-  role: 'user' | 'assistant' | 'agent';
-  content: string;
-  placeId: string | null;
-  createdAt: string;
-}
-
-export interface Ticket {
-  id: string;
-  subject: string;
-  description: string;
-  status: 'OPEN' | 'CLOSED';
-  createdAt: string;
-}
-
-export interface ConversationDetail extends InboxConversation {
-  messages: ChatMessage[];
-  tickets: Ticket[];
-}
-
-export interface CannedReply {
-  id: string;
-  cityGroupId: string;
-  title: string;
-  content: string;
-}
-
-export interface UsageRow {
-  day: string;
-  cityGroupId: string;
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export interface AuditEntry {
-  id: string;
-  at: string;
-  userName: string;
-  action: 'create' | 'update' | 'delete';
-  entity: string;
-  entityId: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-export interface AnalyticsDay {
-  day: string;
-  topQueries: { query: string; count: number }[];
-  notFound: { query: string; count: number }[];
-  chatTopics: { topic: string; count: number }[];
-  unanswered: { question: string; count: number }[];
-}
+export type ConversationDetail = GetJson<'/chat/conversations/{id}'>;
+export type InboxConversation = GetJson<'/chat/inbox'>['data'][number];
+export type ConversationStatus = InboxConversation['status'];
+export type ChatMessage = ConversationDetail['messages'][number];
+export type Ticket = ConversationDetail['tickets'][number];
+export type CannedReply = GetJson<'/admin/canned-replies/{id}'>;
+export type UsageRow = GetJson<'/chat/usage'>[number];
+export type AuditEntry = GetJson<'/admin/audit'>['data'][number];
+export type AnalyticsDay = GetJson<'/admin/analytics'>['days'][number];
 
 export const STATUS_LABELS: Record<ConversationStatus, string> = {
   OPEN: 'Avec l’assistant',

@@ -1,42 +1,16 @@
-// Shapes of the admin API as the console reads them (CONTRACT section 13; GET /openapi.json has them all): the public
-// shapes both apps read (web/shared/types.ts) and the fields the admin API adds.
-import type * as Public from '../../shared/types.ts';
+// Shapes of the admin API as the console reads them (CONTRACT section 13), named from the types generated from
+// GET /openapi.json (web/shared/api-types.gen.ts): the public shapes both apps read come from web/shared/types.ts.
+import type { GetJson } from '../../shared/types.ts';
 
 export type { Collection, CollectionException, GroupContact } from '../../shared/types.ts';
 
-export interface CityGroup {
-  id: string;
-  name: string;
-  type: string;
-  code: string;
-  chatEnabled: boolean;
-}
-
-export interface City {
-  id: string;
-  name: string;
-  country: string;
-  population: number | null;
-  status: 'ACTIF' | 'NON_ACTIF';
-  timeZone: string;
-  cityGroupId: string | null;
-}
-
-export interface WasteType extends Public.WasteType {
-  icon: string | null;
-  imageUrl: string | null;
-  cityId: string;
-}
-
-export interface CollectionDay extends Public.CollectionDay {
-  startDate: string | null;
-}
-
-export interface Place {
-  id: string;
-  name: string;
-  cityId: string;
-  collectionDays: CollectionDay[];
-  exceptions: Public.CollectionException[];
-  streets: { id: string; street: string; fromNumber: number | null; toNumber: number | null; side: 'ALL' | 'ODD' | 'EVEN' }[];
-}
+export type CityGroup = GetJson<'/admin/city-groups/{id}'>;
+export type City = GetJson<'/admin/cities/{id}'>;
+export type WasteType = GetJson<'/admin/waste-types/{id}'>;
+export type Place = GetJson<'/admin/places/{id}'>;
+export type CollectionDay = Place['collectionDays'][number];
+/** A place's area: a GeoJSON Polygon or MultiPolygon, or null. */
+export type Area = Place['area'];
+export type RecyclingPoint = GetJson<'/admin/recycling-points/{id}'>;
+export type QuizQuestion = GetJson<'/admin/quiz-questions/{id}'>;
+export type Challenge = GetJson<'/admin/challenges/{id}'>;

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, del, get, getLive, messageOf, post } from '../api.ts';
 import { deviceId } from '../store.ts';
+import type { ReminderConfig, ReminderSubscription } from '../types.ts';
 import { Loading, Problem, useResource } from '../ui.tsx';
 
 const NBSP = '\u00a0';
@@ -13,22 +14,6 @@ export interface AgendaProps {
   placeName: string;
   /** The place's waste types, in the calendar's order. */
   types: { id: string; name: string }[];
-}
-
-interface ReminderConfig {
-  webPushPublicKey: string;
-  emailEnabled: boolean;
-  defaultTime: string;
-}
-
-interface ReminderSubscription {
-  id: string;
-  placeId: string;
-  wasteTypeIds: string[];
-  time: string;
-  channel: 'WEB_PUSH' | 'EMAIL';
-  status: 'ACTIVE' | 'PENDING';
-  email: string | null;
 }
 
 /** « 19 h », « 19 h 30 » for `HH:MM` (non-breaking spaces). */

@@ -6,14 +6,7 @@ import { Markdown } from '../../../src/markdown.tsx';
 import { currentUser, getAll, holds, post } from '../api.ts';
 import { Problem } from '../ui.tsx';
 import { Thumbnail, publicMediaUrl } from './media.tsx';
-import type { Media } from './types.ts';
-
-interface Check {
-  valid: boolean;
-  line: number | null;
-  column: number | null;
-  message: string | null;
-}
+import type { ContentCheck as Check, Media } from './types.ts';
 
 /** The server's verdict on `content`, asked 400 ms after the last keystroke; only the latest answer counts. */
 function useContentCheck(content: string): Check | null {

@@ -1,73 +1,17 @@
-// Shapes of the admin API's content records as the content screens read them (CONTRACT section 13).
+// Shapes of the admin API's content records as the content screens read them (CONTRACT section 13), named from the
+// types generated from GET /openapi.json (web/shared/api-types.gen.ts); and how the screens show their publication.
+import type { paths } from '../../../shared/api-types.gen.ts';
+import type { GetJson, JsonAnswer } from '../../../shared/types.ts';
 
-export interface BlogPost {
-  id: string;
-  title: string;
-  content: string;
-  published: boolean;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  cityGroupId: string;
-}
-
-export interface Site {
-  id: string;
-  name: string;
-  slug: string;
-  type: 'SITE' | 'APP';
-  domain: string | null;
-  cityGroupId: string | null;
-}
-
-export interface CmsPage {
-  id: string;
-  siteId: string;
-  title: string;
-  slug: string;
-  content: string;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Menu {
-  id: string;
-  siteId: string;
-  name: string;
-  location: string;
-}
-
-export type LinkType = 'PAGE' | 'EXTERNAL' | 'NONE';
-
-export interface MenuItem {
-  id: string;
-  menuId: string;
-  parentId: string | null;
-  label: string;
-  linkType: LinkType;
-  pageId: string | null;
-  externalUrl: string | null;
-  order: number;
-}
-
-export interface Media {
-  id: string;
-  filename: string;
-  mimeType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  alt: string | null;
-  url: string;
-  thumbnailUrl: string | null;
-  public: boolean;
-  cityGroupId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type BlogPost = GetJson<'/admin/blog-posts/{id}'>;
+export type Site = GetJson<'/admin/sites/{id}'>;
+export type CmsPage = GetJson<'/admin/pages/{id}'>;
+export type Menu = GetJson<'/admin/menus/{id}'>;
+export type MenuItem = GetJson<'/admin/menu-items/{id}'>;
+export type LinkType = MenuItem['linkType'];
+export type Media = GetJson<'/admin/media/{id}'>;
+/** Whether an MDX text compiles, and where it does not (POST /admin/content/check). */
+export type ContentCheck = JsonAnswer<paths['/admin/content/check']['post']>;
 
 /** Where a post or page stands: a draft, public since a date, or public from a later date. */
 export type Publication = 'draft' | 'published' | 'scheduled';

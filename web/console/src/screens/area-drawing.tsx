@@ -3,17 +3,10 @@
 // close the ring. Gives the GeoJSON Polygon the paste field holds (which stays, for the keyboard and for GIS exports).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getAll } from '../api.ts';
+import type { Area, Place } from '../types.ts';
 import { useResource } from '../ui.tsx';
 
 type Position = [number, number];
-type Area = { type: string; coordinates: unknown[] } | null;
-
-interface CityPlace {
-  id: string;
-  name: string;
-  area: Area;
-  attachedLocations: { name: string; latitude: number; longitude: number }[];
-}
 
 const WIDTH = 640;
 const HEIGHT = 420;
@@ -56,7 +49,7 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
 const path = (points: [number, number][]) => points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
 
 export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: string; placeId: string; area: Area; onChange: (geojson: string) => void }) {
-  const places = useResource(`places:${cityId}`, () => getAll<CityPlace>(`/admin/cities/${cityId}/places`));
+  const places = useResource(`places:${cityId}`, () => getAll<Place>(`/admin/cities/${cityId}/places`));
   const [points, setPoints] = useState<Position[]>(() => drawnRing(area) ?? []);
   const [closed, setClosed] = useState(() => drawnRing(area) !== null);
   const others = (places.data ?? []).filter((p) => p.id !== placeId);

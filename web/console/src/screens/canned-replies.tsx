@@ -7,11 +7,11 @@ import type { ScreenProps } from '../screens.ts';
 import type { CityGroup } from '../types.ts';
 import { Loaded, Problem, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 
-async function load(): Promise<{ groups: CityGroup[]; replies: CannedReply[] }> {
+async function load(): Promise<{ groups: Pick<CityGroup, 'id' | 'name'>[]; replies: CannedReply[] }> {
   const user = currentUser()!;
   // Groups by name where the agent may read them (CITIES, super admin); else their ids alone.
   const named = await get<Page<CityGroup>>('/admin/city-groups?pageSize=100').then((p) => p.data).catch(() => null);
-  const groups = named ?? user.cityGroupIds.map((id, i) => ({ id, name: `Collectivité ${i + 1}`, type: '', code: '', chatEnabled: true }));
+  const groups = named ?? user.cityGroupIds.map((id, i) => ({ id, name: `Collectivité ${i + 1}` }));
   const replies = (await Promise.all(groups.map((g) => getAll<CannedReply>(`/admin/city-groups/${g.id}/canned-replies`)))).flat();
   return { groups, replies };
 }

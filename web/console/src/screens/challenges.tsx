@@ -3,18 +3,9 @@ import { get, getAll, type Page } from '../api.ts';
 import { EditorForm, fieldError, useEditing, useEditor } from '../editor.tsx';
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
-import type { CityGroup } from '../types.ts';
+import type { CityGroup as PublicGroup } from '../../../shared/types.ts';
+import type { Challenge, CityGroup } from '../types.ts';
 import { Checkbox, Loaded, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
-
-interface Challenge {
-  id: string;
-  name: string;
-  description: string | null;
-  enabled: boolean;
-  order: number;
-  passingScore: number;
-  cityId: string;
-}
 
 interface Form {
   name: string;
@@ -85,11 +76,6 @@ function ChallengeForm({ id, onDone }: { id: string; onDone: (message: string | 
       )}
     </EditorForm>
   );
-}
-
-interface PublicGroup {
-  id: string;
-  cities: { id: string; name: string }[];
 }
 
 /** The communes of the agent's groups (the public list: CHALLENGES alone does not read the admin cities). */

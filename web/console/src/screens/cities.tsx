@@ -5,10 +5,10 @@ import { useEditing } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, CityGroup } from '../types.ts';
 import { Loaded, Status, Title, useResource } from '../ui.tsx';
-import { ContactLines, GroupContactForm, type GroupContact } from './group-contact.tsx';
+import { ContactLines, GroupContactForm } from './group-contact.tsx';
 
-async function loadGroups(): Promise<{ group: CityGroup & GroupContact; cities: City[] }[]> {
-  const groups = await get<Page<CityGroup & GroupContact>>('/admin/city-groups?pageSize=100');
+async function loadGroups(): Promise<{ group: CityGroup; cities: City[] }[]> {
+  const groups = await get<Page<CityGroup>>('/admin/city-groups?pageSize=100');
   return Promise.all(groups.data.map(async (group) => ({ group, cities: await getAll<City>(`/admin/city-groups/${group.id}/cities`) })));
 }
 

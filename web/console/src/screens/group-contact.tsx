@@ -1,15 +1,8 @@
 // A city group's contact block (migration 0011): how citizens reach the service when the assistant is not offered,
 // or while they wait for an agent. Shown to every agent; changed by super admins (the API refuses others with 403).
 import { EditorForm, fieldError, useEditor } from '../editor.tsx';
-import type { CityGroup } from '../types.ts';
+import type { CityGroup, GroupContact } from '../types.ts';
 import { TextArea, TextField } from '../ui.tsx';
-
-export interface GroupContact {
-  contactPhone: string | null;
-  contactEmail: string | null;
-  contactHours: string | null;
-  contactAddress: string | null;
-}
 
 type Form = Record<keyof GroupContact, string>;
 
@@ -20,7 +13,7 @@ export const CONTACT_LABELS: Form = {
   contactAddress: 'Adresse postale',
 };
 
-const toForm = (g: CityGroup & GroupContact): Form => ({
+const toForm = (g: CityGroup): Form => ({
   contactPhone: g.contactPhone ?? '',
   contactEmail: g.contactEmail ?? '',
   contactHours: g.contactHours ?? '',
@@ -47,10 +40,10 @@ export function ContactLines({ group }: { group: GroupContact }) {
 }
 
 export function GroupContactForm({ groupId, onDone }: { groupId: string; onDone: (message: string | null) => void }) {
-  const editor = useEditor<CityGroup & GroupContact, Form>({
+  const editor = useEditor<CityGroup, Form>({
     key: `cityGroupContact:${groupId}`,
     url: `/admin/city-groups/${groupId}`,
-    empty: toForm({} as CityGroup & GroupContact),
+    empty: toForm({} as CityGroup),
     toForm,
     toBody,
     onSaved: (g) => onDone(`Coordonnées de ${g.name} enregistrées.`),

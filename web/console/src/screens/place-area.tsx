@@ -1,12 +1,9 @@
 // A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
 // as drawn on geojson.io or exported from a GIS), checked as it is typed; part of the place screen's chunk.
 import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
-import type { Place } from '../types.ts';
+import type { Area, Place } from '../types.ts';
 import { FormHeading, Problem, TextArea, TextField } from '../ui.tsx';
 import { AreaDrawing } from './area-drawing.tsx';
-
-type Area = { type: string; coordinates: unknown[] } | null;
-type PlaceWithArea = Place & { area: Area };
 
 interface Form {
   name: string;
@@ -45,7 +42,7 @@ export function describeArea(area: Area): string {
 }
 
 export function PlaceEditor({ cityId, placeId, onDone }: { cityId: string; placeId: string; onDone: (message: string | null) => void }) {
-  const editor = useEditor<PlaceWithArea, Form>({
+  const editor = useEditor<Place, Form>({
     key: `place:${placeId}`,
     url: `/admin/places/${placeId}`,
     empty: { name: '', area: '' },

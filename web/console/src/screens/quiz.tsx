@@ -3,17 +3,8 @@ import { useState } from 'preact/hooks';
 import { get, getAll } from '../api.ts';
 import { EditorForm, removeRecord, useEditing, useEditor } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
-import type { City, WasteType } from '../types.ts';
+import type { City, QuizQuestion, WasteType } from '../types.ts';
 import { Breadcrumbs, Loaded, Notices, SelectField, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
-
-interface QuizQuestion {
-  id: string;
-  material: string;
-  question: string;
-  correctWasteTypeId: string;
-  order: number;
-  cityId: string;
-}
 
 interface Form {
   material: string;

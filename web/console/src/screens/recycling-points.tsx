@@ -6,16 +6,9 @@ import { get, getAll, messageOf } from '../api.ts';
 import { ConflictPanel, EditorActions, RestoredNotice, removeRecord, useEditor } from '../editor.tsx';
 import { setQuery } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
-import type { City, WasteType } from '../types.ts';
-import type { RecyclingPoint as PublicRecyclingPoint } from '../../../shared/types.ts';
+import type { City, RecyclingPoint, WasteType } from '../types.ts';
 import { Breadcrumbs, Checkbox, Field, FormHeading, Loaded, Problem, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
 import { HistoryLink } from '../history-link.tsx';
-
-interface RecyclingPoint extends PublicRecyclingPoint {
-  openingHoursSpec: string | null;
-  kind: 'CENTRE' | 'CONTAINER' | 'SHOP' | null;
-  materials: string[];
-}
 
 const KINDS = [
   { value: '', label: 'Non précisé' },
