@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { PaginationQuery, type PageRequest } from '../kernel/pagination.ts';
-import { ErrorSchema } from '../kernel/schemas.ts';
+import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
 import { adminAgentOf } from './guard.ts';
 import type { AdminService, Versioned } from './admin-store.ts';
 import { IfMatchHeaders } from './schemas.ts';
@@ -42,6 +42,18 @@ export interface AdminResource {
 }
 
 type Params = Record<string, string>;
+
+/** A parent named in the path by its id (`/cities/:cityId`), its parameter described as `description`. */
+export function parentPath(collection: string, param: string, description: string, list?: string): NonNullable<AdminResource['parent']> {
+  return { path: `${collection}/:${param}`, param, params: Type.Object({ [param]: Uuid(description) }), ...(list === undefined ? {} : { list }) };
+}
+
+/** The parents the records of several areas hang off. */
+export const parents = {
+  cityGroup: parentPath('/city-groups', 'cityGroupId', 'City group id'),
+  city: parentPath('/cities', 'cityId', 'City id'),
+  place: parentPath('/places', 'placeId', 'Collection place id'),
+};
 
 /** The answers of a conditional write: 412 with a stale `If-Match`, 428 without one (the admin guard's). */
 export const writeConditionErrors = { 412: ErrorSchema, 428: ErrorSchema };

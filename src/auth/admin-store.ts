@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { findCityOwner, findPlaceOwner, type CityOwner, type PlaceOwner } from '../domain/cities.ts';
+import { findCityGroupRef, findCityOwner, findPlaceOwner } from '../domain/cities.ts';
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { recordAudit, recordPublicChange, type AuditChange } from './audit.ts';
@@ -37,22 +37,67 @@ export const ownedBy = <R>(found: { row: R; owner: { cityGroupId: string | null 
 export const ownerFound = <O extends { cityGroupId: string | null }>(owner: O | undefined): Found<O> | undefined =>
   owner && { row: owner, groupIds: [owner.cityGroupId] };
 
-/**
- * The parent half of a store whose records hang off a city and never leave it (waste types, places, recycling points,
- * quiz questions, challenges): found by the city's group, 404 `Ville introuvable` outside it.
- */
-export const underCity = {
-  fixedParent: true,
-  parentNotFound: errors.cityNotFound,
-  findParent: async (db: Kysely<DB>, cityId: string) => ownerFound(await findCityOwner(db, cityId)),
-} satisfies Partial<AdminStore<unknown, { id: string }, CityOwner, unknown, unknown>>;
+/** A record that names its city group (a blog post, a site, a canned reply, a medium): found by that group. */
+export const inGroup = <R extends { city_group_id: string | null }>(row: R | undefined): Found<R> | undefined =>
+  row && { row, groupIds: [row.city_group_id] };
 
-/** The parent half of a store whose records hang off a place and never leave it (days, exceptions, locations, streets). */
-export const underPlace = {
-  fixedParent: true,
-  parentNotFound: errors.collectionPlaceNotFound,
-  findParent: async (db: Kysely<DB>, placeId: string) => ownerFound(await findPlaceOwner(db, placeId)),
-} satisfies Partial<AdminStore<unknown, { id: string }, PlaceOwner, unknown, unknown>>;
+/** A city group found as a parent: it belongs to itself, so that its agents may read it. */
+export const groupFound = <G extends { id: string }>(group: G | undefined): Found<G> | undefined => group && { row: group, groupIds: [group.id] };
+
+type FindOwned<R, O> = (db: Kysely<DB>, id: string, options: { forUpdate: boolean }) => Promise<{ row: R; owner: O } | undefined>;
+type ListUnder<R, O> = (db: Kysely<DB>, parentId: string, page: PageRequest, parent: O) => Promise<{ rows: R[]; total: number }>;
+
+/**
+ * The parent half of a store whose records hang off an owner and never leave it (a city's waste types, a place's
+ * days, a challenge's series): the parent found by its group, 404 `parentNotFound` outside it; a record found with
+ * its owner (the repository's `find`) and listed under its parent's id (the repository's `list`).
+ */
+export function underOwner<O extends { cityGroupId: string | null }, K extends keyof O>(
+  findOwner: (db: Kysely<DB>, id: string) => Promise<O | undefined>,
+  parentNotFound: () => DomainError,
+  idOf: K,
+) {
+  return <R>(find: FindOwned<R, { cityGroupId: string | null }>, list: ListUnder<R, O>) => ({
+    fixedParent: true,
+    parentNotFound,
+    findParent: async (db: Kysely<DB>, parentId: string) => ownerFound(await findOwner(db, parentId)),
+    find: async (db: Kysely<DB>, id: string, options: { forUpdate: boolean }) => ownedBy(await find(db, id, options)),
+    list: (db: Kysely<DB>, parent: O | null, page: PageRequest) => list(db, parent![idOf] as string, page, parent!),
+  });
+}
+
+/** Records of a city (waste types, places, recycling points, quiz questions, challenges): 404 `Ville introuvable` outside it. */
+export const underCity = underOwner(findCityOwner, errors.cityNotFound, 'cityId');
+
+/** Records of a place (days, exceptions, locations, streets). */
+export const underPlace = underOwner(findPlaceOwner, errors.collectionPlaceNotFound, 'placeId');
+
+/**
+ * The parent half of a store whose records belong to a city group and may move to another (blog posts, sites): the
+ * group found by itself, 404 `Groupe de villes introuvable` outside the agent's groups.
+ */
+export const underGroup = {
+  parentNotFound: errors.cityGroupNotFound,
+  findParent: async (db: Kysely<DB>, groupId: string) => groupFound(await findCityGroupRef(db, groupId)),
+};
+
+/** The group a body's `cityGroupId` moves a record to: one the agent holds, 404 at `cityGroupId` otherwise (as if missing). */
+export async function groupMovedTo(db: Kysely<DB>, context: Pick<WriteContext<unknown>, 'reachable'>, groupId: string): Promise<string> {
+  return context.reachable(groupFound(await findCityGroupRef(db, groupId)), () => errors.cityGroupNotFound('cityGroupId')).id;
+}
+
+/** The first of a write's faults (the import bundle's rules), as the 400 naming its field. */
+export function assertNoFault(faults: readonly { path: string; message: string }[]): void {
+  const [fault] = faults;
+  if (fault) throw errors.invalidField(fault.path, fault.message);
+}
+
+/** `remove` of a store whose records go without a check (their parts cascade with them). */
+export const removeRow =
+  (remove: (trx: Kysely<DB>, id: string) => Promise<unknown>) =>
+  async (trx: Kysely<DB>, { subject }: WriteContext<{ row: { id: string } }>): Promise<void> => {
+    await remove(trx, subject.row.id);
+  };
 
 /** A record as the admin API shows it, with what it was read from. */
 export interface Shown<Row, T> extends Found<Row> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminStore, Found } from '../auth/admin-store.ts';
+import { assertNoFault, groupMovedTo, inGroup, removeRow, underGroup, type AdminStore } from '../auth/admin-store.ts';
 import { blogPostFaults } from '../bundle/rules/blog.ts';
 import { errors } from '../kernel/errors.ts';
 import { toAdminBlogPost } from './mapper.ts';
@@ -14,11 +14,8 @@ import type { AdminBlogPost, BlogPostPatch, CreateBlogPostInput } from './schema
  * on every instance, see src/http/data-version.ts). Its content must compile as MDX, the import bundle's rule.
  */
 
-const found = (row: BlogPostRow | undefined): Found<BlogPostRow> | undefined => row && { row, groupIds: [row.city_group_id] };
-
 async function assertContent(content: string) {
-  const [fault] = await blogPostFaults({ content });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(await blogPostFaults({ content }));
 }
 
 /**
@@ -33,12 +30,8 @@ function publicationDate(published: boolean, publishedAt: string | null, touched
 export const blogPostStore: AdminStore<BlogPostRow, AdminBlogPost, { id: string }, CreateBlogPostInput, BlogPostPatch> = {
   entity: 'blogPost',
   notFound: errors.blogPostNotFound,
-  parentNotFound: errors.cityGroupNotFound,
-  findParent: async (db, cityGroupId) => {
-    const group = await repo.findCityGroup(db, cityGroupId);
-    return group && { row: group, groupIds: [group.id] };
-  },
-  find: async (db, id, options) => found(await repo.findBlogPost(db, id, options)),
+  ...underGroup,
+  find: async (db, id, options) => inGroup(await repo.findBlogPost(db, id, options)),
   list: (db, group, page) => repo.listGroupBlogPosts(db, group!.id, page),
   show: async (_db, rows) => rows.map(toAdminBlogPost),
   async insert(trx, { subject: group, now }, input) {
@@ -58,11 +51,7 @@ export const blogPostStore: AdminStore<BlogPostRow, AdminBlogPost, { id: string 
   },
   async update(trx, { subject, now, reachable }, patch) {
     if (patch.content !== undefined) await assertContent(patch.content);
-    if (patch.cityGroupId !== undefined) {
-      // A move: to a group the agent holds (404 otherwise, as if it did not exist).
-      const target = await repo.findCityGroup(trx, patch.cityGroupId.toLowerCase());
-      reachable(target && { row: target, groupIds: [target.id] }, () => errors.cityGroupNotFound('cityGroupId'));
-    }
+    if (patch.cityGroupId !== undefined) await groupMovedTo(trx, { reachable }, patch.cityGroupId.toLowerCase());
     const record = { ...subject.record, ...patch };
     const touched = patch.published !== undefined || patch.publishedAt !== undefined;
     await repo.updateBlogPost(trx, subject.row.id, {
@@ -75,7 +64,5 @@ export const blogPostStore: AdminStore<BlogPostRow, AdminBlogPost, { id: string 
     });
     return (await repo.findBlogPost(trx, subject.row.id))!;
   },
-  async remove(trx, { subject }) {
-    await repo.deleteBlogPost(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteBlogPost),
 };

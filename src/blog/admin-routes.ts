@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { blogPostStore } from './admin-posts.ts';
-import {
-  AdminBlogPostListSchema,
-  AdminBlogPostSchema,
-  BlogPostIdParams,
-  CityGroupPostsParams,
-  CreateBlogPostBody,
-  PatchBlogPostBody,
-} from './schemas.ts';
+import { blogPostSchemas } from './schemas.ts';
 
 const PUBLICATION =
   'A post is a draft until `published` is true; it is public from `publishedAt` (set to now when it is published without a date): ' +
@@ -22,14 +15,8 @@ export default async function blogAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'BLOG_POSTS');
   registerAdminResource(app, {
     path: '/blog-posts',
-    parent: { path: '/city-groups/:cityGroupId', param: 'cityGroupId', params: CityGroupPostsParams },
-    schemas: {
-      idParams: BlogPostIdParams,
-      list: AdminBlogPostListSchema,
-      item: AdminBlogPostSchema,
-      create: CreateBlogPostBody,
-      patch: PatchBlogPostBody,
-    },
+    parent: parents.cityGroup,
+    schemas: blogPostSchemas,
     docs: {
       list: {
         summary: 'A city group’s blog posts, drafts and scheduled ones included, newest publishedAt first',

@@ -1,4 +1,4 @@
-import { iso } from '../kernel/french.ts';
+import { iso, timestamps } from '../kernel/french.ts';
 import type { BlogPostRow } from './repository.ts';
 import type { AdminBlogPost, BlogPost } from './schemas.ts';
 
@@ -10,8 +10,7 @@ export function toBlogPost(row: BlogPostRow): BlogPost {
     content: row.content,
     published: row.published,
     publishedAt: iso(row.published_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
     cityGroup: { id: row.group_id, name: row.group_name, type: row.group_type },
   };
 }

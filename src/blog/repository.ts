@@ -50,10 +50,6 @@ export async function nextPostPublication(db: Kysely<DB>, now: Date): Promise<Da
 
 // ---------------------------------------------------------------- the admin API
 
-export async function findCityGroup(db: Kysely<DB>, id: string): Promise<{ id: string } | undefined> {
-  return db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst();
-}
-
 /** One post, drafts included; its row locked until the end of the transaction with `forUpdate`. */
 export async function findBlogPost(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<BlogPostRow | undefined> {
   // FOR UPDATE OF p: the group's row is read, not locked.

@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CityGroupRefSchema, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { Envelope } from '../kernel/pagination.ts';
+import { adminSchemas, CityGroupRefSchema, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 export { CityGroupRefSchema };
 
@@ -27,28 +26,23 @@ export const BlogPostIdParams = Type.Object({ id: Uuid() });
 
 // The admin API's posts (CONTRACT section 13): the public shape, drafts included, plus the group by the bundle's name.
 
-export const AdminBlogPostSchema = Type.Object(
-  { ...BlogPostSchema.properties, cityGroupId: Uuid('The city group it belongs to') },
-  { description: 'A post as agents see it: drafts (`published` false) and scheduled posts (`publishedAt` after now) too' },
-);
-export type AdminBlogPost = Static<typeof AdminBlogPostSchema>;
-export const AdminBlogPostListSchema = Envelope(AdminBlogPostSchema);
-
-const postFields = {
-  title: NonBlank(300),
-  content: Type.String({ description: 'MDX; must compile (400 with the line and column otherwise)' }),
-  published: Type.Optional(
-    Type.Boolean({ description: 'false (the default): a draft. true: public from `publishedAt` (now when it is null)' }),
+export const blogPostSchemas = adminSchemas(
+  Type.Object(
+    { ...BlogPostSchema.properties, cityGroupId: Uuid('The city group it belongs to') },
+    { description: 'A post as agents see it: drafts (`published` false) and scheduled posts (`publishedAt` after now) too' },
   ),
-  publishedAt: Type.Optional(
-    Nullable(Timestamp('When the post becomes public; a later date schedules it. Set to now when a post is published without one')),
-  ),
-};
-export const CreateBlogPostBody = Type.Object(postFields);
-export const PatchBlogPostBody = Type.Partial(
-  Type.Object({ ...postFields, cityGroupId: Uuid('Moves the post to another of the agent’s groups') }),
+  {
+    title: NonBlank(300),
+    content: Type.String({ description: 'MDX; must compile (400 with the line and column otherwise)' }),
+    published: Type.Optional(
+      Type.Boolean({ description: 'false (the default): a draft. true: public from `publishedAt` (now when it is null)' }),
+    ),
+    publishedAt: Type.Optional(
+      Nullable(Timestamp('When the post becomes public; a later date schedules it. Set to now when a post is published without one')),
+    ),
+  },
+  { patchOnly: { cityGroupId: Uuid('Moves the post to another of the agent’s groups') } },
 );
-export type CreateBlogPostInput = Static<typeof CreateBlogPostBody>;
-export type BlogPostPatch = Static<typeof PatchBlogPostBody>;
-
-export const CityGroupPostsParams = Type.Object({ cityGroupId: Uuid('City group id') });
+export type AdminBlogPost = Static<typeof blogPostSchemas.item>;
+export type CreateBlogPostInput = Static<typeof blogPostSchemas.create>;
+export type BlogPostPatch = Static<typeof blogPostSchemas.patch>;

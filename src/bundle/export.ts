@@ -1,9 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable, MenuItemTable } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
-import { iso } from '../kernel/french.ts';
-import { toGroupContact } from '../domain/group-contact.ts';
-import { toWasteType } from '../domain/city-model/mapper.ts';
+import { iso, timestamps } from '../kernel/french.ts';
+import { toAttachedLocation, toException, toQuizQuestion, toWasteType } from '../domain/city-model/mapper.ts';
+import { toAdminCity } from '../cities/admin-cities.ts';
+import { toBadge } from '../domain/challenges.ts';
+import { toAdminCityGroup } from '../cities/admin-city-groups.ts';
+import { pointFields } from '../recycling/repository.ts';
 import { exportRows, type ExportRows, type ExportScope } from './export-repository.ts';
 import type { Bundle, BundleCity, BundleMedia, BundleMenuItem, BundleSite } from './schema.ts';
 
@@ -24,8 +27,6 @@ export interface ExportedBundle {
   bundle: Bundle;
   media: ExportedMedia[];
 }
-
-const dates = (row: { created_at: Date; updated_at: Date }) => ({ createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)! });
 
 /** Where a media file goes in the archive: `media/<id>-<file name>`, the name reduced to safe characters. */
 export function mediaPath(row: Pick<Selectable<MediaTable>, 'id' | 'filename'>): string {
@@ -71,20 +72,9 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
   const menusOf = by(rows.menu, 'site_id');
   const itemsOf = by(rows.menu_item, 'menu_id');
 
+  // A city and a group are the admin API's, with what they hold.
   const cities: BundleCity[] = rows.city.map((city) => ({
-    id: city.id,
-    name: city.name,
-    country: city.country,
-    population: city.population,
-    status: city.status,
-    timeZone: city.time_zone,
-    outOfTheBins: city.out_of_the_bins,
-    presentationOfBins: city.presentation_of_bins,
-    returnOfBins: city.return_of_bins,
-    respectOfCalendar: city.respect_of_calendar,
-    holidays: city.holidays,
-    cityGroupId: city.city_group_id,
-    ...dates(city),
+    ...toAdminCity(city),
     // The bundle's waste type is the public one (details by material).
     wasteTypes: (wasteTypesOf.get(city.id) ?? []).map((w) => toWasteType(w, detailsOf.get(w.id) ?? [])),
     wasteCollectionPlaces: (placesOf.get(city.id) ?? []).map((place) => ({
@@ -98,21 +88,8 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
         biweekly: day.biweekly,
         startDate: iso(day.start_date),
       })),
-      exceptions: (exceptionsOf.get(place.id) ?? []).map((e) => ({
-        id: e.id,
-        dateFrom: iso(e.date_from)!,
-        dateTo: iso(e.date_to),
-        wasteTypeId: e.waste_type_id,
-        name: e.name,
-        description: e.description,
-      })),
-      attachedLocations: (locationsOf.get(place.id) ?? []).map((l) => ({
-        id: l.id,
-        name: l.name,
-        reference: l.reference,
-        latitude: l.latitude,
-        longitude: l.longitude,
-      })),
+      exceptions: (exceptionsOf.get(place.id) ?? []).map(toException),
+      attachedLocations: (locationsOf.get(place.id) ?? []).map(toAttachedLocation),
       streets: (streetsOf.get(place.id) ?? []).map((r) => ({
         id: r.id,
         street: r.street,
@@ -124,22 +101,10 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
     })),
     recyclingPoints: (pointsOf.get(city.id) ?? []).map((p) => ({
       id: p.id,
-      name: p.name,
-      address: p.address,
-      latitude: p.latitude,
-      longitude: p.longitude,
-      openingHours: p.opening_hours,
-      openingHoursSpec: p.opening_hours_spec,
-      kind: p.kind,
+      ...pointFields(p),
       materials: (materialsOf.get(p.id) ?? []).map((m) => m.waste_type_id),
     })),
-    quizQuestions: (questionsOf.get(city.id) ?? []).map((q) => ({
-      id: q.id,
-      material: q.material,
-      question: q.question,
-      correctWasteTypeId: q.correct_waste_type_id,
-      order: q.order,
-    })),
+    quizQuestions: (questionsOf.get(city.id) ?? []).map(toQuizQuestion),
     challenges: (challengesOf.get(city.id) ?? []).map((c) => {
       const badge = badgeOf.get(c.id);
       return {
@@ -152,9 +117,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
         order: c.order,
         requiredChallengeId: c.required_challenge_id,
         passingScore: c.passing_score,
-        badge: badge
-          ? { id: badge.id, name: badge.name, description: badge.description, icon: badge.icon, imageUrl: badge.image_url }
-          : null,
+        badge: badge ? toBadge(badge) : null,
         series: (seriesOf.get(c.id) ?? []).map((s) => ({
           id: s.id,
           name: s.name,
@@ -175,7 +138,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
     settings: site.settings as Record<string, unknown>,
     theme: site.theme,
     cityGroupId: site.city_group_id,
-    ...dates(site),
+    ...timestamps(site),
     pages: (pagesOf.get(site.id) ?? []).map((page) => ({
       id: page.id,
       title: page.title,
@@ -184,7 +147,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
       seoTitle: page.seo_title,
       seoDescription: page.seo_description,
       publishedAt: iso(page.published_at),
-      ...dates(page),
+      ...timestamps(page),
     })),
     menus: (menusOf.get(site.id) ?? []).map((menu) => ({
       id: menu.id,
@@ -197,18 +160,10 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
   const media: ExportedMedia[] = withMedia ? rows.media.map((row) => ({ row, path: mediaPath(row) })) : [];
   const bundle: Bundle = {
     cityGroups: rows.city_group.map((g) => ({
-      id: g.id,
-      name: g.name,
-      type: g.type,
-      code: g.code,
-      siren: g.siren,
-      siret: g.siret,
-      chatEnabled: g.chat_enabled,
-      ...toGroupContact(g),
-      ...dates(g),
+      ...toAdminCityGroup(g),
       // The console's canned replies: the group's configuration, so that a moved group answers its citizens the same.
       ...(options.cannedReplies
-        ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...dates(r) })) }
+        ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...timestamps(r) })) }
         : {}),
     })),
     cities,
@@ -219,7 +174,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
       published: post.published,
       publishedAt: iso(post.published_at),
       cityGroupId: post.city_group_id,
-      ...dates(post),
+      ...timestamps(post),
     })),
     sites,
     media: media.map(({ row, path }): BundleMedia => ({
@@ -230,7 +185,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
       alt: row.alt,
       cityGroupId: row.city_group_id,
       path,
-      ...dates(row),
+      ...timestamps(row),
     })),
   };
   return { bundle, media };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underPlace, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, underPlace, type AdminStore } from '../auth/admin-store.ts';
 import { collectionExceptionFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { iso } from '../kernel/french.ts';
@@ -31,8 +31,7 @@ function toAdminException(row: ExceptionRow): AdminException {
 
 /** The written record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */
 async function assertValid(db: Kysely<DB>, placeId: string, record: Pick<AdminException, 'wasteTypeId' | 'dateFrom' | 'dateTo'>) {
-  const [fault] = collectionExceptionFaults(record, { wasteTypeIds: await repo.placeWasteTypeIds(db, placeId) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(collectionExceptionFaults(record, { wasteTypeIds: await repo.placeWasteTypeIds(db, placeId) }));
 }
 
 const columns = (e: Omit<AdminException, 'id' | 'placeId'>) => ({
@@ -45,10 +44,8 @@ const columns = (e: Omit<AdminException, 'id' | 'placeId'>) => ({
 
 export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner, CreateExceptionInput, ExceptionPatch> = {
   entity: 'exception',
-  ...underPlace,
   notFound: errors.collectionExceptionNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findException(db, id, options)),
-  list: (db, place, page) => repo.listPlaceExceptions(db, place!.placeId, page),
+  ...underPlace(repo.findException, repo.listPlaceExceptions),
   show: async (_db, rows) => rows.map(toAdminException),
   async insert(trx, { subject: place }, input) {
     const record = { ...input, dateTo: input.dateTo ?? null, name: input.name ?? null, description: input.description ?? null };
@@ -60,7 +57,5 @@ export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner
     await assertValid(trx, subject.row.place_id, record);
     return repo.updateException(trx, subject.row.id, columns(record));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteException(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteException),
 };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { adminRoute, guardErrors, registerAdminResource } from '../auth/admin-resource.ts';
+import { adminRoute, guardErrors, parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { adminAgentOf, requireAdminAgent } from '../auth/guard.ts';
 import { etagOf } from '../auth/revision.ts';
@@ -7,13 +7,9 @@ import { ErrorSchema } from '../kernel/schemas.ts';
 import { exceptionStore } from './admin-exceptions.ts';
 import { previewCollections } from './admin-preview.ts';
 import {
-  AdminExceptionListSchema,
-  AdminExceptionSchema,
   CollectionsQuerySchema,
-  CreateExceptionBody,
-  ExceptionIdParams,
+  exceptionSchemas,
   OccurrenceListSchema,
-  PatchExceptionBody,
   PlaceIdParams,
   PreviewBody,
   type CollectionsQuery,
@@ -29,14 +25,8 @@ export default async function calendarAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
     path: '/exceptions',
-    parent: { path: '/places/:placeId', param: 'placeId', params: PlaceIdParams },
-    schemas: {
-      idParams: ExceptionIdParams,
-      list: AdminExceptionListSchema,
-      item: AdminExceptionSchema,
-      create: CreateExceptionBody,
-      patch: PatchExceptionBody,
-    },
+    parent: parents.place,
+    schemas: exceptionSchemas,
     docs: {
       list: {
         summary: 'A collection place’s exceptions, by dateFrom',

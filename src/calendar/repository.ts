@@ -1,6 +1,7 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { PlaceOwner } from '../domain/cities.ts';
+import type { Kysely, Selectable } from 'kysely';
+import { findPlaceOwner, type PlaceOwner } from '../domain/cities.ts';
 import type { CollectionExceptionTable, DB } from '../db/types.ts';
+import { childRecords } from '../db/child-records.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { PlaceSchedule } from '../domain/collection-calendar.ts';
 
@@ -108,8 +109,6 @@ export async function loadAdminPlaceSchedule(
 // The admin API's exceptions (CONTRACT section 13): one place's exceptions, read and written one at a time.
 
 export type ExceptionRow = Selectable<CollectionExceptionTable>;
-type ExceptionValues = Omit<Insertable<CollectionExceptionTable>, 'id' | 'place_id'>;
-
 /** One page of a place's exceptions by dateFrom, then id, and their total. */
 export async function listPlaceExceptions(db: Kysely<DB>, placeId: string, page: PageRequest): Promise<{ rows: ExceptionRow[]; total: number }> {
   const matching = db.selectFrom('collection_exception').where('place_id', '=', placeId);
@@ -147,14 +146,6 @@ export async function placeWasteTypeIds(db: Kysely<DB>, placeId: string): Promis
   return new Set(rows.map((row) => row.id));
 }
 
-export async function insertException(db: Kysely<DB>, id: string, placeId: string, values: ExceptionValues): Promise<ExceptionRow> {
-  return db.insertInto('collection_exception').values({ id, place_id: placeId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
+export const { insert: insertException, update: updateException, remove: deleteException } =
+  childRecords('collection_exception', 'place_id', findPlaceOwner);
 
-export async function updateException(db: Kysely<DB>, id: string, values: ExceptionValues): Promise<ExceptionRow> {
-  return db.updateTable('collection_exception').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteException(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('collection_exception').where('id', '=', id).execute();
-}

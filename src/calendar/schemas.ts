@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { adminSchemas, ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { WasteCollectionExceptionSchema } from '../domain/city-model/schemas.ts';
-import { Envelope } from '../kernel/pagination.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 
 export { ErrorSchema };
@@ -59,13 +58,6 @@ export const NotModifiedSchema = { description: 'Not modified: the calendar is t
 
 // The admin API's exceptions (CONTRACT section 13): the public shape, the import bundle's field names, plus the place.
 
-export const AdminExceptionSchema = Type.Object({
-  ...WasteCollectionExceptionSchema.properties,
-  placeId: Uuid('The collection place it belongs to'),
-});
-export type AdminException = Static<typeof AdminExceptionSchema>;
-export const AdminExceptionListSchema = Envelope(AdminExceptionSchema);
-
 const exceptionFields = {
   dateFrom: Timestamp('First day without (or with a changed) collection'),
   dateTo: Type.Optional(Nullable(Timestamp('Last day, on or after dateFrom; null: the day of dateFrom only'))),
@@ -73,11 +65,15 @@ const exceptionFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 };
-export const { create: CreateExceptionBody, patch: PatchExceptionBody } = writeBodies(exceptionFields);
-export type CreateExceptionInput = Static<typeof CreateExceptionBody>;
-export type ExceptionPatch = Static<typeof PatchExceptionBody>;
+export const exceptionSchemas = adminSchemas(
+  Type.Object({ ...WasteCollectionExceptionSchema.properties, placeId: Uuid('The collection place it belongs to') }),
+  exceptionFields,
+  { id: 'Exception id' },
+);
+export type AdminException = Static<typeof exceptionSchemas.item>;
+export type CreateExceptionInput = Static<typeof exceptionSchemas.create>;
+export type ExceptionPatch = Static<typeof exceptionSchemas.patch>;
 
-export const ExceptionIdParams = Type.Object({ id: Uuid('Exception id') });
 export const PlaceIdParams = Type.Object({ placeId: Uuid('Collection place id') });
 
 // The admin preview of a place's collections (CONTRACT section 13): days and exceptions as the import bundle holds

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ownedBy, ownerFound, type AdminStore } from '../auth/admin-store.ts';
+import { removeRow, type AdminStore } from '../auth/admin-store.ts';
+import { toBadge } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './admin-repository.ts';
+import { underChallenge } from './admin-series.ts';
 import type { BadgeRow, ChallengeOwner } from './admin-repository.ts';
 import type { AdminBadge, BadgePatch, CreateBadgeInput } from './admin-schemas.ts';
 
@@ -12,25 +14,14 @@ import type { AdminBadge, BadgePatch, CreateBadgeInput } from './admin-schemas.t
  * answers 409. The devices that completed the challenge show the badge as it is now.
  */
 
-export const toAdminBadge = (row: BadgeRow): AdminBadge => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  icon: row.icon,
-  imageUrl: row.image_url,
-  challengeId: row.challenge_id,
-});
+export const toAdminBadge = (row: BadgeRow): AdminBadge => ({ ...toBadge(row), challengeId: row.challenge_id });
 
 const columns = (b: Omit<AdminBadge, 'id' | 'challengeId'>) => ({ name: b.name.trim(), description: b.description, icon: b.icon, image_url: b.imageUrl });
 
 export const badgeStore: AdminStore<BadgeRow, AdminBadge, ChallengeOwner, CreateBadgeInput, BadgePatch> = {
   entity: 'badge',
-  fixedParent: true,
   notFound: errors.badgeNotFound,
-  parentNotFound: errors.adminChallengeNotFound,
-  findParent: async (db, challengeId) => ownerFound(await repo.findChallengeOwner(db, challengeId)),
-  find: async (db, id, options) => ownedBy(await repo.findBadge(db, id, options)),
-  list: (db, challenge, page) => repo.listChallengeBadges(db, challenge!.challengeId, page),
+  ...underChallenge(repo.findBadge, repo.listChallengeBadges),
   show: async (_db, rows) => rows.map(toAdminBadge),
   async insert(trx, { subject: challenge }, input) {
     const fields = { description: null, icon: null, imageUrl: null, ...input };
@@ -39,7 +30,5 @@ export const badgeStore: AdminStore<BadgeRow, AdminBadge, ChallengeOwner, Create
     return row;
   },
   update: (trx, { subject }, patch) => repo.updateBadge(trx, subject.row.id, columns({ ...subject.record, ...patch })),
-  async remove(trx, { subject }) {
-    await repo.deleteBadge(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteBadge),
 };

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, underCity, type AdminStore } from '../auth/admin-store.ts';
 import { challengeFaults, requirementFaults } from '../bundle/rules/challenges.ts';
 import { type CityOwner } from '../domain/cities.ts';
-import { DEFAULT_PASSING_SCORE, toBadge } from '../domain/challenges.ts';
+import { challengeFields, DEFAULT_PASSING_SCORE, toBadge } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';
+import { lowercaseIds } from '../kernel/schemas.ts';
 import { showSeries } from './admin-series.ts';
 import * as repo from './admin-repository.ts';
 import type { ChallengeRow } from './admin-repository.ts';
@@ -32,18 +33,8 @@ async function showChallenges(db: Kysely<DB>, rows: ChallengeRow[]): Promise<Adm
   const seriesOf = Map.groupBy(series, (s) => s.challengeId);
   return rows.map((row) => {
     const badge = badgeOf.get(row.id);
-    const required = row.required_challenge_id;
     return {
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      enabled: row.enabled,
-      startDate: row.start_date?.toISOString() ?? null,
-      endDate: row.end_date?.toISOString() ?? null,
-      order: row.order,
-      requiredChallengeId: required,
-      requiredChallenge: required === null ? null : { id: required, name: requiredNames.get(required) ?? '' },
-      passingScore: row.passing_score,
+      ...challengeFields(row, row.required_challenge_id === null ? null : requiredNames.get(row.required_challenge_id)),
       badge: badge ? toBadge(badge) : null,
       series: seriesOf.get(row.id) ?? [],
       cityId: row.city_id,
@@ -60,8 +51,7 @@ async function assertValid(db: Kysely<DB>, id: string, cityId: string, challenge
   const [requiredOf, sameCity] = required === null
     ? [new Map<string, string | null>(), new Set<string>()]
     : await Promise.all([repo.requirementChain(db, required), repo.cityChallengeIds(db, cityId)]);
-  const [fault] = [...challengeFaults(challenge), ...requirementFaults({ id, requiredChallengeId: required }, { requiredOf, sameCity })];
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault([...challengeFaults(challenge), ...requirementFaults({ id, requiredChallengeId: required }, { requiredOf, sameCity })]);
 }
 
 const columns = (c: ChallengeFields) => ({
@@ -75,26 +65,21 @@ const columns = (c: ChallengeFields) => ({
   passing_score: c.passingScore,
 });
 
-const lowercase = <P extends Partial<ChallengeFields>>(p: P): P =>
-  p.requiredChallengeId ? { ...p, requiredChallengeId: p.requiredChallengeId.toLowerCase() } : p;
-
 export const challengeStore: AdminStore<ChallengeRow, AdminChallenge, CityOwner, CreateChallengeInput, ChallengePatch> = {
   entity: 'challenge',
-  ...underCity,
   notFound: errors.adminChallengeNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findChallenge(db, id, options)),
-  list: (db, city, page) => repo.listCityChallenges(db, city!.cityId, page),
+  ...underCity(repo.findChallenge, repo.listCityChallenges),
   show: showChallenges,
   async insert(trx, { subject: city }, input) {
     const id = randomUUID();
     const fields: ChallengeFields = {
-      description: null, enabled: true, startDate: null, endDate: null, order: 0, requiredChallengeId: null, passingScore: DEFAULT_PASSING_SCORE, ...lowercase(input),
+      description: null, enabled: true, startDate: null, endDate: null, order: 0, requiredChallengeId: null, passingScore: DEFAULT_PASSING_SCORE, ...lowercaseIds(input, 'requiredChallengeId'),
     };
     await assertValid(trx, id, city!.cityId, fields);
     return repo.insertChallenge(trx, id, city!.cityId, columns(fields));
   },
   async update(trx, { subject }, patch) {
-    const fields = { ...subject.record, ...lowercase(patch) };
+    const fields = { ...subject.record, ...lowercaseIds(patch, 'requiredChallengeId') };
     await assertValid(trx, subject.row.id, subject.row.city_id, fields);
     return repo.updateChallenge(trx, subject.row.id, columns(fields));
   },

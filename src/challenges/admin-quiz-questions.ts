@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, underCity, type AdminStore } from '../auth/admin-store.ts';
 import { quizQuestionFaults } from '../bundle/rules/cities.ts';
 import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
+import { lowercaseIds } from '../kernel/schemas.ts';
 import * as repo from './admin-repository.ts';
 import type { QuizQuestionRow } from './admin-repository.ts';
 import type { AdminQuizQuestion, CreateQuizQuestionInput, QuizQuestionPatch } from './admin-schemas.ts';
@@ -28,8 +29,7 @@ const toAdminQuizQuestion = (row: QuizQuestionRow): AdminQuizQuestion => ({
 type QuestionFields = Omit<AdminQuizQuestion, 'id' | 'cityId'>;
 
 async function assertValid(db: Kysely<DB>, cityId: string, question: QuestionFields): Promise<void> {
-  const [fault] = quizQuestionFaults(question, { wasteTypeIds: await cityWasteTypeIds(db, cityId) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(quizQuestionFaults(question, { wasteTypeIds: await cityWasteTypeIds(db, cityId) }));
 }
 
 const columns = (q: QuestionFields) => ({
@@ -39,23 +39,18 @@ const columns = (q: QuestionFields) => ({
   order: q.order,
 });
 
-const lowercase = <P extends Partial<QuestionFields>>(p: P): P =>
-  p.correctWasteTypeId ? { ...p, correctWasteTypeId: p.correctWasteTypeId.toLowerCase() } : p;
-
 export const quizQuestionStore: AdminStore<QuizQuestionRow, AdminQuizQuestion, CityOwner, CreateQuizQuestionInput, QuizQuestionPatch> = {
   entity: 'quizQuestion',
-  ...underCity,
   notFound: errors.quizQuestionNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findQuizQuestion(db, id, options)),
-  list: (db, city, page) => repo.listCityQuizQuestions(db, city!.cityId, page),
+  ...underCity(repo.findQuizQuestion, repo.listCityQuizQuestions),
   show: async (_db, rows) => rows.map(toAdminQuizQuestion),
   async insert(trx, { subject: city }, input) {
-    const fields = { order: 0, ...lowercase(input) };
+    const fields = { order: 0, ...lowercaseIds(input, 'correctWasteTypeId') };
     await assertValid(trx, city!.cityId, fields);
     return repo.insertQuizQuestion(trx, randomUUID(), city!.cityId, columns(fields));
   },
   async update(trx, { subject }, patch) {
-    const fields = { ...subject.record, ...lowercase(patch) };
+    const fields = { ...subject.record, ...lowercaseIds(patch, 'correctWasteTypeId') };
     await assertValid(trx, subject.row.city_id, fields);
     return repo.updateQuizQuestion(trx, subject.row.id, columns(fields));
   },

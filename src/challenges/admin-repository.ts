@@ -1,8 +1,10 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
+import { childRecords } from '../db/child-records.ts';
+import { byOrderThenMaterial, byOrderThenName } from '../domain/challenges.ts';
 import { findCityOwner, type CityOwner } from '../domain/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
 /**
  * What the admin API reads and writes of quiz questions, challenges, their badges and series (CONTRACT section 13),
@@ -22,24 +24,6 @@ export interface ChallengeOwner extends CityOwner {
 
 type Page<R> = { rows: R[]; total: number };
 
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-/** The public order of challenges and series: `order`, then name. */
-export const byOrderThenName = (a: { order: number; name: string; id: string }, b: { order: number; name: string; id: string }) =>
-  a.order - b.order || compareFrench(a.name, b.name) || byId(a, b);
-/** The public order of quiz questions: `order`, then material. */
-export const byOrderThenMaterial = (a: { order: number; material: string; id: string }, b: { order: number; material: string; id: string }) =>
-  a.order - b.order || compareFrench(a.material, b.material) || byId(a, b);
-
-function paged<R>(all: R[], page: PageRequest): Page<R> {
-  const window = pageWindow(page, all.length);
-  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-}
-
-async function owned<R extends { city_id: string }>(row: R | undefined, db: Kysely<DB>): Promise<{ row: R; owner: CityOwner } | undefined> {
-  const owner = row && (await findCityOwner(db, row.city_id));
-  return row && owner && { row, owner };
-}
-
 export async function findChallengeOwner(db: Kysely<DB>, challengeId: string): Promise<ChallengeOwner | undefined> {
   return db
     .selectFrom('challenge')
@@ -49,39 +33,20 @@ export async function findChallengeOwner(db: Kysely<DB>, challengeId: string): P
     .executeTakeFirst();
 }
 
-async function ownedByChallenge<R extends { challenge_id: string }>(row: R | undefined, db: Kysely<DB>) {
-  const owner = row && (await findChallengeOwner(db, row.challenge_id));
-  return row && owner && { row, owner };
-}
-
 // Quiz questions.
 
-export async function listCityQuizQuestions(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<Page<QuizQuestionRow>> {
-  return paged((await db.selectFrom('quiz_question').selectAll().where('city_id', '=', cityId).execute()).sort(byOrderThenMaterial), page);
-}
-
-export async function findQuizQuestion(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
-  return owned(await db.selectFrom('quiz_question').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
-}
-
-type QuizQuestionValues = Omit<Insertable<QuizQuestionTable>, 'id' | 'city_id'>;
-
-export async function insertQuizQuestion(db: Kysely<DB>, id: string, cityId: string, values: QuizQuestionValues): Promise<QuizQuestionRow> {
-  return db.insertInto('quiz_question').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateQuizQuestion(db: Kysely<DB>, id: string, values: QuizQuestionValues): Promise<QuizQuestionRow> {
-  return db.updateTable('quiz_question').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
+export const {
+  find: findQuizQuestion,
+  list: listCityQuizQuestions,
+  insert: insertQuizQuestion,
+  update: updateQuizQuestion,
+  remove: deleteQuizQuestion,
+} = childRecords('quiz_question', 'city_id', findCityOwner, (rows) => rows.sort(byOrderThenMaterial));
 
 /** How many series hold the question. */
 export async function countSeriesOfQuestion(db: Kysely<DB>, id: string): Promise<number> {
   const { count } = await db.selectFrom('serie_question').select((eb) => eb.fn.countAll<string>().as('count')).where('quiz_question_id', '=', id).executeTakeFirstOrThrow();
   return Number(count);
-}
-
-export async function deleteQuizQuestion(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('quiz_question').where('id', '=', id).execute();
 }
 
 export async function cityQuizQuestionIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
@@ -90,27 +55,8 @@ export async function cityQuizQuestionIds(db: Kysely<DB>, cityId: string): Promi
 
 // Challenges.
 
-export async function listCityChallenges(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<Page<ChallengeRow>> {
-  return paged((await db.selectFrom('challenge').selectAll().where('city_id', '=', cityId).execute()).sort(byOrderThenName), page);
-}
-
-export async function findChallenge(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
-  return owned(await db.selectFrom('challenge').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
-}
-
-type ChallengeValues = Omit<Insertable<ChallengeTable>, 'id' | 'city_id'>;
-
-export async function insertChallenge(db: Kysely<DB>, id: string, cityId: string, values: ChallengeValues): Promise<ChallengeRow> {
-  return db.insertInto('challenge').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateChallenge(db: Kysely<DB>, id: string, values: ChallengeValues): Promise<ChallengeRow> {
-  return db.updateTable('challenge').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteChallenge(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('challenge').where('id', '=', id).execute();
-}
+export const { find: findChallenge, list: listCityChallenges, insert: insertChallenge, update: updateChallenge, remove: deleteChallenge } =
+  childRecords('challenge', 'city_id', findCityOwner, (rows) => rows.sort(byOrderThenName));
 
 export async function cityChallengeIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
   return new Set((await db.selectFrom('challenge').select('id').where('city_id', '=', cityId).execute()).map((c) => c.id));
@@ -173,11 +119,7 @@ export async function badgesOf(db: Kysely<DB>, challengeIds: readonly string[]):
 }
 
 export async function listChallengeBadges(db: Kysely<DB>, challengeId: string, page: PageRequest): Promise<Page<BadgeRow>> {
-  return paged(await badgesOf(db, [challengeId]), page);
-}
-
-export async function findBadge(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
-  return ownedByChallenge(await db.selectFrom('badge').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
+  return pageOf(await badgesOf(db, [challengeId]), page);
 }
 
 type BadgeValues = Omit<Insertable<BadgeTable>, 'id' | 'challenge_id'>;
@@ -192,13 +134,8 @@ export async function insertBadge(db: Kysely<DB>, id: string, challengeId: strin
     .executeTakeFirst();
 }
 
-export async function updateBadge(db: Kysely<DB>, id: string, values: BadgeValues): Promise<BadgeRow> {
-  return db.updateTable('badge').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteBadge(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('badge').where('id', '=', id).execute();
-}
+export const { find: findBadge, update: updateBadge, remove: deleteBadge } =
+  childRecords('badge', 'challenge_id', findChallengeOwner);
 
 // Series.
 
@@ -208,26 +145,11 @@ export async function seriesOf(db: Kysely<DB>, challengeIds: readonly string[]):
 }
 
 export async function listChallengeSeries(db: Kysely<DB>, challengeId: string, page: PageRequest): Promise<Page<SerieRow>> {
-  return paged(await seriesOf(db, [challengeId]), page);
+  return pageOf(await seriesOf(db, [challengeId]), page);
 }
 
-export async function findSerie(db: Kysely<DB>, id: string, options: { forUpdate: boolean }) {
-  return ownedByChallenge(await db.selectFrom('serie').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst(), db);
-}
-
-type SerieValues = Omit<Insertable<SerieTable>, 'id' | 'challenge_id'>;
-
-export async function insertSerie(db: Kysely<DB>, id: string, challengeId: string, values: SerieValues): Promise<SerieRow> {
-  return db.insertInto('serie').values({ id, challenge_id: challengeId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateSerie(db: Kysely<DB>, id: string, values: SerieValues): Promise<SerieRow> {
-  return db.updateTable('serie').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteSerie(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('serie').where('id', '=', id).execute();
-}
+export const { find: findSerie, insert: insertSerie, update: updateSerie, remove: deleteSerie } =
+  childRecords('serie', 'challenge_id', findChallengeOwner);
 
 /** The serie holds exactly `questionIds` (quiz questions of its city, checked before). */
 export async function setSerieQuestions(db: Kysely<DB>, serieId: string, questionIds: readonly string[]): Promise<void> {

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parentPath, parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { badgeStore } from './admin-badges.ts';
 import { challengeStore } from './admin-challenges.ts';
 import { quizQuestionStore } from './admin-quiz-questions.ts';
 import { serieStore } from './admin-series.ts';
-import * as schemas from './admin-schemas.ts';
+import { badgeSchemas, challengeSchemas, quizQuestionSchemas, serieSchemas } from './admin-schemas.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public challenges and city answer the change within a second.';
 const stale = (kind: string) => `With \`If-Match\`, 412 when the ${kind} changed since it was read.`;
 const outside = (parent: string) => `A ${parent} outside the agent’s groups answers 404, like an unknown one.`;
+const challengeParent = parentPath('/challenges', 'challengeId', 'Challenge id');
 
 /** `/admin/cities/:cityId/quiz-questions` and `/admin/quiz-questions/:id`: the city's data, for agents holding CITIES. */
 async function quizQuestionRoutes(app: FastifyInstance) {
@@ -18,14 +19,8 @@ async function quizQuestionRoutes(app: FastifyInstance) {
   const checked = 'Checked with the import bundle’s rule (400 with a French message naming the field): `correctWasteTypeId` is a waste type of the same city.';
   registerAdminResource(app, {
     path: '/quiz-questions',
-    parent: { path: '/cities/:cityId', param: 'cityId', params: schemas.CityParams },
-    schemas: {
-      idParams: schemas.QuizQuestionIdParams,
-      list: schemas.AdminQuizQuestionListSchema,
-      item: schemas.AdminQuizQuestionSchema,
-      create: schemas.CreateQuizQuestionBody,
-      patch: schemas.PatchQuizQuestionBody,
-    },
+    parent: parents.city,
+    schemas: quizQuestionSchemas,
     docs: {
       list: { summary: 'A city’s quiz questions, by order then material', description: `Needs CITIES. The listing envelope. ${outside('city')}` },
       create: { summary: 'Create a quiz question of a city', description: `Needs CITIES. ${checked} ${outside('city')} ${PUBLISHED}` },
@@ -52,14 +47,8 @@ async function challengeRoutes(app: FastifyInstance) {
     '`requiredChallengeId` a challenge of the same city whose own requirements never lead back to this one (no cycle).';
   registerAdminResource(app, {
     path: '/challenges',
-    parent: { path: '/cities/:cityId', param: 'cityId', params: schemas.CityParams },
-    schemas: {
-      idParams: schemas.ChallengeIdParams,
-      list: schemas.AdminChallengeListSchema,
-      item: schemas.AdminChallengeSchema,
-      create: schemas.CreateChallengeBody,
-      patch: schemas.PatchChallengeBody,
-    },
+    parent: parents.city,
+    schemas: challengeSchemas,
     docs: {
       list: {
         summary: 'A city’s challenges, available or not, by order then name',
@@ -88,14 +77,8 @@ async function challengeRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/badges',
-    parent: { path: '/challenges/:challengeId', param: 'challengeId', params: schemas.ChallengeParams },
-    schemas: {
-      idParams: schemas.BadgeIdParams,
-      list: schemas.AdminBadgeListSchema,
-      item: schemas.AdminBadgeSchema,
-      create: schemas.CreateBadgeBody,
-      patch: schemas.PatchBadgeBody,
-    },
+    parent: challengeParent,
+    schemas: badgeSchemas,
     docs: {
       list: { summary: 'A challenge’s badge (none or one)', description: `Needs CHALLENGES. The listing envelope. ${outside('challenge’s city')}` },
       create: {
@@ -120,14 +103,8 @@ async function challengeRoutes(app: FastifyInstance) {
     'challenge’s city, each once; the list replaces the whole serie’s.';
   registerAdminResource(app, {
     path: '/series',
-    parent: { path: '/challenges/:challengeId', param: 'challengeId', params: schemas.ChallengeParams },
-    schemas: {
-      idParams: schemas.SerieIdParams,
-      list: schemas.AdminSerieListSchema,
-      item: schemas.AdminSerieSchema,
-      create: schemas.CreateSerieBody,
-      patch: schemas.PatchSerieBody,
-    },
+    parent: challengeParent,
+    schemas: serieSchemas,
     docs: {
       list: { summary: 'A challenge’s series, by order then name', description: `Needs CHALLENGES. The listing envelope. ${outside('challenge’s city')}` },
       create: { summary: 'Create a serie of a challenge', description: `Needs CHALLENGES. ${serieChecked} ${outside('challenge’s city')} ${PUBLISHED}` },

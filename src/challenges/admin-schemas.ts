@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BadgeSchema, ChallengeQuizQuestionSchema, ChallengeSchema } from '../domain/challenges.ts';
-import { Envelope } from '../kernel/pagination.ts';
-import { NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { adminSchemas, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 /**
  * The admin API's quiz questions, challenges, badges and series (CONTRACT section 13): the public shapes, the import
@@ -14,79 +13,60 @@ const Order = Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_0
 
 // Quiz questions.
 
-export const AdminQuizQuestionSchema = Type.Object({
-  ...ChallengeQuizQuestionSchema.properties,
-  cityId: Uuid('The city it belongs to'),
-});
-export type AdminQuizQuestion = Static<typeof AdminQuizQuestionSchema>;
-export const AdminQuizQuestionListSchema = Envelope(AdminQuizQuestionSchema);
-
-export const { create: CreateQuizQuestionBody, patch: PatchQuizQuestionBody } = writeBodies({
-  material: Text(200),
-  question: Text(1000),
-  correctWasteTypeId: Uuid('A waste type of the same city'),
-  order: Order,
-});
-export type CreateQuizQuestionInput = Static<typeof CreateQuizQuestionBody>;
-export type QuizQuestionPatch = Static<typeof PatchQuizQuestionBody>;
-export const QuizQuestionIdParams = Type.Object({ id: Uuid('Quiz question id') });
+export const quizQuestionSchemas = adminSchemas(
+  Type.Object({ ...ChallengeQuizQuestionSchema.properties, cityId: Uuid('The city it belongs to') }),
+  { material: Text(200), question: Text(1000), correctWasteTypeId: Uuid('A waste type of the same city'), order: Order },
+  { id: 'Quiz question id' },
+);
+export type AdminQuizQuestion = Static<typeof quizQuestionSchemas.item>;
+export type CreateQuizQuestionInput = Static<typeof quizQuestionSchemas.create>;
+export type QuizQuestionPatch = Static<typeof quizQuestionSchemas.patch>;
 
 // Badges and series.
 
-export const AdminBadgeSchema = Type.Object({
-  ...BadgeSchema.properties,
-  challengeId: Uuid('The challenge it rewards'),
-});
-export type AdminBadge = Static<typeof AdminBadgeSchema>;
-export const AdminBadgeListSchema = Envelope(AdminBadgeSchema);
+export const badgeSchemas = adminSchemas(
+  Type.Object({ ...BadgeSchema.properties, challengeId: Uuid('The challenge it rewards') }),
+  { name: Text(200), description: OptionalText(2000), icon: OptionalText(200), imageUrl: OptionalText(2000) },
+  { id: 'Badge id' },
+);
+export type AdminBadge = Static<typeof badgeSchemas.item>;
+export type CreateBadgeInput = Static<typeof badgeSchemas.create>;
+export type BadgePatch = Static<typeof badgeSchemas.patch>;
 
-export const { create: CreateBadgeBody, patch: PatchBadgeBody } = writeBodies({
-  name: Text(200),
-  description: OptionalText(2000),
-  icon: OptionalText(200),
-  imageUrl: OptionalText(2000),
-});
-export type CreateBadgeInput = Static<typeof CreateBadgeBody>;
-export type BadgePatch = Static<typeof PatchBadgeBody>;
-export const BadgeIdParams = Type.Object({ id: Uuid('Badge id') });
-
-export const AdminSerieSchema = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  order: Type.Number(),
-  quizQuestionIds: Type.Array(Uuid(), { description: 'Quiz questions of the challenge’s city, in their public order (`order`, then material)' }),
-  challengeId: Uuid('The challenge it belongs to'),
-});
-export type AdminSerie = Static<typeof AdminSerieSchema>;
-export const AdminSerieListSchema = Envelope(AdminSerieSchema);
-
-export const { create: CreateSerieBody, patch: PatchSerieBody } = writeBodies({
-  name: Text(200),
-  description: OptionalText(2000),
-  order: Order,
-  quizQuestionIds: Type.Optional(
-    Type.Array(Uuid(), { maxItems: 200, description: 'Quiz questions of the challenge’s city, each once; replaces the whole list; [] when absent' }),
-  ),
-});
-export type CreateSerieInput = Static<typeof CreateSerieBody>;
-export type SeriePatch = Static<typeof PatchSerieBody>;
-export const SerieIdParams = Type.Object({ id: Uuid('Serie id') });
+export const serieSchemas = adminSchemas(
+  Type.Object({
+    id: Uuid(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    order: Type.Number(),
+    quizQuestionIds: Type.Array(Uuid(), { description: 'Quiz questions of the challenge’s city, in their public order (`order`, then material)' }),
+    challengeId: Uuid('The challenge it belongs to'),
+  }),
+  {
+    name: Text(200),
+    description: OptionalText(2000),
+    order: Order,
+    quizQuestionIds: Type.Optional(
+      Type.Array(Uuid(), { maxItems: 200, description: 'Quiz questions of the challenge’s city, each once; replaces the whole list; [] when absent' }),
+    ),
+  },
+  { id: 'Serie id' },
+);
+export type AdminSerie = Static<typeof serieSchemas.item>;
+export type CreateSerieInput = Static<typeof serieSchemas.create>;
+export type SeriePatch = Static<typeof serieSchemas.patch>;
 
 // Challenges.
 
 const { series: _series, badge: _badge, ...challengeFields } = ChallengeSchema.properties;
 
-export const AdminChallengeSchema = Type.Object({
-  ...challengeFields,
-  badge: Nullable(BadgeSchema),
-  series: Type.Array(AdminSerieSchema, { description: 'Its series by `order`, then name; written at /admin/challenges/{id}/series' }),
-  cityId: Uuid('The city it belongs to'),
-});
-export type AdminChallenge = Static<typeof AdminChallengeSchema>;
-export const AdminChallengeListSchema = Envelope(AdminChallengeSchema);
-
-export const { create: CreateChallengeBody, patch: PatchChallengeBody } = writeBodies(
+export const challengeSchemas = adminSchemas(
+  Type.Object({
+    ...challengeFields,
+    badge: Nullable(BadgeSchema),
+    series: Type.Array(serieSchemas.item, { description: 'Its series by `order`, then name; written at /admin/challenges/{id}/series' }),
+    cityId: Uuid('The city it belongs to'),
+  }),
   {
     name: Text(200),
     description: OptionalText(2000),
@@ -99,11 +79,8 @@ export const { create: CreateChallengeBody, patch: PatchChallengeBody } = writeB
       Type.Integer({ minimum: 0, maximum: 100, description: 'The pass mark in %: the badge needs a best score at or above it; 60 when absent' }),
     ),
   },
-  { description: 'Its badge and series are written at their own paths' },
+  { id: 'Challenge id', description: 'Its badge and series are written at their own paths' },
 );
-export type CreateChallengeInput = Static<typeof CreateChallengeBody>;
-export type ChallengePatch = Static<typeof PatchChallengeBody>;
-export const ChallengeIdParams = Type.Object({ id: Uuid('Challenge id') });
-
-export const CityParams = Type.Object({ cityId: Uuid('City id') });
-export const ChallengeParams = Type.Object({ challengeId: Uuid('Challenge id') });
+export type AdminChallenge = Static<typeof challengeSchemas.item>;
+export type CreateChallengeInput = Static<typeof challengeSchemas.create>;
+export type ChallengePatch = Static<typeof challengeSchemas.patch>;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, ownerFound, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, underOwner, type AdminStore } from '../auth/admin-store.ts';
 import { serieFaults } from '../bundle/rules/challenges.ts';
 import { errors } from '../kernel/errors.ts';
+import { lowercaseIds } from '../kernel/schemas.ts';
 import * as repo from './admin-repository.ts';
 import type { ChallengeOwner, SerieRow } from './admin-repository.ts';
 import type { AdminSerie, CreateSerieInput, SeriePatch } from './admin-schemas.ts';
@@ -27,14 +28,13 @@ export async function showSeries(db: Kysely<DB>, rows: SerieRow[]): Promise<Admi
   }));
 }
 
+/** The parent half of a challenge's badge and series: found with the challenge's city, 404 `Défi introuvable` outside it. */
+export const underChallenge = underOwner(repo.findChallengeOwner, errors.adminChallengeNotFound, 'challengeId');
+
 type SerieFields = Omit<AdminSerie, 'id' | 'challengeId'>;
 
-const lowercase = <P extends Partial<SerieFields>>(p: P): P =>
-  p.quizQuestionIds ? { ...p, quizQuestionIds: p.quizQuestionIds.map((id) => id.toLowerCase()) } : p;
-
 async function write(trx: Kysely<DB>, cityId: string, fields: SerieFields, store: (values: Omit<SerieRow, 'id' | 'challenge_id'>) => Promise<SerieRow>) {
-  const [fault] = serieFaults(fields, { quizQuestionIds: await repo.cityQuizQuestionIds(trx, cityId) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(serieFaults(fields, { quizQuestionIds: await repo.cityQuizQuestionIds(trx, cityId) }));
   const row = await store({ name: fields.name.trim(), description: fields.description, order: fields.order });
   await repo.setSerieQuestions(trx, row.id, fields.quizQuestionIds);
   return row;
@@ -42,22 +42,16 @@ async function write(trx: Kysely<DB>, cityId: string, fields: SerieFields, store
 
 export const serieStore: AdminStore<SerieRow, AdminSerie, ChallengeOwner, CreateSerieInput, SeriePatch> = {
   entity: 'serie',
-  fixedParent: true,
   notFound: errors.serieNotFound,
-  parentNotFound: errors.adminChallengeNotFound,
-  findParent: async (db, challengeId) => ownerFound(await repo.findChallengeOwner(db, challengeId)),
-  find: async (db, id, options) => ownedBy(await repo.findSerie(db, id, options)),
-  list: (db, challenge, page) => repo.listChallengeSeries(db, challenge!.challengeId, page),
+  ...underChallenge(repo.findSerie, repo.listChallengeSeries),
   show: showSeries,
   insert(trx, { subject: challenge }, input) {
-    const fields = { description: null, order: 0, quizQuestionIds: [], ...lowercase(input) };
+    const fields = { description: null, order: 0, quizQuestionIds: [], ...lowercaseIds(input, 'quizQuestionIds') };
     return write(trx, challenge!.cityId, fields, (values) => repo.insertSerie(trx, randomUUID(), challenge!.challengeId, values));
   },
   async update(trx, { subject }, patch) {
     const owner = (await repo.findChallengeOwner(trx, subject.row.challenge_id))!;
-    return write(trx, owner.cityId, { ...subject.record, ...lowercase(patch) }, (values) => repo.updateSerie(trx, subject.row.id, values));
+    return write(trx, owner.cityId, { ...subject.record, ...lowercaseIds(patch, 'quizQuestionIds') }, (values) => repo.updateSerie(trx, subject.row.id, values));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteSerie(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteSerie),
 };

@@ -1,4 +1,4 @@
-import { iso } from '../kernel/french.ts';
+import { iso, timestamps } from '../kernel/french.ts';
 import type { ConversationRow, MessageRow } from './repository.ts';
 import type { ConversationApi, MessageApi } from './schemas.ts';
 
@@ -12,8 +12,7 @@ export function toConversation(row: ConversationRow): ConversationApi {
     cityGroupId: row.city_group_id,
     placeId: row.place_id,
     status: row.status,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
     lastMessageAt: iso(row.last_message_at),
   };
 }

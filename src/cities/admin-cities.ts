@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import type { AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, groupFound, inGroup, type AdminStore } from '../auth/admin-store.ts';
 import { cityFaults, cityGroupReferenceFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
-import { counted, frenchList, iso } from '../kernel/french.ts';
-import { groupFound } from './admin-city-groups.ts';
+import { countedList, timestamps } from '../kernel/french.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow, CityRow } from './group-repository.ts';
 import type { AdminCity, CityPatch, CreateCityInput } from './admin-schemas.ts';
@@ -34,16 +33,14 @@ export const toAdminCity = (row: CityRow): AdminCity => ({
   respectOfCalendar: row.respect_of_calendar,
   holidays: row.holidays,
   cityGroupId: row.city_group_id,
-  createdAt: iso(row.created_at)!,
-  updatedAt: iso(row.updated_at)!,
+  ...timestamps(row),
 });
 
 type CityFields = Omit<AdminCity, 'id' | 'createdAt' | 'updatedAt' | 'timeZone'> & { timeZone: string | null };
 
 /** The city as the bundle would hold it must pass the bundle's rules (400 naming the field); answers its columns. */
 function columns(city: CityFields, now: Date) {
-  const [fault] = cityFaults(city);
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(cityFaults(city));
   return {
     name: city.name.trim(),
     country: city.country.trim(),
@@ -63,20 +60,18 @@ function columns(city: CityFields, now: Date) {
 /** A group named by a move: one the bundle's rule knows (the database holds it), else 400 naming `cityGroupId`. */
 async function assertGroupExists(db: Kysely<DB>, groupId: string): Promise<void> {
   const known = (await repo.cityGroupExists(db, groupId)) ? [groupId] : [];
-  const [fault] = cityGroupReferenceFaults({ cityGroupId: groupId }, { cityGroupIds: new Set(known) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(cityGroupReferenceFaults({ cityGroupId: groupId }, { cityGroupIds: new Set(known) }));
 }
 
 function holdingsOf(counts: Awaited<ReturnType<typeof repo.countCityHoldings>>): string | null {
-  const parts = [
-    counts.wasteTypes && counted(counts.wasteTypes, 'type de déchet', 'types de déchets'),
-    counts.places && counted(counts.places, 'lieu de collecte', 'lieux de collecte'),
-    counts.points && counted(counts.points, 'point de collecte', 'points de collecte'),
-    counts.questions && counted(counts.questions, 'question de quiz', 'questions de quiz'),
-    counts.challenges && counted(counts.challenges, 'défi', 'défis'),
-    counts.conversations && counted(counts.conversations, 'conversation', 'conversations'),
-  ].filter((part): part is string => typeof part === 'string');
-  return parts.length === 0 ? null : frenchList(parts);
+  return countedList([
+    [counts.wasteTypes, 'type de déchet', 'types de déchets'],
+    [counts.places, 'lieu de collecte', 'lieux de collecte'],
+    [counts.points, 'point de collecte', 'points de collecte'],
+    [counts.questions, 'question de quiz', 'questions de quiz'],
+    [counts.challenges, 'défi', 'défis'],
+    [counts.conversations, 'conversation', 'conversations'],
+  ]);
 }
 
 export const cityStore: AdminStore<CityRow, AdminCity, CityGroupRow, CreateCityInput, CityPatch> = {
@@ -84,10 +79,7 @@ export const cityStore: AdminStore<CityRow, AdminCity, CityGroupRow, CreateCityI
   notFound: errors.cityNotFound,
   parentNotFound: errors.cityGroupNotFound,
   findParent: async (db, groupId) => groupFound(await repo.findCityGroup(db, groupId)),
-  find: async (db, id, options) => {
-    const row = await repo.findCity(db, id, options);
-    return row && { row, groupIds: [row.city_group_id] };
-  },
+  find: async (db, id, options) => inGroup(await repo.findCity(db, id, options)),
   list: (db, group, page) => repo.listGroupCities(db, group!.id, page),
   show: async (_db, rows) => rows.map(toAdminCity),
   insert(trx, { subject: group, now }, input) {

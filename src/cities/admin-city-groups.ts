@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminStore, Found } from '../auth/admin-store.ts';
+import { assertNoFault, groupFound, type AdminStore } from '../auth/admin-store.ts';
 import type { AdminAgent } from '../auth/guard.ts';
 import { cityGroupFaults } from '../bundle/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
-import { counted, frenchList, iso } from '../kernel/french.ts';
+import { countedList, timestamps } from '../kernel/french.ts';
 import { groupContactColumns, toGroupContact } from '../domain/group-contact.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow } from './group-repository.ts';
@@ -25,12 +25,8 @@ export const toAdminCityGroup = (row: CityGroupRow): AdminCityGroup => ({
   siret: row.siret,
   chatEnabled: row.chat_enabled,
   ...toGroupContact(row),
-  createdAt: iso(row.created_at)!,
-  updatedAt: iso(row.updated_at)!,
+  ...timestamps(row),
 });
-
-/** A group belongs to itself: its agents may read it. */
-export const groupFound = (row: CityGroupRow | undefined): Found<CityGroupRow> | undefined => row && { row, groupIds: [row.id] };
 
 function assertSuperAdmin(agent: AdminAgent): void {
   if (!agent.superAdmin) throw errors.superAdminOnly();
@@ -40,8 +36,7 @@ type CityGroupFields = Omit<AdminCityGroup, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** The record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */
 function columns(group: CityGroupFields, now: Date) {
-  const [fault] = cityGroupFaults(group);
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(cityGroupFaults(group));
   return {
     name: group.name.trim(),
     type: group.type.trim(),
@@ -56,13 +51,12 @@ function columns(group: CityGroupFields, now: Date) {
 
 /** `2 villes et 1 article de blog`: what a group holds, or null when it holds nothing that its deletion would lose. */
 function holdingsOf(counts: Awaited<ReturnType<typeof repo.countCityGroupHoldings>>): string | null {
-  const parts = [
-    counts.cities && counted(counts.cities, 'ville', 'villes'),
-    counts.posts && counted(counts.posts, 'article de blog', 'articles de blog'),
-    counts.sites && counted(counts.sites, 'site', 'sites'),
-    counts.conversations && counted(counts.conversations, 'conversation', 'conversations'),
-  ].filter((part): part is string => typeof part === 'string');
-  return parts.length === 0 ? null : frenchList(parts);
+  return countedList([
+    [counts.cities, 'ville', 'villes'],
+    [counts.posts, 'article de blog', 'articles de blog'],
+    [counts.sites, 'site', 'sites'],
+    [counts.conversations, 'conversation', 'conversations'],
+  ]);
 }
 
 export const cityGroupStore: AdminStore<CityGroupRow, AdminCityGroup, never, CreateCityGroupInput, CityGroupPatch> = {

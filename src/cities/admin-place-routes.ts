@@ -1,38 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { attachedLocationStore, collectionDayStore, placeStore } from './admin-places.ts';
 import { streetRuleStore } from './admin-streets.ts';
-import {
-  AdminAttachedLocationListSchema,
-  AdminAttachedLocationSchema,
-  AdminCollectionDayListSchema,
-  AdminCollectionDaySchema,
-  AdminPlaceListSchema,
-  AdminPlaceSchema,
-  AdminStreetRuleListSchema,
-  AdminStreetRuleSchema,
-  AttachedLocationIdParams,
-  CityPlacesParams,
-  CollectionDayIdParams,
-  CreateAttachedLocationBody,
-  CreateCollectionDayBody,
-  CreatePlaceBody,
-  CreateStreetRuleBody,
-  PatchAttachedLocationBody,
-  PatchCollectionDayBody,
-  PatchPlaceBody,
-  PatchStreetRuleBody,
-  PlaceChildrenParams,
-  PlaceIdParams,
-  StreetRuleIdParams,
-} from './admin-schemas.ts';
+import { attachedLocationSchemas, collectionDaySchemas, placeSchemas, streetRuleSchemas } from './admin-schemas.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public city, calendars and ICS answer the change within a second.';
 const STALE = 'With `If-Match`, 412 when it changed since it was read.';
 const OUTSIDE = 'Outside the agent’s groups: 404, like an unknown one.';
-const placeParent = { path: '/places/:placeId', param: 'placeId', params: PlaceChildrenParams };
 
 /**
  * `/admin/cities/:cityId/places`, `/admin/places/:id`, and a place's collection days, attached locations and streets (CONTRACT
@@ -42,8 +18,8 @@ export default async function placeAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
     path: '/places',
-    parent: { path: '/cities/:cityId', param: 'cityId', params: CityPlacesParams },
-    schemas: { idParams: PlaceIdParams, list: AdminPlaceListSchema, item: AdminPlaceSchema, create: CreatePlaceBody, patch: PatchPlaceBody },
+    parent: parents.city,
+    schemas: placeSchemas,
     docs: {
       list: {
         summary: 'A city’s collection places (sectors), by name, with their days, exceptions and attached locations',
@@ -67,14 +43,8 @@ export default async function placeAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/collection-days',
-    parent: placeParent,
-    schemas: {
-      idParams: CollectionDayIdParams,
-      list: AdminCollectionDayListSchema,
-      item: AdminCollectionDaySchema,
-      create: CreateCollectionDayBody,
-      patch: PatchCollectionDayBody,
-    },
+    parent: parents.place,
+    schemas: collectionDaySchemas,
     docs: {
       list: {
         summary: 'A place’s collection days, Monday to Sunday',
@@ -95,14 +65,8 @@ export default async function placeAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/attached-locations',
-    parent: placeParent,
-    schemas: {
-      idParams: AttachedLocationIdParams,
-      list: AdminAttachedLocationListSchema,
-      item: AdminAttachedLocationSchema,
-      create: CreateAttachedLocationBody,
-      patch: PatchAttachedLocationBody,
-    },
+    parent: parents.place,
+    schemas: attachedLocationSchemas,
     docs: {
       list: { summary: 'A place’s attached locations (residences, buildings), by name', description: 'The listing envelope. ' + OUTSIDE },
       create: { summary: 'Attach a named location to a place', description: `A place outside the agent’s groups answers 404. ${PUBLISHED}` },
@@ -119,14 +83,8 @@ export default async function placeAdminRoutes(app: FastifyInstance) {
     'the message naming that rule and its place; concurrent writes of one city are serialised, so two cannot both pass.';
   registerAdminResource(app, {
     path: '/streets',
-    parent: placeParent,
-    schemas: {
-      idParams: StreetRuleIdParams,
-      list: AdminStreetRuleListSchema,
-      item: AdminStreetRuleSchema,
-      create: CreateStreetRuleBody,
-      patch: PatchStreetRuleBody,
-    },
+    parent: parents.place,
+    schemas: streetRuleSchemas,
     docs: {
       list: { summary: 'A place’s street rules, by street then first number', description: 'The listing envelope. ' + OUTSIDE },
       create: {

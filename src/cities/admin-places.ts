@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, WeekdayName } from '../db/types.ts';
-import { ownedBy, underCity, underPlace, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, underCity, underPlace, type AdminStore } from '../auth/admin-store.ts';
 import { areaColumns } from '../bundle/city-rows.ts';
 import { collectionDayFaults } from '../bundle/rules/cities.ts';
 import { areaFaults } from '../bundle/rules/streets.ts';
@@ -37,17 +37,14 @@ import type {
 
 /** The area as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
 function placeColumns(name: string, area: AdminPlace['area']) {
-  const [fault] = areaFaults(area);
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(areaFaults(area));
   return { name: name.trim(), ...areaColumns(area) };
 }
 
 export const placeStore: AdminStore<PlaceRow, AdminPlace, CityOwner, CreatePlaceInput, PlacePatch> = {
   entity: 'collectionPlace',
-  ...underCity,
   notFound: errors.collectionPlaceNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findPlace(db, id, options)),
-  list: (db, city, page) => repo.listPlaces(db, city!.cityId, page),
+  ...underCity(repo.findPlace, repo.listPlaces),
   async show(db, rows) {
     const children = await repo.placeChildren(db, rows.map((row) => row.id));
     const days = Map.groupBy(children.days, (d) => d.place_id);
@@ -64,9 +61,7 @@ export const placeStore: AdminStore<PlaceRow, AdminPlace, CityOwner, CreatePlace
   insert: (trx, { subject: city }, input) => repo.insertPlace(trx, randomUUID(), city!.cityId, placeColumns(input.name, input.area ?? null)),
   update: (trx, { subject }, patch) =>
     repo.updatePlace(trx, subject.row.id, placeColumns(patch.name ?? subject.record.name, patch.area === undefined ? subject.record.area : patch.area)),
-  async remove(trx, { subject }) {
-    await repo.deletePlace(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deletePlace),
 };
 
 // Collection days
@@ -76,8 +71,7 @@ type DayFields = Omit<AdminCollectionDay, 'id' | 'placeId'>;
 /** The day as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
 async function dayColumns(db: Kysely<DB>, cityId: string, day: DayFields) {
   const wasteTypeId = day.wasteTypeId.toLowerCase();
-  const [fault] = collectionDayFaults({ ...day, wasteTypeId }, { wasteTypeIds: await cityWasteTypeIds(db, cityId) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(collectionDayFaults({ ...day, wasteTypeId }, { wasteTypeIds: await cityWasteTypeIds(db, cityId) }));
   return {
     // A weekday: the schema or the database's own column said so.
     name: day.name as WeekdayName,
@@ -90,15 +84,13 @@ async function dayColumns(db: Kysely<DB>, cityId: string, day: DayFields) {
 
 export const collectionDayStore: AdminStore<DayRow, AdminCollectionDay, PlaceOwner, CreateCollectionDayInput, CollectionDayPatch> = {
   entity: 'collectionDay',
-  ...underPlace,
   notFound: errors.collectionDayNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findDay(db, id, options)),
   // A place has a handful of days: read whole, put in the public order (Monday to Sunday, waste type name, id), paged.
-  async list(db, place, page) {
-    const [days, names] = await Promise.all([repo.placeDays(db, place!.placeId), repo.wasteTypeNames(db, place!.cityId)]);
+  ...underPlace(repo.findDay, async (db, placeId, page, place) => {
+    const [days, names] = await Promise.all([repo.placeDays(db, placeId), repo.wasteTypeNames(db, place.cityId)]);
     const order = new Map(toCollectionDays(days, names).map((d, i) => [d.id, i]));
     return pageOf(days.sort((a, b) => order.get(a.id)! - order.get(b.id)!), page);
-  },
+  }),
   show: async (_db, rows) =>
     rows.map((row) => ({ ...toCollectionDays([row], new Map())[0], placeId: row.place_id })),
   async insert(trx, { subject: place }, input) {
@@ -109,9 +101,7 @@ export const collectionDayStore: AdminStore<DayRow, AdminCollectionDay, PlaceOwn
     const owner = await findPlaceOwner(trx, subject.row.place_id);
     return repo.updateDay(trx, subject.row.id, await dayColumns(trx, owner!.cityId, { ...subject.record, ...patch }));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteDay(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteDay),
 };
 
 // Attached locations
@@ -128,14 +118,10 @@ export const attachedLocationStore: AdminStore<
   AttachedLocationPatch
 > = {
   entity: 'attachedLocation',
-  ...underPlace,
   notFound: errors.attachedLocationNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findLocation(db, id, options)),
-  list: (db, place, page) => repo.listLocations(db, place!.placeId, page),
+  ...underPlace(repo.findLocation, repo.listLocations),
   show: async (_db, rows) => rows.map((row) => ({ ...toAttachedLocation(row), placeId: row.place_id })),
   insert: (trx, { subject: place }, input) => repo.insertLocation(trx, randomUUID(), place!.placeId, locationColumns(input)),
   update: (trx, { subject }, patch) => repo.updateLocation(trx, subject.row.id, locationColumns({ ...subject.record, ...patch })),
-  async remove(trx, { subject }) {
-    await repo.deleteLocation(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteLocation),
 };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parentPath, parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { ADMIN_PERMISSIONS } from '../auth/permissions.ts';
@@ -8,33 +8,8 @@ import { cityStore } from './admin-cities.ts';
 import placeAdminRoutes from './admin-place-routes.ts';
 import { wasteTypeDetailStore } from './admin-waste-type-details.ts';
 import { wasteTypeStore } from './admin-waste-types.ts';
-import {
-  AdminCityGroupListSchema,
-  AdminCityGroupSchema,
-  AdminCityIdParams,
-  AdminCityListSchema,
-  AdminCitySchema,
-  AdminWasteTypeDetailListSchema,
-  AdminWasteTypeDetailSchema,
-  CityGroupIdParams,
-  CreateCityBody,
-  CreateCityGroupBody,
-  CreateWasteTypeDetailBody,
-  GroupCitiesParams,
-  PatchCityBody,
-  PatchCityGroupBody,
-  PatchWasteTypeDetailBody,
-  WasteTypeDetailIdParams,
-  WasteTypeDetailsParams,
-} from './admin-schemas.ts';
-import {
-  AdminWasteTypeListSchema,
-  AdminWasteTypeSchema,
-  CityWasteTypesParams,
-  CreateWasteTypeBody,
-  PatchWasteTypeBody,
-  WasteTypeIdParams,
-} from './schemas.ts';
+import { citySchemas, cityGroupSchemas, wasteTypeDetailSchemas } from './admin-schemas.ts';
+import { wasteTypeSchemas } from './schemas.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.';
 const STALE = 'With `If-Match`, 412 when it changed since it was read.';
@@ -54,13 +29,7 @@ async function cityGroupAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, ADMIN_PERMISSIONS);
   registerAdminResource(app, {
     path: '/city-groups',
-    schemas: {
-      idParams: CityGroupIdParams,
-      list: AdminCityGroupListSchema,
-      item: AdminCityGroupSchema,
-      create: CreateCityGroupBody,
-      patch: PatchCityGroupBody,
-    },
+    schemas: cityGroupSchemas,
     docs: {
       list: {
         summary: 'The agent’s city groups (every group for a super admin), by name',
@@ -91,8 +60,8 @@ async function citiesAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
     path: '/cities',
-    parent: { path: '/city-groups/:cityGroupId', param: 'cityGroupId', params: GroupCitiesParams },
-    schemas: { idParams: AdminCityIdParams, list: AdminCityListSchema, item: AdminCitySchema, create: CreateCityBody, patch: PatchCityBody },
+    parent: parents.cityGroup,
+    schemas: citySchemas,
     docs: {
       list: {
         summary: 'A city group’s cities, ACTIF or not, by name',
@@ -123,14 +92,8 @@ async function citiesAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/waste-types',
-    parent: { path: '/cities/:cityId', param: 'cityId', params: CityWasteTypesParams },
-    schemas: {
-      idParams: WasteTypeIdParams,
-      list: AdminWasteTypeListSchema,
-      item: AdminWasteTypeSchema,
-      create: CreateWasteTypeBody,
-      patch: PatchWasteTypeBody,
-    },
+    parent: parents.city,
+    schemas: wasteTypeSchemas,
     docs: {
       list: {
         summary: 'A city’s waste types with their details, by name',
@@ -162,14 +125,8 @@ async function citiesAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/waste-type-details',
-    parent: { path: '/waste-types/:wasteTypeId', param: 'wasteTypeId', params: WasteTypeDetailsParams, list: '/details' },
-    schemas: {
-      idParams: WasteTypeDetailIdParams,
-      list: AdminWasteTypeDetailListSchema,
-      item: AdminWasteTypeDetailSchema,
-      create: CreateWasteTypeDetailBody,
-      patch: PatchWasteTypeDetailBody,
-    },
+    parent: parentPath('/waste-types', 'wasteTypeId', 'Waste type id', '/details'),
+    schemas: wasteTypeDetailSchemas,
     docs: {
       list: {
         summary: 'A waste type’s details (materials), by material',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underPlace, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, underPlace, type AdminStore } from '../auth/admin-store.ts';
 import { streetOverlapFaults, streetRuleFaults } from '../bundle/rules/streets.ts';
 import { errors } from '../kernel/errors.ts';
 import { streetKey } from '../kernel/address.ts';
@@ -30,25 +30,20 @@ async function ruleColumns(trx: Kysely<DB>, place: PlaceOwner, rule: RuleFields)
   const street = rule.street.trim();
   const checked = { ...rule, street };
   const key = streetKey(street);
-  let [fault] = streetRuleFaults(checked);
-  if (!fault) {
-    await repo.lockCityStreets(trx, place.cityId);
-    const others = (await repo.otherPlacesRules(trx, place.cityId, place.placeId, key)).map((r) => ({
-      rule: { street: r.street, fromNumber: r.from_number, toNumber: r.to_number, side: r.side },
-      describedAs: bundleMessages.streetRuleInDatabase(r.id, r.placeName, r.placeId),
-    }));
-    [fault] = streetOverlapFaults(checked, others);
-  }
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(streetRuleFaults(checked));
+  await repo.lockCityStreets(trx, place.cityId);
+  const others = (await repo.otherPlacesRules(trx, place.cityId, place.placeId, key)).map((r) => ({
+    rule: { street: r.street, fromNumber: r.from_number, toNumber: r.to_number, side: r.side },
+    describedAs: bundleMessages.streetRuleInDatabase(r.id, r.placeName, r.placeId),
+  }));
+  assertNoFault(streetOverlapFaults(checked, others));
   return { street, street_key: key, from_number: rule.fromNumber, to_number: rule.toNumber, side: rule.side };
 }
 
 export const streetRuleStore: AdminStore<StreetRuleRow, AdminStreetRule, PlaceOwner, CreateStreetRuleInput, StreetRulePatch> = {
   entity: 'street',
-  ...underPlace,
   notFound: errors.streetRuleNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findStreetRule(db, id, options)),
-  list: (db, place, page) => repo.listStreetRules(db, place!.placeId, page),
+  ...underPlace(repo.findStreetRule, repo.listStreetRules),
   show: async (_db, rows) => rows.map(toAdminStreetRule),
   async insert(trx, { subject: place }, input) {
     const rule = { fromNumber: null, toNumber: null, ...input };
@@ -58,7 +53,5 @@ export const streetRuleStore: AdminStore<StreetRuleRow, AdminStreetRule, PlaceOw
     const place = (await findPlaceOwner(trx, subject.row.place_id))!;
     return repo.updateStreetRule(trx, subject.row.id, await ruleColumns(trx, place, { ...subject.record, ...patch }));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteStreetRule(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteStreetRule),
 };

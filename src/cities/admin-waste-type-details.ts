@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ownedBy, ownerFound, type AdminStore } from '../auth/admin-store.ts';
+import { removeRow, underOwner, type AdminStore } from '../auth/admin-store.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './place-repository.ts';
 import type { DetailRow, WasteTypeOwner } from './place-repository.ts';
@@ -30,19 +30,13 @@ const columns = (d: Omit<AdminWasteTypeDetail, 'id' | 'wasteTypeId'>) => ({
 
 export const wasteTypeDetailStore: AdminStore<DetailRow, AdminWasteTypeDetail, WasteTypeOwner, CreateWasteTypeDetailInput, WasteTypeDetailPatch> = {
   entity: 'wasteTypeDetail',
-  fixedParent: true,
   notFound: errors.wasteTypeDetailNotFound,
-  parentNotFound: errors.wasteTypeNotFound,
-  findParent: async (db, wasteTypeId) => ownerFound(await repo.findWasteTypeOwner(db, wasteTypeId)),
-  find: async (db, id, options) => ownedBy(await repo.findDetail(db, id, options)),
-  list: (db, wasteType, page) => repo.listDetails(db, wasteType!.wasteTypeId, page),
+  ...underOwner(repo.findWasteTypeOwner, errors.wasteTypeNotFound, 'wasteTypeId')(repo.findDetail, repo.listDetails),
   show: async (_db, rows) => rows.map(toAdminDetail),
   insert(trx, { subject: wasteType }, input) {
     const fields = { description: null, instructions: null, imageUrl: null, ...input };
     return repo.insertDetail(trx, randomUUID(), wasteType!.wasteTypeId, columns(fields));
   },
   update: (trx, { subject }, patch) => repo.updateDetail(trx, subject.row.id, columns({ ...subject.record, ...patch })),
-  async remove(trx, { subject }) {
-    await repo.deleteDetail(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteDetail),
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
+import { underCity, type AdminStore } from '../auth/admin-store.ts';
 import { toWasteType } from '../domain/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './repository.ts';
@@ -36,10 +36,8 @@ const columns = (w: WasteTypeFields) => ({
 
 export const wasteTypeStore: AdminStore<WasteTypeRow, AdminWasteType, CityOwner, CreateWasteTypeInput, WasteTypePatch> = {
   entity: 'wasteType',
-  ...underCity,
   notFound: errors.wasteTypeNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findWasteType(db, id, options)),
-  list: (db, city, page) => repo.listCityWasteTypes(db, city!.cityId, page),
+  ...underCity(repo.findWasteType, repo.listCityWasteTypes),
   show: withDetails,
   insert(trx, { subject: city }, input) {
     const fields = { description: null, instructions: null, color: null, colorLight: null, icon: null, imageUrl: null, ...input };

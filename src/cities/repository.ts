@@ -1,9 +1,9 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { childRecords } from '../db/child-records.ts';
 import { sortByText } from '../kernel/french.ts';
 import { CONTACT_COLUMNS } from '../domain/group-contact.ts';
-import type { CityOwner } from '../domain/cities.ts';
+import { findCityOwner, type CityOwner } from '../domain/cities.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 
 /**
@@ -39,22 +39,10 @@ export type CityGroupRows = Awaited<ReturnType<typeof readCityGroupRows>>;
 
 export type WasteTypeRow = Selectable<WasteTypeTable>;
 export type WasteTypeDetailRow = Selectable<WasteTypeDetailTable>;
-type WasteTypeValues = Omit<Insertable<WasteTypeTable>, 'id' | 'city_id'>;
 
 export async function detailsOf(db: Kysely<DB>, wasteTypeIds: readonly string[]): Promise<WasteTypeDetailRow[]> {
   if (wasteTypeIds.length === 0) return [];
   return db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypeIds).execute();
-}
-
-/**
- * One page of a city's waste types in the public order (the kernel's French rule on the name, then id), and their
- * total. A city has a handful of waste types: they are read whole, sorted, then paged (the database's collation is
- * not the contract's rule, see src/cms/service.ts).
- */
-export async function listCityWasteTypes(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<{ rows: WasteTypeRow[]; total: number }> {
-  const all = sortByText(await db.selectFrom('waste_type').selectAll().where('city_id', '=', cityId).execute(), (w) => w.name);
-  const window = pageWindow(page, all.length);
-  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
 }
 
 /** A waste type and its city's owner, in one query; the waste type alone locked until the end of the transaction with `forUpdate`. */
@@ -76,13 +64,13 @@ export async function findWasteType(
   return { row, owner: { cityId: row.city_id, cityGroupId } };
 }
 
-export async function insertWasteType(db: Kysely<DB>, id: string, cityId: string, values: WasteTypeValues): Promise<WasteTypeRow> {
-  return db.insertInto('waste_type').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateWasteType(db: Kysely<DB>, id: string, values: WasteTypeValues): Promise<WasteTypeRow> {
-  return db.updateTable('waste_type').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
+/**
+ * A city's waste types, listed in the public order (the kernel's French rule on the name, then id: the database's
+ * collation is not the contract's rule, see src/cms/service.ts). A waste type is deleted with its details (their
+ * foreign key cascades).
+ */
+export const { list: listCityWasteTypes, insert: insertWasteType, update: updateWasteType, remove: deleteWasteType } =
+  childRecords('waste_type', 'city_id', findCityOwner, (rows) => sortByText(rows, (w) => w.name));
 
 /** How many records name the waste type: collection days and exceptions, quiz questions, recycling points' materials. */
 export async function countWasteTypeUses(db: Kysely<DB>, id: string): Promise<number> {
@@ -95,7 +83,3 @@ export async function countWasteTypeUses(db: Kysely<DB>, id: string): Promise<nu
   return Number(rows[0].uses);
 }
 
-/** Deletes a waste type and its details (their foreign key cascades). */
-export async function deleteWasteType(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('waste_type').where('id', '=', id).execute();
-}

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { NonBlank, Nullable, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { adminSchemas, NonBlank, Nullable, Uuid } from '../kernel/schemas.ts';
 import { WasteTypeSchema } from '../domain/city-model/schemas.ts';
-import { Envelope } from '../kernel/pagination.ts';
 import { GroupContactFields } from '../domain/group-contact.ts';
 import { ADDRESS_MAX_LENGTH } from '../kernel/address.ts';
 
@@ -56,13 +55,6 @@ export const PlaceCandidateSchema = Type.Object(
 
 // The admin API's waste types (CONTRACT section 13): the public shape, the import bundle's field names, plus the city.
 
-export const AdminWasteTypeSchema = Type.Object({
-  ...WasteTypeSchema.properties,
-  cityId: Uuid('The city it belongs to'),
-});
-export type AdminWasteType = Static<typeof AdminWasteTypeSchema>;
-export const AdminWasteTypeListSchema = Envelope(AdminWasteTypeSchema);
-
 const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', description: '#RGB, #RRGGBB or #RRGGBBAA' });
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 const wasteTypeFields = {
@@ -74,11 +66,10 @@ const wasteTypeFields = {
   icon: Text(200),
   imageUrl: Text(2000),
 };
-export const { create: CreateWasteTypeBody, patch: PatchWasteTypeBody } = writeBodies(wasteTypeFields, {
+export const wasteTypeSchemas = adminSchemas(Type.Object({ ...WasteTypeSchema.properties, cityId: Uuid('The city it belongs to') }), wasteTypeFields, {
+  id: 'Waste type id',
   description: 'Its details (materials) are not written here',
 });
-export type CreateWasteTypeInput = Static<typeof CreateWasteTypeBody>;
-export type WasteTypePatch = Static<typeof PatchWasteTypeBody>;
-
-export const WasteTypeIdParams = Type.Object({ id: Uuid('Waste type id') });
-export const CityWasteTypesParams = Type.Object({ cityId: Uuid('City id') });
+export type AdminWasteType = Static<typeof wasteTypeSchemas.item>;
+export type CreateWasteTypeInput = Static<typeof wasteTypeSchemas.create>;
+export type WasteTypePatch = Static<typeof wasteTypeSchemas.patch>;

@@ -1,18 +1,12 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB, StreetRuleTable } from '../db/types.ts';
-import { compareFrench } from '../kernel/french.ts';
-import { pageOf, type PageRequest } from '../kernel/pagination.ts';
+import { childRecords } from '../db/child-records.ts';
+import { compareFrench, compareIds } from '../kernel/french.ts';
 import { findPlaceOwner } from '../domain/cities.ts';
 
 /** A place's street rules (CONTRACT section 11) as the admin API reads and writes them, one at a time. */
 
 export type StreetRuleRow = Selectable<StreetRuleTable>;
-
-export async function findStreetRule(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await db.selectFrom('place_street').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
-  const owner = row && (await findPlaceOwner(db, row.place_id));
-  return row && owner && { row, owner };
-}
 
 /** A place's rules in the order a plaque reader expects: street (French), then the first number (open start first), then id. */
 export function sortStreetRules(rows: StreetRuleRow[]): StreetRuleRow[] {
@@ -20,14 +14,8 @@ export function sortStreetRules(rows: StreetRuleRow[]): StreetRuleRow[] {
     (a, b) =>
       compareFrench(a.street, b.street) ||
       (a.from_number ?? 0) - (b.from_number ?? 0) ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      compareIds(a, b),
   );
-}
-
-/** One page of a place's rules (a place holds tens to a few hundred: read whole, sorted, paged). */
-export async function listStreetRules(db: Kysely<DB>, placeId: string, page: PageRequest) {
-  const rows = await db.selectFrom('place_street').selectAll().where('place_id', '=', placeId).execute();
-  return pageOf(sortStreetRules(rows), page);
 }
 
 /** The rules of the given places, for the admin place shape. */
@@ -58,16 +46,7 @@ export async function otherPlacesRules(trx: Kysely<DB>, cityId: string, placeId:
     .execute();
 }
 
-type StreetRuleValues = Omit<Insertable<StreetRuleTable>, 'id' | 'place_id'>;
+/** A place's rules, listed as a plaque reader expects (a place holds tens to a few hundred: read whole, sorted, paged). */
+export const { find: findStreetRule, list: listStreetRules, insert: insertStreetRule, update: updateStreetRule, remove: deleteStreetRule } =
+  childRecords('place_street', 'place_id', findPlaceOwner, sortStreetRules);
 
-export async function insertStreetRule(db: Kysely<DB>, id: string, placeId: string, values: StreetRuleValues): Promise<StreetRuleRow> {
-  return db.insertInto('place_street').values({ id, place_id: placeId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateStreetRule(db: Kysely<DB>, id: string, values: StreetRuleValues): Promise<StreetRuleRow> {
-  return db.updateTable('place_street').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteStreetRule(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('place_street').where('id', '=', id).execute();
-}

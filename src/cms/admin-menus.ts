@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, type AdminStore, type Found } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, type AdminStore } from '../auth/admin-store.ts';
 import { menuItemFaults, menuItemParentFaults } from '../bundle/rules/sites.ts';
 import { errors } from '../kernel/errors.ts';
-import { compareFrench, sortByText } from '../kernel/french.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { compareFrench, compareIds, sortByText } from '../kernel/french.ts';
+import { pageOf } from '../kernel/pagination.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 import * as repo from './admin-repository.ts';
-import type { AdminMenuItemRow, AdminMenuRow, SiteOwner } from './admin-repository.ts';
-import { assertNoFault, uniqueField } from './admin-write.ts';
+import type { AdminMenuItemRow, AdminMenuRow, MenuOwner, SiteOwner } from './admin-repository.ts';
+import { underMenu, underSite, uniqueField } from './admin-write.ts';
 import type {
   AdminMenu,
   AdminMenuItem,
@@ -29,13 +29,6 @@ import { buildMenus } from './menu-tree.ts';
  * its items, and deleting an item its sub-items, as the bundle does when it leaves them out.
  */
 
-function page<T>(all: T[], request: PageRequest): { rows: T[]; total: number } {
-  const window = pageWindow(request, all.length);
-  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-}
-
-const siteFound = (site: SiteOwner | undefined): Found<SiteOwner> | undefined => site && { row: site, groupIds: [site.cityGroupId] };
-
 // ---------------------------------------------------------------- menus
 
 async function withItems(db: Kysely<DB>, rows: AdminMenuRow[]): Promise<AdminMenu[]> {
@@ -53,26 +46,19 @@ async function assertLocationFree(db: Kysely<DB>, siteId: string, location: stri
 export const menuStore: AdminStore<AdminMenuRow, AdminMenu, SiteOwner, CreateMenuInput, MenuPatch> = {
   entity: 'menu',
   notFound: errors.menuNotFound,
-  parentNotFound: errors.siteNotFound,
-  findParent: async (db, siteId) => siteFound(await repo.findSiteOwner(db, siteId)),
-  find: async (db, id, options) => ownedBy(await repo.findMenu(db, id, options)),
-  list: async (db, site, request) => page(sortByText(await repo.findSiteMenus(db, site!.siteId), (menu) => menu.name), request),
+  ...underSite(repo.findMenu, async (db, siteId, request) => pageOf(sortByText(await repo.findSiteMenus(db, siteId), (menu) => menu.name), request)),
   show: withItems,
   async insert(trx, { subject: site }, input) {
     const id = randomUUID();
     await assertLocationFree(trx, site!.siteId, input.location, id);
-    await uniqueField('location', () => repo.insertMenu(trx, { id, site_id: site!.siteId, name: input.name, location: input.location }));
-    return (await repo.findMenu(trx, id))!.row;
+    return uniqueField('location', () => repo.insertMenu(trx, id, site!.siteId, { name: input.name, location: input.location }));
   },
   async update(trx, { subject }, patch) {
     if (patch.location !== undefined) await assertLocationFree(trx, subject.row.site_id, patch.location, subject.row.id);
     const { name, location } = { ...subject.record, ...patch };
-    await uniqueField('location', () => repo.updateMenu(trx, subject.row.id, { name, location }));
-    return (await repo.findMenu(trx, subject.row.id))!.row;
+    return uniqueField('location', () => repo.updateMenu(trx, subject.row.id, { name, location }));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteMenu(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteMenu),
 };
 
 // ---------------------------------------------------------------- menu items
@@ -95,7 +81,7 @@ function inTreeOrder(items: AdminMenuItemRow[]): AdminMenuItemRow[] {
   const ids = new Set(items.map((item) => item.id));
   const childrenOf = Map.groupBy(items, (item) => (item.parent_id !== null && ids.has(item.parent_id) ? item.parent_id : null));
   const bySibling = (a: AdminMenuItemRow, b: AdminMenuItemRow) =>
-    a.order - b.order || compareFrench(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    a.order - b.order || compareFrench(a.label, b.label) || compareIds(a, b);
   const ordered: AdminMenuItemRow[] = [];
   const placed = new Set<string>();
   const visit = (siblings: AdminMenuItemRow[] | undefined) => {
@@ -129,36 +115,24 @@ const itemColumns = (item: ItemFields) => ({
   order: item.order,
 });
 
-type MenuParent = { menuId: string; siteId: string; cityGroupId: string | null };
-
-export const menuItemStore: AdminStore<AdminMenuItemRow, AdminMenuItem, MenuParent, CreateMenuItemInput, MenuItemPatch> = {
+export const menuItemStore: AdminStore<AdminMenuItemRow, AdminMenuItem, MenuOwner, CreateMenuItemInput, MenuItemPatch> = {
   entity: 'menuItem',
   notFound: errors.menuItemNotFound,
-  parentNotFound: errors.menuNotFound,
-  findParent: async (db, menuId) => {
-    const menu = await repo.findMenu(db, menuId);
-    return menu && { row: { menuId: menu.row.id, ...menu.owner }, groupIds: [menu.owner.cityGroupId] };
-  },
-  find: async (db, id, options) => ownedBy(await repo.findMenuItem(db, id, options)),
-  list: async (db, menu, request) => page(inTreeOrder(await repo.findItemsOfMenus(db, [menu!.menuId])), request),
+  ...underMenu(repo.findMenuItem, async (db, menuId, request) => pageOf(inTreeOrder(await repo.findItemsOfMenus(db, [menuId])), request)),
   show: async (_db, rows) => rows.map(toAdminMenuItem),
   async insert(trx, { subject: menu }, input) {
     const id = randomUUID();
     const lower = (value: string | null | undefined) => value?.toLowerCase() ?? null;
     const item = { ...input, pageId: lower(input.pageId), parentId: lower(input.parentId), externalUrl: input.externalUrl ?? null, order: input.order ?? 0 };
     await assertValid(trx, { id: menu!.menuId, siteId: menu!.siteId }, id, item);
-    await repo.insertMenuItem(trx, { id, menu_id: menu!.menuId, ...itemColumns(item) });
-    return (await repo.findMenuItem(trx, id))!.row;
+    return repo.insertMenuItem(trx, id, menu!.menuId, itemColumns(item));
   },
   async update(trx, { subject }, patch) {
     const item = { ...subject.record, ...patch };
     const fields = { ...item, pageId: item.pageId?.toLowerCase() ?? null, parentId: item.parentId?.toLowerCase() ?? null, externalUrl: item.externalUrl ?? null };
     const menu = (await repo.findMenu(trx, subject.row.menu_id))!;
     await assertValid(trx, { id: menu.row.id, siteId: menu.row.site_id }, subject.row.id, fields);
-    await repo.updateMenuItem(trx, subject.row.id, itemColumns(fields));
-    return (await repo.findMenuItem(trx, subject.row.id))!.row;
+    return repo.updateMenuItem(trx, subject.row.id, itemColumns(fields));
   },
-  async remove(trx, { subject }) {
-    await repo.deleteMenuItem(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deleteMenuItem),
 };

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, type AdminStore, type Found } from '../auth/admin-store.ts';
+import { assertNoFault, type AdminStore } from '../auth/admin-store.ts';
 import { pageFaults } from '../bundle/rules/sites.ts';
 import { errors } from '../kernel/errors.ts';
-import { compareFrench, iso } from '../kernel/french.ts';
-import { pageWindow } from '../kernel/pagination.ts';
+import { compareFrench, compareIds, iso, timestamps } from '../kernel/french.ts';
+import { pageOf } from '../kernel/pagination.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 import * as repo from './admin-repository.ts';
 import type { AdminPageRow, SiteOwner } from './admin-repository.ts';
-import { assertNoFault, uniqueField } from './admin-write.ts';
+import { underSite, uniqueField } from './admin-write.ts';
 import type { AdminPage, CreatePageInput, PagePatch } from './admin-schemas.ts';
 
 /**
@@ -30,15 +30,14 @@ export function toAdminPage(row: AdminPageRow): AdminPage {
     seoTitle: row.seo_title,
     seoDescription: row.seo_description,
     publishedAt: iso(row.published_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
   };
 }
 
 /** The public order (newest publishedAt first, then title, then id), unpublished pages last. */
 function byNewestThenTitle(a: AdminPageRow, b: AdminPageRow): number {
   const time = (row: AdminPageRow) => row.published_at?.getTime() ?? -Infinity;
-  return time(b) - time(a) || compareFrench(a.title, b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return time(b) - time(a) || compareFrench(a.title, b.title) || compareIds(a, b);
 }
 
 async function assertValid(db: Kysely<DB>, page: { id: string; siteId: string; slug: string; content: string }) {
@@ -62,30 +61,18 @@ const columns = (p: PageFields, now: Date) => ({
 export const pageStore: AdminStore<AdminPageRow, AdminPage, SiteOwner, CreatePageInput, PagePatch> = {
   entity: 'page',
   notFound: errors.pageNotFound,
-  parentNotFound: errors.siteNotFound,
-  findParent: async (db, siteId): Promise<Found<SiteOwner> | undefined> => {
-    const site = await repo.findSiteOwner(db, siteId);
-    return site && { row: site, groupIds: [site.cityGroupId] };
-  },
-  find: async (db, id, options) => ownedBy(await repo.findPage(db, id, options)),
-  async list(db, site, page) {
-    const all = (await repo.findSitePages(db, site!.siteId)).sort(byNewestThenTitle);
-    const window = pageWindow(page, all.length);
-    return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-  },
+  ...underSite(repo.findPage, async (db, siteId, page) => pageOf((await repo.findSitePages(db, siteId)).sort(byNewestThenTitle), page)),
   show: async (_db, rows) => rows.map(toAdminPage),
   async insert(trx, { subject: site, now }, input) {
     const id = randomUUID();
     const fields = { content: '', seoTitle: null, seoDescription: null, publishedAt: null, ...input };
     await assertValid(trx, { ...fields, id, siteId: site!.siteId });
-    await uniqueField('slug', () => repo.insertPage(trx, { id, site_id: site!.siteId, ...columns(fields, now), created_at: now }));
-    return (await repo.findPage(trx, id))!.row;
+    return uniqueField('slug', () => repo.insertPage(trx, id, site!.siteId, { ...columns(fields, now), created_at: now }));
   },
   async update(trx, { subject, now }, patch) {
     const fields = { ...subject.record, ...patch };
     if (patch.slug !== undefined || patch.content !== undefined) await assertValid(trx, fields);
-    await uniqueField('slug', () => repo.updatePage(trx, subject.row.id, columns(fields, now)));
-    return (await repo.findPage(trx, subject.row.id))!.row;
+    return uniqueField('slug', () => repo.updatePage(trx, subject.row.id, columns(fields, now)));
   },
   async remove(trx, { subject }) {
     const links = await repo.countPageLinks(trx, subject.row.id);

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, MenuItemTable, MenuTable, PageTable, SiteTable } from '../db/types.ts';
+import { childRecords } from '../db/child-records.ts';
 import { findSiteById, findSitesOfGroup, type SiteRow } from './repository.ts';
 
 /**
@@ -15,11 +16,6 @@ export interface SiteOwner {
 }
 
 type Db = Kysely<DB>;
-const lock = <Q extends { forUpdate(): Q }>(q: Q, forUpdate: boolean | undefined) => (forUpdate ? q.forUpdate() : q);
-
-export async function findCityGroup(db: Db, id: string): Promise<{ id: string } | undefined> {
-  return db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst();
-}
 
 export async function findSiteOwner(db: Db, siteId: string): Promise<SiteOwner | undefined> {
   return db.selectFrom('site').select(['id as siteId', 'city_group_id as cityGroupId']).where('id', '=', siteId).executeTakeFirst();
@@ -63,15 +59,8 @@ export async function deleteSite(db: Db, id: string): Promise<void> {
 
 export type AdminPageRow = Selectable<PageTable>;
 
-export async function findPage(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await lock(db.selectFrom('page').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
-  const owner = row && (await findSiteOwner(db, row.site_id));
-  return row && owner && { row, owner };
-}
-
-export async function findSitePages(db: Db, siteId: string): Promise<AdminPageRow[]> {
-  return db.selectFrom('page').selectAll().where('site_id', '=', siteId).execute();
-}
+export const { find: findPage, under: findSitePages, insert: insertPage, update: updatePage, remove: deletePage } =
+  childRecords('page', 'site_id', findSiteOwner);
 
 /** The page of the site holding `slug`, if any. */
 export async function pageWithSlug(db: Db, siteId: string, slug: string): Promise<string | undefined> {
@@ -82,22 +71,10 @@ export async function sitePageIds(db: Db, siteId: string): Promise<Set<string>> 
   return new Set((await db.selectFrom('page').select('id').where('site_id', '=', siteId).execute()).map((row) => row.id));
 }
 
-export async function insertPage(db: Db, values: Insertable<PageTable>): Promise<void> {
-  await db.insertInto('page').values(values).execute();
-}
-
-export async function updatePage(db: Db, id: string, values: Updateable<PageTable>): Promise<void> {
-  await db.updateTable('page').set(values).where('id', '=', id).execute();
-}
-
 /** How many menu items link to the page. */
 export async function countPageLinks(db: Db, pageId: string): Promise<number> {
   const [{ links }] = await db.selectFrom('menu_item').select((eb) => eb.fn.countAll<string>().as('links')).where('page_id', '=', pageId).execute();
   return Number(links);
-}
-
-export async function deletePage(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('page').where('id', '=', id).execute();
 }
 
 // ---------------------------------------------------------------- menus and their items
@@ -105,56 +82,31 @@ export async function deletePage(db: Db, id: string): Promise<void> {
 export type AdminMenuRow = Selectable<MenuTable>;
 export type AdminMenuItemRow = Selectable<MenuItemTable>;
 
-export async function findMenu(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await lock(db.selectFrom('menu').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
-  const owner = row && (await findSiteOwner(db, row.site_id));
-  return row && owner && { row, owner };
-}
-
-export async function findSiteMenus(db: Db, siteId: string): Promise<AdminMenuRow[]> {
-  return db.selectFrom('menu').selectAll().where('site_id', '=', siteId).execute();
-}
+/** A menu is deleted with its items (foreign key). */
+export const { find: findMenu, under: findSiteMenus, insert: insertMenu, update: updateMenu, remove: deleteMenu } =
+  childRecords('menu', 'site_id', findSiteOwner);
 
 /** The menu of the site at `location`, if any. */
 export async function menuAtLocation(db: Db, siteId: string, location: string): Promise<string | undefined> {
   return (await db.selectFrom('menu').select('id').where('site_id', '=', siteId).where('location', '=', location).executeTakeFirst())?.id;
 }
 
-export async function insertMenu(db: Db, values: Insertable<MenuTable>): Promise<void> {
-  await db.insertInto('menu').values(values).execute();
+/** A menu as the parent of its items: with its site and the site's group. */
+export interface MenuOwner extends SiteOwner {
+  menuId: string;
 }
 
-export async function updateMenu(db: Db, id: string, values: Updateable<MenuTable>): Promise<void> {
-  await db.updateTable('menu').set(values).where('id', '=', id).execute();
+export async function findMenuOwner(db: Db, menuId: string): Promise<MenuOwner | undefined> {
+  const menu = await findMenu(db, menuId);
+  return menu && { menuId: menu.row.id, ...menu.owner };
 }
 
-/** Deletes the menu; its items go with it (foreign key). */
-export async function deleteMenu(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('menu').where('id', '=', id).execute();
-}
-
-/** A menu item with the menu's site. */
-export async function findMenuItem(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await lock(db.selectFrom('menu_item').selectAll().where('id', '=', id), options.forUpdate).executeTakeFirst();
-  const menu = row && (await findMenu(db, row.menu_id));
-  return row && menu && { row, menu: menu.row, owner: menu.owner };
-}
+/** An item is deleted with its sub-items (foreign key). */
+export const { find: findMenuItem, insert: insertMenuItem, update: updateMenuItem, remove: deleteMenuItem } =
+  childRecords('menu_item', 'menu_id', findMenuOwner);
 
 /** Every item of the menus, in no particular order. */
 export async function findItemsOfMenus(db: Db, menuIds: readonly string[]): Promise<AdminMenuItemRow[]> {
   if (menuIds.length === 0) return [];
   return db.selectFrom('menu_item').selectAll().where('menu_id', 'in', menuIds).execute();
-}
-
-export async function insertMenuItem(db: Db, values: Insertable<MenuItemTable>): Promise<void> {
-  await db.insertInto('menu_item').values(values).execute();
-}
-
-export async function updateMenuItem(db: Db, id: string, values: Updateable<MenuItemTable>): Promise<void> {
-  await db.updateTable('menu_item').set(values).where('id', '=', id).execute();
-}
-
-/** Deletes the item; its sub-items go with it (foreign key). */
-export async function deleteMenuItem(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('menu_item').where('id', '=', id).execute();
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parentPath, parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { menuItemStore, menuStore } from './admin-menus.ts';
@@ -10,6 +10,7 @@ import * as s from './admin-schemas.ts';
 const AUDITED = 'Recorded in the audit log; the public sites, apps, pages and menus answer the change within a second.';
 const STALE = 'With `If-Match`, 412 when it changed since it was read.';
 const outside = (what: string) => `${what} outside the agent’s groups answers 404, like an unknown one.`;
+const siteParent = parentPath('/sites', 'siteId', 'Site id');
 
 /**
  * The CMS admin resources (CONTRACT section 13), for agents holding CMS: sites under their city group, pages and
@@ -20,8 +21,8 @@ export default async function cmsAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/sites',
-    parent: { path: '/city-groups/:cityGroupId', param: 'cityGroupId', params: s.CityGroupSitesParams },
-    schemas: { idParams: s.IdParams('Site id'), list: s.AdminSiteListSchema, item: s.AdminSiteSchema, create: s.CreateSiteBody, patch: s.PatchSiteBody },
+    parent: parents.cityGroup,
+    schemas: s.siteSchemas,
     docs: {
       list: { summary: 'A city group’s sites and apps, by name', description: `The listing envelope. ${outside('A group')}` },
       create: {
@@ -44,8 +45,8 @@ export default async function cmsAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/pages',
-    parent: { path: '/sites/:siteId', param: 'siteId', params: s.SiteChildrenParams },
-    schemas: { idParams: s.IdParams('Page id'), list: s.AdminPageListSchema, item: s.AdminPageSchema, create: s.CreatePageBody, patch: s.PatchPageBody },
+    parent: siteParent,
+    schemas: s.pageSchemas,
     docs: {
       list: {
         summary: 'A site’s pages, unpublished and scheduled ones included, newest publishedAt first',
@@ -76,8 +77,8 @@ export default async function cmsAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/menus',
-    parent: { path: '/sites/:siteId', param: 'siteId', params: s.SiteChildrenParams },
-    schemas: { idParams: s.IdParams('Menu id'), list: s.AdminMenuListSchema, item: s.AdminMenuSchema, create: s.CreateMenuBody, patch: s.PatchMenuBody },
+    parent: siteParent,
+    schemas: s.menuSchemas,
     docs: {
       list: { summary: 'A site’s menus by name, each with every item as a tree', description: `The listing envelope. ${outside('A site of a group')}` },
       create: {
@@ -96,14 +97,8 @@ export default async function cmsAdminRoutes(app: FastifyInstance) {
 
   registerAdminResource(app, {
     path: '/menu-items',
-    parent: { path: '/menus/:menuId', param: 'menuId', params: s.MenuItemsParams, list: '/items' },
-    schemas: {
-      idParams: s.IdParams('Menu item id'),
-      list: s.AdminMenuItemListSchema,
-      item: s.AdminMenuItemSchema,
-      create: s.CreateMenuItemBody,
-      patch: s.PatchMenuItemBody,
-    },
+    parent: parentPath('/menus', 'menuId', 'Menu id', '/items'),
+    schemas: s.menuItemSchemas,
     docs: {
       list: {
         summary: 'A menu’s items, flat, in the order of its tree',

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminStore, Found } from '../auth/admin-store.ts';
+import { assertNoFault, groupMovedTo, inGroup, underGroup, type AdminStore } from '../auth/admin-store.ts';
 import { errors } from '../kernel/errors.ts';
 import { sortByText } from '../kernel/french.ts';
-import { pageWindow } from '../kernel/pagination.ts';
+import { pageOf } from '../kernel/pagination.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 import * as repo from './admin-repository.ts';
-import { assertNoFault, uniqueField } from './admin-write.ts';
+import { uniqueField } from './admin-write.ts';
 import type { AdminSite, CreateSiteInput, SitePatch } from './admin-schemas.ts';
 import { toSite } from './mapper.ts';
 import type { SiteRow } from './repository.ts';
@@ -15,8 +15,6 @@ import type { SiteRow } from './repository.ts';
  * deleted at `/admin/sites/:id`. A slug is unique across every site (the bundle's rule). A site that still has pages
  * or menus is not deleted (409): deleting them is a decision of its own, page by page, never a side effect.
  */
-
-const found = (row: SiteRow | undefined): Found<SiteRow> | undefined => row && { row, groupIds: [row.city_group_id] };
 
 export const toAdminSite = (row: SiteRow): AdminSite => ({ ...toSite(row), theme: row.theme, cityGroupId: row.city_group_id });
 
@@ -41,17 +39,9 @@ const columns = (s: SiteFields, now: Date) => ({
 export const siteStore: AdminStore<SiteRow, AdminSite, { id: string }, CreateSiteInput, SitePatch> = {
   entity: 'site',
   notFound: errors.siteNotFound,
-  parentNotFound: errors.cityGroupNotFound,
-  findParent: async (db, cityGroupId) => {
-    const group = await repo.findCityGroup(db, cityGroupId);
-    return group && { row: group, groupIds: [group.id] };
-  },
-  find: async (db, id, options) => found(await repo.findSite(db, id, options)),
-  async list(db, group, page) {
-    const all = sortByText(await repo.findGroupSites(db, group!.id), (site) => site.name);
-    const window = pageWindow(page, all.length);
-    return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-  },
+  ...underGroup,
+  find: async (db, id, options) => inGroup(await repo.findSite(db, id, options)),
+  list: async (db, group, page) => pageOf(sortByText(await repo.findGroupSites(db, group!.id), (site) => site.name), page),
   show: async (_db, rows) => rows.map(toAdminSite),
   async insert(trx, { subject: group, now }, input) {
     const id = randomUUID();
@@ -62,11 +52,7 @@ export const siteStore: AdminStore<SiteRow, AdminSite, { id: string }, CreateSit
   },
   async update(trx, { subject, now, reachable }, patch) {
     if (patch.slug !== undefined) await assertSlugFree(trx, patch.slug, subject.row.id);
-    if (patch.cityGroupId !== undefined) {
-      // A move: to a group the agent holds (404 otherwise, as if it did not exist).
-      const target = await repo.findCityGroup(trx, patch.cityGroupId.toLowerCase());
-      reachable(target && { row: target, groupIds: [target.id] }, () => errors.cityGroupNotFound('cityGroupId'));
-    }
+    if (patch.cityGroupId !== undefined) await groupMovedTo(trx, { reachable }, patch.cityGroupId.toLowerCase());
     const fields = { ...subject.record, ...patch, cityGroupId: (patch.cityGroupId ?? subject.record.cityGroupId)?.toLowerCase() ?? null };
     await uniqueField('slug', () => repo.updateSite(trx, subject.row.id, columns(fields, now)));
     return (await repo.findSite(trx, subject.row.id))!;

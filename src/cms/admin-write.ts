@@ -1,15 +1,19 @@
+import { underOwner } from '../auth/admin-store.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import type { BundleFault } from '../bundle/faults.ts';
 import { errors } from '../kernel/errors.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
+import { findMenuOwner, findSiteOwner } from './admin-repository.ts';
 
-/** What the CMS admin stores share: the bundle's faults as 400s, and unique values taken by a concurrent write. */
+/**
+ * What the CMS admin stores share: their parents and unique values taken by a concurrent
+ * write.
+ */
 
-/** The first fault, as the 400 naming its field. */
-export function assertNoFault(faults: BundleFault[]): void {
-  const [fault] = faults;
-  if (fault) throw errors.invalidField(fault.path, fault.message);
-}
+/** Pages and menus: found with their site's group, 404 `Site introuvable` outside it. */
+export const underSite = underOwner(findSiteOwner, errors.siteNotFound, 'siteId');
+
+/** Menu items: found with their menu's site's group, 404 `Menu introuvable` outside it. */
+export const underMenu = underOwner(findMenuOwner, errors.menuNotFound, 'menuId');
 
 /**
  * Runs a write whose `field` must be unique (checked before, with the holder named): a concurrent write that took

@@ -1,4 +1,4 @@
-import { iso } from '../kernel/french.ts';
+import { iso, timestamps } from '../kernel/french.ts';
 import type { MenuItemRow, MenuRow, PageRow, PageSummaryRow, SiteRow } from './repository.ts';
 import type { Menu, MenuItem, Page, PageSummary, Site } from './schemas.ts';
 
@@ -13,8 +13,7 @@ export function toSite(row: SiteRow): Site {
     domain: row.domain,
     settings: row.settings ?? {},
     cityGroup: row.group_id ? { id: row.group_id, name: row.group_name!, type: row.group_type! } : null,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
   };
 }
 
@@ -28,8 +27,7 @@ export function toPageSummary(row: PageSummaryRow): PageSummary {
     seoTitle: row.seo_title,
     seoDescription: row.seo_description,
     publishedAt: iso(row.published_at)!,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Menu, MenuItem } from './schemas.ts';
 import type { MenuItemRow, MenuRow } from './repository.ts';
-import { compareFrench } from '../kernel/french.ts';
+import { compareFrench, compareIds } from '../kernel/french.ts';
 import { isAllowedLink } from '../kernel/links.ts';
 import { toMenu, toMenuItem } from './mapper.ts';
 
@@ -20,7 +20,7 @@ export function isItemVisible(item: MenuItemRow): boolean {
 type TreeRow = Omit<MenuItemRow, 'page_published'>;
 
 function bySiblingOrder(a: TreeRow, b: TreeRow): number {
-  return a.order - b.order || compareFrench(a.label, b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return a.order - b.order || compareFrench(a.label, b.label) || compareIds(a, b);
 }
 
 /**

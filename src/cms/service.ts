@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
-import { compareFrench, sortByText } from '../kernel/french.ts';
-import { pageMeta, pageWindow, type PageMeta, type PageRequest } from '../kernel/pagination.ts';
+import { compareFrench, compareIds, sortByText } from '../kernel/french.ts';
+import { pageMeta, pageOf, type PageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { toPage, toPageSummary, toSite } from './mapper.ts';
 import { buildMenus, isItemVisible } from './menu-tree.ts';
 import * as repo from './repository.ts';
@@ -26,16 +26,14 @@ export interface Listing<T> {
 }
 
 /** The page `paging` asks for of a list already in its order, and the listing's meta. */
-function pageOf<T>(ordered: T[], paging: PageRequest): { items: T[]; meta: PageMeta } {
-  const window = pageWindow(paging, ordered.length);
-  return { items: window ? ordered.slice(window.offset, window.offset + window.limit) : [], meta: pageMeta(paging, ordered.length) };
+function listingPage<T>(ordered: T[], paging: PageRequest): { items: T[]; meta: PageMeta } {
+  const { rows, total } = pageOf(ordered, paging);
+  return { items: rows, meta: pageMeta(paging, total) };
 }
-
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Newest publishedAt first; pages of the same date by title, then id, so that pages never overlap. */
 function byNewestThenTitle(a: repo.PageSummaryRow, b: repo.PageSummaryRow): number {
-  return b.published_at!.getTime() - a.published_at!.getTime() || compareFrench(a.title, b.title) || byId(a, b);
+  return b.published_at!.getTime() - a.published_at!.getTime() || compareFrench(a.title, b.title) || compareIds(a, b);
 }
 
 async function publishedPagesInOrder(db: Kysely<DB>, siteId: string, now: Date): Promise<repo.PageSummaryRow[]> {
@@ -44,7 +42,7 @@ async function publishedPagesInOrder(db: Kysely<DB>, siteId: string, now: Date):
 
 /** Sites by name, then id. */
 export async function listSites(db: Kysely<DB>, paging: PageRequest, type: SiteType | undefined): Promise<Listing<Site>> {
-  const { items, meta } = pageOf(sortByText(await repo.findSites(db, type), (site) => site.name), paging);
+  const { items, meta } = listingPage(sortByText(await repo.findSites(db, type), (site) => site.name), paging);
   return { data: items.map(toSite), meta };
 }
 
@@ -100,7 +98,7 @@ export async function getAppMenu(db: Kysely<DB>, slug: string, menuId: string, n
 /** Published pages with their content, newest first: the order is taken on the summaries, the content read for one page. */
 export async function listSitePages(db: Kysely<DB>, slug: string, paging: PageRequest, now: Date): Promise<Listing<Page>> {
   const site = await siteOr404(db, slug);
-  const { items, meta } = pageOf(await publishedPagesInOrder(db, site.id, now), paging);
+  const { items, meta } = listingPage(await publishedPagesInOrder(db, site.id, now), paging);
   const rows = new Map((await repo.findPublishedPagesById(db, items.map((p) => p.id), now)).map((row) => [row.id, row]));
   // A page deleted between the two reads is left out rather than shown without its content.
   const data = items.map((item) => rows.get(item.id)).filter((row) => row !== undefined);

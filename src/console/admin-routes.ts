@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { cannedReplyStore } from './canned-replies.ts';
-import {
-  CannedReplyIdParams,
-  CannedReplyListSchema,
-  CannedReplySchema,
-  CityGroupParams,
-  CreateCannedReplyBody,
-  PatchCannedReplyBody,
-} from './schemas.ts';
+import { cannedReplySchemas } from './schemas.ts';
 
 const AUDITED = 'Recorded in the audit log (`cannedReply`); not public data.';
 
@@ -19,14 +12,8 @@ export default async function consoleAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CHAT_CONVERSATIONS');
   registerAdminResource(app, {
     path: '/canned-replies',
-    parent: { path: '/city-groups/:cityGroupId', param: 'cityGroupId', params: CityGroupParams },
-    schemas: {
-      idParams: CannedReplyIdParams,
-      list: CannedReplyListSchema,
-      item: CannedReplySchema,
-      create: CreateCannedReplyBody,
-      patch: PatchCannedReplyBody,
-    },
+    parent: parents.cityGroup,
+    schemas: cannedReplySchemas,
     docs: {
       list: {
         summary: 'A city group’s canned replies, by title',

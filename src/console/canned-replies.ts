@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { AdminStore, Found } from '../auth/admin-store.ts';
+import { inGroup, underGroup, type AdminStore } from '../auth/admin-store.ts';
 import type { CannedReplyTable, DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
-import { iso } from '../kernel/french.ts';
+import { timestamps } from '../kernel/french.ts';
 import type { PageRequest } from '../kernel/pagination.ts';
 import type { CannedReply, CannedReplyPatch, CreateCannedReplyInput } from './schemas.ts';
 
@@ -15,16 +15,13 @@ import type { CannedReply, CannedReplyPatch, CreateCannedReplyInput } from './sc
 
 type CannedReplyRow = Selectable<CannedReplyTable>;
 
-const found = (row: CannedReplyRow | undefined): Found<CannedReplyRow> | undefined => row && { row, groupIds: [row.city_group_id] };
-
 function toCannedReply(row: CannedReplyRow): CannedReply {
   return {
     id: row.id,
     cityGroupId: row.city_group_id,
     title: row.title,
     content: row.content,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    ...timestamps(row),
   };
 }
 
@@ -46,13 +43,9 @@ export const cannedReplyStore: AdminStore<CannedReplyRow, CannedReply, { id: str
   entity: 'cannedReply',
   notFound: errors.cannedReplyNotFound,
   publicData: false,
+  ...underGroup,
   fixedParent: true,
-  parentNotFound: errors.cityGroupNotFound,
-  findParent: async (db, cityGroupId) => {
-    const group = await db.selectFrom('city_group').select('id').where('id', '=', cityGroupId).executeTakeFirst();
-    return group && { row: group, groupIds: [group.id] };
-  },
-  find: async (db, id, options) => found(await findCannedReply(db, id, options.forUpdate)),
+  find: async (db, id, options) => inGroup(await findCannedReply(db, id, options.forUpdate)),
   list: (db, group, page) => listCannedReplies(db, group!.id, page),
   show: async (_db, rows) => rows.map(toCannedReply),
   async insert(trx, { subject: group, now }, input) {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
+import { adminSchemas, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 import { ConversationSchema, ConversationStatusSchema, MAX_MESSAGE_LENGTH, MESSAGE_PAGE_SIZE, MessageSchema } from '../chat/for-console.ts';
 
@@ -112,27 +112,24 @@ export const UsageListSchema = Type.Array(UsageRowSchema, { description: 'By day
 
 export const MAX_CANNED_TITLE_LENGTH = 100;
 
-export const CannedReplySchema = Type.Object(
+export const cannedReplySchemas = adminSchemas(
+  Type.Object(
+    {
+      id: Uuid(),
+      cityGroupId: Uuid(),
+      title: Type.String({ description: 'What the agent picks it by, in the inbox' }),
+      content: Type.String({ description: 'The reply as sent to the citizen' }),
+      createdAt: Timestamp(),
+      updatedAt: Timestamp(),
+    },
+    { title: 'CannedReply', description: 'A short answer the agents of a city group reuse in the chat inbox' },
+  ),
   {
-    id: Uuid(),
-    cityGroupId: Uuid(),
-    title: Type.String({ description: 'What the agent picks it by, in the inbox' }),
-    content: Type.String({ description: 'The reply as sent to the citizen' }),
-    createdAt: Timestamp(),
-    updatedAt: Timestamp(),
+    title: NonBlank(MAX_CANNED_TITLE_LENGTH, `1 to ${MAX_CANNED_TITLE_LENGTH} characters, stored trimmed`),
+    content: NonBlank(MAX_MESSAGE_LENGTH, `1 to ${MAX_MESSAGE_LENGTH} characters (a chat message’s limit), stored trimmed`),
   },
-  { title: 'CannedReply', description: 'A short answer the agents of a city group reuse in the chat inbox' },
+  { id: 'Canned reply id' },
 );
-export type CannedReply = Static<typeof CannedReplySchema>;
-export const CannedReplyListSchema = Envelope(CannedReplySchema);
-
-const cannedFields = {
-  title: NonBlank(MAX_CANNED_TITLE_LENGTH, `1 to ${MAX_CANNED_TITLE_LENGTH} characters, stored trimmed`),
-  content: NonBlank(MAX_MESSAGE_LENGTH, `1 to ${MAX_MESSAGE_LENGTH} characters (a chat message’s limit), stored trimmed`),
-};
-export const CreateCannedReplyBody = Type.Object(cannedFields);
-export const PatchCannedReplyBody = Type.Partial(Type.Object(cannedFields));
-export type CreateCannedReplyInput = Static<typeof CreateCannedReplyBody>;
-export type CannedReplyPatch = Static<typeof PatchCannedReplyBody>;
-export const CannedReplyIdParams = Type.Object({ id: Uuid('Canned reply id') });
-export const CityGroupParams = Type.Object({ cityGroupId: Uuid('City group id') });
+export type CannedReply = Static<typeof cannedReplySchemas.item>;
+export type CreateCannedReplyInput = Static<typeof cannedReplySchemas.create>;
+export type CannedReplyPatch = Static<typeof cannedReplySchemas.patch>;

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Kysely, Selectable, SqlBool } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
-import { compareFrench } from '../kernel/french.ts';
+import { compareFrench, compareIds } from '../kernel/french.ts';
 import { Nullable, Timestamp as TimestampOf, Uuid as UuidOf } from '../kernel/schemas.ts';
 
 /**
@@ -89,11 +89,15 @@ type AvailableChallengeRow = Selectable<ChallengeTable> & { required_name: strin
 
 type QuizQuestionRow = Pick<Selectable<QuizQuestionTable>, 'id' | 'material' | 'question' | 'correct_waste_type_id' | 'order'>;
 
-const byOrderThenName = (a: { order: number; name: string; id: string }, b: { order: number; name: string; id: string }) =>
-  a.order - b.order || compareFrench(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+type Ordered = { order: number; id: string };
 
-const byOrderThenMaterial = (a: QuizQuestionRow, b: QuizQuestionRow) =>
-  a.order - b.order || compareFrench(a.material, b.material) || (a.id < b.id ? -1 : 1);
+/** The public order of challenges and series: `order`, then name, then id. */
+export const byOrderThenName = (a: Ordered & { name: string }, b: Ordered & { name: string }) =>
+  a.order - b.order || compareFrench(a.name, b.name) || compareIds(a, b);
+
+/** The public order of quiz questions: `order`, then material, then id. */
+export const byOrderThenMaterial = (a: Ordered & { material: string }, b: Ordered & { material: string }) =>
+  a.order - b.order || compareFrench(a.material, b.material) || compareIds(a, b);
 
 /**
  * The available challenges of each city at `now`, fully nested, ordered by `order` then name (French, the same on
@@ -145,13 +149,8 @@ export async function availableChallengesByCity(
   return result;
 }
 
-/** The one mapper from a challenge's rows to its API shape. */
-function toChallenge(
-  c: AvailableChallengeRow,
-  series: Selectable<SerieTable>[],
-  questionsBySerie: Map<string, QuizQuestionRow[]>,
-  badge: BadgeRow | undefined,
-): ChallengeApi {
+/** A challenge's own fields as the API shows them (the public and the admin shapes add its series and badge). */
+export function challengeFields(c: Selectable<ChallengeTable>, requiredName: string | null | undefined) {
   return {
     id: c.id,
     name: c.name,
@@ -161,8 +160,20 @@ function toChallenge(
     endDate: c.end_date?.toISOString() ?? null,
     order: c.order,
     requiredChallengeId: c.required_challenge_id,
-    requiredChallenge: c.required_challenge_id === null ? null : { id: c.required_challenge_id, name: c.required_name ?? '' },
+    requiredChallenge: c.required_challenge_id === null ? null : { id: c.required_challenge_id, name: requiredName ?? '' },
     passingScore: c.passing_score,
+  };
+}
+
+/** The one mapper from a challenge's rows to its API shape. */
+function toChallenge(
+  c: AvailableChallengeRow,
+  series: Selectable<SerieTable>[],
+  questionsBySerie: Map<string, QuizQuestionRow[]>,
+  badge: BadgeRow | undefined,
+): ChallengeApi {
+  return {
+    ...challengeFields(c, c.required_name),
     series: series.map((s) => ({
       id: s.id,
       name: s.name,

@@ -19,6 +19,11 @@ export async function findActiveCity(db: Kysely<DB>, cityId: string): Promise<Ac
   return city ? { id: city.id, name: city.name, timeZone: city.time_zone } : null;
 }
 
+/** A city group as the admin API names it (the parent of posts, sites, media and replies, a move's target): its id. */
+export async function findCityGroupRef(db: Kysely<DB>, groupId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('city_group').select('id').where('id', '=', groupId).executeTakeFirst();
+}
+
 /** A city as the admin API scopes what hangs off it (waste types, recycling points, challenges): by its group. */
 export interface CityOwner {
   cityId: string;

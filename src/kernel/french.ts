@@ -12,8 +12,11 @@ export const compareFrench = (a: string, b: string): number => frenchCollator.co
 
 /** Sorts in place by a text key in French collation; ties are broken by id so the order is stable. */
 export function sortByText<T extends { id: string }>(items: T[], key: (item: T) => string): T[] {
-  return items.sort((a, b) => frenchCollator.compare(key(a), key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return items.sort((a, b) => frenchCollator.compare(key(a), key(b)) || compareIds(a, b));
 }
+
+/** The last tie-break of every public order: the id, as text, so that an order never depends on the database. */
+export const compareIds = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Timestamps from the database (Date) to the contract's text form. */
 export function iso(value: Date | string | null | undefined): string | null {
@@ -21,8 +24,17 @@ export function iso(value: Date | string | null | undefined): string | null {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
+/** A record's creation and last change, as the contract shows them (in this order). */
+export const timestamps = (row: { created_at: Date; updated_at: Date }) => ({ createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)! });
+
 /** `n` things in French, with a no-break space: `1 ville`, `2 villes`, `0 ville`. */
 export const counted = (n: number, singular: string, plural: string): string => `${n}\u00a0${n > 1 ? plural : singular}`;
+
+/** `2 villes et 1 site`: the things counted, those of none left out; null when there is none of any. */
+export function countedList(counts: readonly (readonly [n: number, singular: string, plural: string])[]): string | null {
+  const parts = counts.filter(([n]) => n > 0).map(([n, singular, plural]) => counted(n, singular, plural));
+  return parts.length === 0 ? null : frenchList(parts);
+}
 
 /** Items joined the French way: `a`, `a et b`, `a, b et c`. */
 export function frenchList(items: readonly string[]): string {

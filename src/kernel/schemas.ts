@@ -1,4 +1,5 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
+import { Envelope } from './pagination.ts';
 
 /**
  * The building blocks every area's schemas are made of (contract section 1): ids, nullable fields, timestamps, the
@@ -10,6 +11,13 @@ import { Type, type TProperties, type TSchema } from 'typebox';
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+/** A body with the ids of `fields` (one id or a list of them, when set) lowercase, as ids are stored. */
+export function lowercaseIds<B extends object>(body: B, ...fields: (keyof B)[]): B {
+  const lower = (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map((id: string) => id.toLowerCase()) : value;
+  return { ...body, ...Object.fromEntries(fields.filter((field) => body[field]).map((field) => [field, lower(body[field])])) };
+}
 
 /** A device id (challenges, chat): 8 to 128 letters, digits, `-` and `_`. */
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -96,7 +104,22 @@ export const CityNoticeFields = {
   holidays: Nullable(Type.String()),
 };
 
-/** The bodies of a resource's admin writes: `fields` as declared to create one, any of them to change one (PATCH). */
-export function writeBodies<F extends TProperties>(fields: F, options: { description?: string } = {}) {
-  return { create: Type.Object(fields, options), patch: Type.Partial(Type.Object(fields)) };
+/**
+ * What an admin resource's routes validate and document (src/auth/admin-resource.ts): its record, a page of them, its
+ * id parameter (described as `id`), and the bodies of its writes, from one set of fields: `fields` as declared to
+ * create one (the body described as `description`), any of them to change one (PATCH), `patchOnly` for a change
+ * alone (a move to another city group).
+ */
+export function adminSchemas<T extends TSchema, F extends TProperties, P extends TProperties = {}>(
+  item: T,
+  fields: F,
+  { id, description, patchOnly }: { id?: string; description?: string; patchOnly?: P } = {},
+) {
+  return {
+    item,
+    list: Envelope(item),
+    idParams: Type.Object({ id: Uuid(id) }),
+    create: Type.Object(fields, description === undefined ? {} : { description }),
+    patch: Type.Partial(Type.Object({ ...fields, ...(patchOnly as P) })),
+  };
 }

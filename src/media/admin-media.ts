@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { adminService, ownerFound, type AdminService, type AdminStore, type Versioned } from '../auth/admin-store.ts';
+import { adminService, groupMovedTo, inGroup, underGroup, type AdminService, type AdminStore, type Versioned } from '../auth/admin-store.ts';
 import type { AdminAgent } from '../auth/guard.ts';
 import { errors } from '../kernel/errors.ts';
 import { toAdminMedia } from './mapper.ts';
@@ -25,23 +25,13 @@ interface MediaCreate {
   public: boolean;
 }
 
-type Group = { cityGroupId: string };
-
-const findGroup = async (db: Kysely<DB>, id: string) => {
-  const group = await repo.findCityGroupId(db, id);
-  return ownerFound(group && { cityGroupId: group.id });
-};
-
-export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, Group, MediaCreate, MediaPatch> = {
+export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, { id: string }, MediaCreate, MediaPatch> = {
   entity: 'media',
   notFound: errors.mediaNotFound,
+  ...underGroup,
   // The group is named by the upload's `cityGroupId` field, not by the URL.
   parentNotFound: () => errors.cityGroupNotFound('cityGroupId'),
-  findParent: findGroup,
-  find: async (db, id, options) => {
-    const row = await repo.findMedia(db, id, options);
-    return row && { row, groupIds: [row.city_group_id] };
-  },
+  find: async (db, id, options) => inGroup(await repo.findMedia(db, id, options)),
   list: (db, _parent, page, scope) => repo.listMedia(db, page, scope),
   show: async (_db, rows) => rows.map(toAdminMedia),
   insert(trx, { subject: group, now }, { facts, alt, public: isPublic }) {
@@ -54,7 +44,7 @@ export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, Group, MediaCreat
       sha256: facts.sha256,
       alt,
       public: isPublic,
-      city_group_id: group!.cityGroupId,
+      city_group_id: group!.id,
     };
     return repo.insertMedia(trx, facts.id, values, now);
   },
@@ -63,9 +53,7 @@ export const mediaStore: AdminStore<AdminMediaRow, AdminMedia, Group, MediaCreat
     if (patch.alt !== undefined) values.alt = patch.alt;
     if (patch.public !== undefined) values.public = patch.public;
     if (patch.filename !== undefined) values.filename = patch.filename;
-    if (patch.cityGroupId !== undefined) {
-      values.city_group_id = reachable(await findGroup(trx, patch.cityGroupId), () => errors.cityGroupNotFound('cityGroupId')).cityGroupId;
-    }
+    if (patch.cityGroupId !== undefined) values.city_group_id = await groupMovedTo(trx, { reachable }, patch.cityGroupId);
     return repo.updateMedia(trx, subject.row.id, values, now);
   },
   remove: (trx, { subject }) => repo.deleteMedia(trx, subject.row.id),

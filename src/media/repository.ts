@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable } from '../db/types.ts';
 import { sortByText } from '../kernel/french.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
 /** The columns a media answer needs: its metadata, and its sha256 for the entity tag and the kept bytes. */
 const mediaColumns = ['id', 'filename', 'mime_type', 'size', 'width', 'height', 'alt', 'sha256', 'created_at'] as const;
@@ -33,14 +33,7 @@ export async function listMedia(db: Kysely<DB>, page: PageRequest, scope: readon
     .selectAll()
     .$if(scope !== null, (qb) => qb.where('city_group_id', 'in', scope!))
     .execute();
-  const all = sortByText(rows, (m) => m.filename);
-  const window = pageWindow(page, all.length);
-  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-}
-
-/** A city group named as a media's owner, if it exists. */
-export async function findCityGroupId(db: Kysely<DB>, id: string): Promise<{ id: string } | undefined> {
-  return db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst();
+  return pageOf(sortByText(rows, (m) => m.filename), page);
 }
 
 export async function insertMedia(db: Kysely<DB>, id: string, values: MediaValues, now: Date): Promise<AdminMediaRow> {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ownedBy, underCity, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, removeRow, underCity, type AdminStore } from '../auth/admin-store.ts';
 import { recyclingPointFaults } from '../bundle/rules/cities.ts';
 import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
+import { lowercaseIds } from '../kernel/schemas.ts';
 import * as repo from './repository.ts';
 import type { PointRow } from './repository.ts';
 import type { AdminRecyclingPoint, CreateRecyclingPointInput, RecyclingPointPatch } from './schemas.ts';
@@ -22,13 +23,7 @@ async function withMaterials(db: Kysely<DB>, rows: PointRow[]): Promise<AdminRec
   const materials = await repo.materialsOf(db, rows.map((row) => row.id));
   return rows.map((row) => ({
     id: row.id,
-    name: row.name,
-    address: row.address,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    openingHours: row.opening_hours,
-    openingHoursSpec: row.opening_hours_spec,
-    kind: row.kind,
+    ...repo.pointFields(row),
     materials: materials.get(row.id) ?? [],
     cityId: row.city_id,
   }));
@@ -38,8 +33,7 @@ type PointFields = Omit<AdminRecyclingPoint, 'id' | 'cityId'>;
 
 /** The written record as the bundle would hold it must pass the bundle's rule: 400 naming the first faulty field. */
 async function assertValid(db: Kysely<DB>, cityId: string, point: PointFields): Promise<void> {
-  const [fault] = recyclingPointFaults(point, { wasteTypeIds: await cityWasteTypeIds(db, cityId) });
-  if (fault) throw errors.invalidField(fault.path, fault.message);
+  assertNoFault(recyclingPointFaults(point, { wasteTypeIds: await cityWasteTypeIds(db, cityId) }));
 }
 
 const columns = (p: PointFields) => ({
@@ -52,9 +46,6 @@ const columns = (p: PointFields) => ({
   kind: p.kind,
 });
 
-/** Ids are stored lowercase; the rule compares them as stored. */
-const normalised = <P extends Partial<PointFields>>(p: P): P => (p.materials ? { ...p, materials: p.materials.map((id) => id.toLowerCase()) } : p);
-
 async function write(trx: Kysely<DB>, cityId: string, fields: PointFields, store: (values: ReturnType<typeof columns>) => Promise<PointRow>) {
   await assertValid(trx, cityId, fields);
   const row = await store(columns(fields));
@@ -64,23 +55,20 @@ async function write(trx: Kysely<DB>, cityId: string, fields: PointFields, store
 
 export const recyclingPointStore: AdminStore<PointRow, AdminRecyclingPoint, CityOwner, CreateRecyclingPointInput, RecyclingPointPatch> = {
   entity: 'recyclingPoint',
-  ...underCity,
   notFound: errors.recyclingPointNotFound,
-  find: async (db, id, options) => ownedBy(await repo.findPoint(db, id, options)),
-  list: (db, city, page) => repo.listCityPoints(db, city!.cityId, page),
+  ...underCity(repo.findPoint, repo.listCityPoints),
   show: withMaterials,
   insert(trx, { subject: city }, input) {
     const fields: PointFields = {
       address: null, latitude: null, longitude: null, openingHours: null, openingHoursSpec: null, kind: null, materials: [],
-      ...normalised(input),
+      // Ids are stored lowercase; the rule compares them as stored.
+      ...lowercaseIds(input, 'materials'),
     };
     return write(trx, city!.cityId, fields, (values) => repo.insertPoint(trx, randomUUID(), city!.cityId, values));
   },
   update(trx, { subject }, patch) {
-    const fields = { ...subject.record, ...normalised(patch) };
+    const fields = { ...subject.record, ...lowercaseIds(patch, 'materials') };
     return write(trx, subject.row.city_id, fields, (values) => repo.updatePoint(trx, subject.row.id, values));
   },
-  async remove(trx, { subject }) {
-    await repo.deletePoint(trx, subject.row.id);
-  },
+  remove: removeRow(repo.deletePoint),
 };

@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../auth/admin-resource.ts';
+import { parents, registerAdminResource } from '../auth/admin-resource.ts';
 import { adminService } from '../auth/admin-store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { recyclingPointStore } from './admin-points.ts';
-import {
-  AdminRecyclingPointListSchema,
-  AdminRecyclingPointSchema,
-  CityParamsSchema,
-  CreateRecyclingPointBody,
-  PatchRecyclingPointBody,
-  RecyclingPointIdParams,
-} from './schemas.ts';
+import { recyclingPointSchemas } from './schemas.ts';
 
 const PUBLISHED =
   'Recorded in the audit log; the public recycling points, their open-data exports (GeoJSON, SCDL CSV), the city and the ' +
@@ -24,14 +17,8 @@ export default async function recyclingAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
     path: '/recycling-points',
-    parent: { path: '/cities/:cityId', param: 'cityId', params: CityParamsSchema },
-    schemas: {
-      idParams: RecyclingPointIdParams,
-      list: AdminRecyclingPointListSchema,
-      item: AdminRecyclingPointSchema,
-      create: CreateRecyclingPointBody,
-      patch: PatchRecyclingPointBody,
-    },
+    parent: parents.city,
+    schemas: recyclingPointSchemas,
     docs: {
       list: {
         summary: 'A city’s recycling points with their kind, spec and materials, by name',

@@ -1,8 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB, RecyclingPointKind, RecyclingPointTable } from '../db/types.ts';
+import { childRecords } from '../db/child-records.ts';
 import { sortByText } from '../kernel/french.ts';
-import { findActiveCity, findCityOwner, type CityOwner } from '../domain/cities.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { findActiveCity, findCityOwner } from '../domain/cities.ts';
 
 export interface StoredPoint {
   id: string;
@@ -16,6 +16,21 @@ export interface StoredPoint {
   kind: RecyclingPointKind | null;
   /** The waste types it takes, by name (French collation). */
   materials: { id: string; name: string }[];
+}
+
+type PointColumns = Pick<PointRow, 'name' | 'address' | 'latitude' | 'longitude' | 'opening_hours' | 'opening_hours_spec' | 'kind'>;
+
+/** A point's own fields under the names the API and the import bundle give them. */
+export function pointFields(p: PointColumns) {
+  return {
+    name: p.name,
+    address: p.address,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    openingHours: p.opening_hours,
+    openingHoursSpec: p.opening_hours_spec,
+    kind: p.kind,
+  };
 }
 
 export interface CityRef {
@@ -50,13 +65,7 @@ async function pointsOf(db: Kysely<DB>, cityIds: string[]): Promise<StoredPoint[
     points.map((p) => ({
       id: p.id,
       cityId: p.city_id,
-      name: p.name,
-      address: p.address,
-      latitude: p.latitude,
-      longitude: p.longitude,
-      openingHours: p.opening_hours,
-      openingHoursSpec: p.opening_hours_spec,
-      kind: p.kind,
+      ...pointFields(p),
       materials: sortByText(byPoint.get(p.id) ?? [], (w) => w.name),
     })),
     (p) => p.name,
@@ -104,21 +113,6 @@ export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<
 // The admin API's recycling points (CONTRACT section 13): one city's points, read and written one at a time.
 
 export type PointRow = Selectable<RecyclingPointTable>;
-type PointValues = Omit<Insertable<RecyclingPointTable>, 'id' | 'city_id'>;
-
-/** One page of a city's points in the public order (French rule on the name, then id), and their total. */
-export async function listCityPoints(db: Kysely<DB>, cityId: string, page: PageRequest): Promise<{ rows: PointRow[]; total: number }> {
-  const all = sortByText(await db.selectFrom('recycling_point').selectAll().where('city_id', '=', cityId).execute(), (p) => p.name);
-  const window = pageWindow(page, all.length);
-  return { rows: window ? all.slice(window.offset, window.offset + window.limit) : [], total: all.length };
-}
-
-/** A point and its city's owner; locked until the end of the transaction with `forUpdate`. */
-export async function findPoint(db: Kysely<DB>, id: string, options: { forUpdate: boolean }): Promise<{ row: PointRow; owner: CityOwner } | undefined> {
-  const row = await db.selectFrom('recycling_point').selectAll().where('id', '=', id).$if(options.forUpdate, (qb) => qb.forUpdate()).executeTakeFirst();
-  const owner = row && (await findCityOwner(db, row.city_id));
-  return row && owner && { row, owner };
-}
 
 /** The waste types each point takes, by waste type name (French rule): one query for all the points. */
 export async function materialsOf(db: Kysely<DB>, pointIds: readonly string[]): Promise<Map<string, string[]>> {
@@ -133,13 +127,9 @@ export async function materialsOf(db: Kysely<DB>, pointIds: readonly string[]): 
   return new Map([...byPoint].map(([pointId, materials]) => [pointId, materials.map((m) => m.id)]));
 }
 
-export async function insertPoint(db: Kysely<DB>, id: string, cityId: string, values: PointValues): Promise<PointRow> {
-  return db.insertInto('recycling_point').values({ id, city_id: cityId, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updatePoint(db: Kysely<DB>, id: string, values: PointValues): Promise<PointRow> {
-  return db.updateTable('recycling_point').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
+/** A city's points, listed in the public order (French rule on the name, then id); a point is deleted with its materials (foreign key). */
+export const { find: findPoint, list: listCityPoints, insert: insertPoint, update: updatePoint, remove: deletePoint } =
+  childRecords('recycling_point', 'city_id', findCityOwner, (rows) => sortByText(rows, (p) => p.name));
 
 /** The point takes exactly `wasteTypeIds` (waste types of its city: the foreign keys carry the city). */
 export async function setPointMaterials(db: Kysely<DB>, point: PointRow, wasteTypeIds: readonly string[]): Promise<void> {
@@ -151,7 +141,3 @@ export async function setPointMaterials(db: Kysely<DB>, point: PointRow, wasteTy
     .execute();
 }
 
-/** Deletes the point; its materials go with it (foreign key). */
-export async function deletePoint(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('recycling_point').where('id', '=', id).execute();
-}

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RecyclingPointSchema } from '../domain/city-model/schemas.ts';
-import { Envelope } from '../kernel/pagination.ts';
-import { NonBlank, Nullable, Timestamp, Uuid, writeBodies } from '../kernel/schemas.ts';
+import { adminSchemas, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 export const CityParamsSchema = Type.Object({ cityId: Uuid('City id') });
 export type CityParams = Static<typeof CityParamsSchema>;
@@ -68,31 +67,30 @@ const OpeningHoursSpec = Type.String({
   examples: ['Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off'],
 });
 
-export const AdminRecyclingPointSchema = Type.Object({
-  ...RecyclingPointSchema.properties,
-  openingHoursSpec: Nullable(OpeningHoursSpec),
-  kind: RecyclingPointKindSchema,
-  materials: Type.Array(Uuid(), { description: 'Ids of the city\'s waste types the point takes, by waste type name' }),
-  cityId: Uuid('The city it belongs to'),
-});
-export type AdminRecyclingPoint = Static<typeof AdminRecyclingPointSchema>;
-export const AdminRecyclingPointListSchema = Envelope(AdminRecyclingPointSchema);
-
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
-const pointFields = {
-  name: NonBlank(200),
-  address: Text(500),
-  latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
-  longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
-  openingHours: Text(1000),
-  openingHoursSpec: Type.Optional(Nullable(OpeningHoursSpec)),
-  kind: Type.Optional(RecyclingPointKindSchema),
-  materials: Type.Optional(
-    Type.Array(Uuid(), { maxItems: 100, description: 'Waste types of the same city, each once; replaces the whole list' }),
-  ),
-};
-export const { create: CreateRecyclingPointBody, patch: PatchRecyclingPointBody } = writeBodies(pointFields);
-export type CreateRecyclingPointInput = Static<typeof CreateRecyclingPointBody>;
-export type RecyclingPointPatch = Static<typeof PatchRecyclingPointBody>;
 
-export const RecyclingPointIdParams = Type.Object({ id: Uuid('Recycling point id') });
+export const recyclingPointSchemas = adminSchemas(
+  Type.Object({
+    ...RecyclingPointSchema.properties,
+    openingHoursSpec: Nullable(OpeningHoursSpec),
+    kind: RecyclingPointKindSchema,
+    materials: Type.Array(Uuid(), { description: 'Ids of the city\'s waste types the point takes, by waste type name' }),
+    cityId: Uuid('The city it belongs to'),
+  }),
+  {
+    name: NonBlank(200),
+    address: Text(500),
+    latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
+    longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+    openingHours: Text(1000),
+    openingHoursSpec: Type.Optional(Nullable(OpeningHoursSpec)),
+    kind: Type.Optional(RecyclingPointKindSchema),
+    materials: Type.Optional(
+      Type.Array(Uuid(), { maxItems: 100, description: 'Waste types of the same city, each once; replaces the whole list' }),
+    ),
+  },
+  { id: 'Recycling point id' },
+);
+export type AdminRecyclingPoint = Static<typeof recyclingPointSchemas.item>;
+export type CreateRecyclingPointInput = Static<typeof recyclingPointSchemas.create>;
+export type RecyclingPointPatch = Static<typeof recyclingPointSchemas.patch>;

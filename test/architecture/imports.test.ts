@@ -69,7 +69,6 @@ const KNOWN_DEBT = new Set([
   'cities/admin-streets.ts -> bundle/rules/streets.ts',
   'cms/admin-menus.ts -> bundle/rules/sites.ts',
   'cms/admin-pages.ts -> bundle/rules/sites.ts',
-  'cms/admin-write.ts -> bundle/faults.ts',
   'cms/content-check-routes.ts -> bundle/rules/mdx.ts',
   'recycling/admin-points.ts -> bundle/rules/cities.ts',
 ]);

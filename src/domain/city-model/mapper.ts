@@ -49,18 +49,14 @@ export function toCollectionDays(days: Row<'days'>[], typeNames: Map<string, str
     }));
 }
 
+/** One exception as the public API and the import bundle show it. */
+export function toException(e: Row<'exceptions'>): WasteCollectionPlaceApi['exceptions'][number] {
+  return { id: e.id, dateFrom: iso(e.date_from)!, dateTo: iso(e.date_to), wasteTypeId: e.waste_type_id, name: e.name, description: e.description };
+}
+
 /** Exceptions by dateFrom, then id. */
 function toExceptions(exceptions: Row<'exceptions'>[]): WasteCollectionPlaceApi['exceptions'] {
-  return exceptions
-    .sort((a, b) => a.date_from.getTime() - b.date_from.getTime() || (a.id < b.id ? -1 : 1))
-    .map((e) => ({
-      id: e.id,
-      dateFrom: iso(e.date_from)!,
-      dateTo: iso(e.date_to),
-      wasteTypeId: e.waste_type_id,
-      name: e.name,
-      description: e.description,
-    }));
+  return exceptions.sort((a, b) => a.date_from.getTime() - b.date_from.getTime() || (a.id < b.id ? -1 : 1)).map(toException);
 }
 
 export function toAttachedLocation(l: Row<'locations'>): WasteCollectionPlaceApi['attachedLocations'][number] {
@@ -88,11 +84,16 @@ function toRecyclingPoint(p: Row<'points'>): CityApi['recyclingPoints'][number] 
   return { id: p.id, name: p.name, address: p.address, latitude: p.latitude, longitude: p.longitude, openingHours: p.opening_hours };
 }
 
+/** One quiz question as the public API and the import bundle show it. */
+export function toQuizQuestion(q: Row<'questions'>): CityApi['quizQuestions'][number] {
+  return { id: q.id, material: q.material, question: q.question, correctWasteTypeId: q.correct_waste_type_id, order: q.order };
+}
+
 /** Questions by order, then material, then id. */
 function toQuizQuestions(questions: Row<'questions'>[]): CityApi['quizQuestions'] {
   return questions
     .sort((a, b) => a.order - b.order || frenchCollator.compare(a.material, b.material) || (a.id < b.id ? -1 : 1))
-    .map((q) => ({ id: q.id, material: q.material, question: q.question, correctWasteTypeId: q.correct_waste_type_id, order: q.order }));
+    .map(toQuizQuestion);
 }
 
 function toCityFields(c: CityRow): Omit<CityApi, 'wasteTypes' | 'wasteCollectionPlaces' | 'challenges' | 'recyclingPoints' | 'quizQuestions'> {
