@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, sql } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../src/db/types.ts';
 import { openDatabase, type Database, type DatabaseKind, type DatabaseOptions } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { moduleGraph } from './import-graph.ts';
 
 /** The databases every test file runs against: PGlite always, PostgreSQL too when DATABASE_URL is set. */
 export function testDatabaseKinds(): DatabaseKind[] {
@@ -35,16 +38,14 @@ export async function createTestDatabase(kind: DatabaseKind, options: TestDataba
   }
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
-  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
-  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(admin.db);
-  await admin.close();
-  const migrating = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 1 });
-  try {
-    await withSchemaLock(url, () => migrateToLatest(migrating.db, schema));
-    await options.seed?.(migrating);
-  } finally {
-    await migrating.close();
+  const schema = await freshSchema(url);
+  if (options.seed) {
+    const seeding = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 1 });
+    try {
+      await options.seed(seeding);
+    } finally {
+      await seeding.close();
+    }
   }
   const appUrl = new URL(url);
   if (options.viaPort) {
@@ -67,48 +68,314 @@ export async function createTestDatabase(kind: DatabaseKind, options: TestDataba
     poolStats: database.poolStats,
     async close() {
       await database.close();
-      const cleanup = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
-      await withSchemaLock(url, () => sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(cleanup.db));
-      await cleanup.close();
+      await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     },
   };
 }
 
-/**
- * Kysely's migrator lists the tables of every schema to find its own; a schema dropped by another test process
- * in the middle of that listing makes it fail ("schema … does not exist"). Migrations and drops therefore take
- * turns, through a PostgreSQL advisory lock shared by every test process.
- */
-async function withSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+/** One connection for a few statements of the helper's own (creating, recording, dropping schemas). */
+async function onConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock(72150001)');
-    return await work();
+    return await work(client);
   } finally {
-    await client.query('SELECT pg_advisory_unlock(72150001)').catch(() => {});
     await client.end();
   }
 }
 
 /**
- * A migrated, empty embedded database made once per test process and copied for each test: starting PGlite from a
- * data directory image skips initdb and the migrations, about a second per test.
+ * A new PostgreSQL schema with every migration in it. Kysely's migrator takes some 200 ms a schema, in turns with
+ * every other test process (its advisory lock), and lists the tables of every schema of the database to find its
+ * own, which fails when another process drops one in the middle ("schema … does not exist"). So it runs once: the
+ * statements it sends are recorded, with the schema's name as a placeholder, checked to build the very same schema
+ * (see recordMigrations), kept on disk for the other processes, and each test's schema is then made by sending
+ * them at once, in one transaction, with no lock.
  */
-let template: Promise<Blob> | undefined;
+async function freshSchema(url: string): Promise<string> {
+  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  recipe ??= loadRecipe(url);
+  const script = await recipe;
+  if (script !== null) {
+    await onConnection(url, (client) => client.query(script.replaceAll(SCHEMA_PLACEHOLDER, schema)));
+    return schema;
+  }
+  // No recipe to trust: the migrator itself, tried again when a schema dropped meanwhile made its listing fail.
+  await retried(async () => {
+    await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE; CREATE SCHEMA "${schema}"`));
+    await migrateSchema(url, schema);
+  });
+  return schema;
+}
 
-async function makeTemplate(): Promise<Blob> {
+/** The schema's name in a recorded script; schemas are named `test_…`, letters, digits and underscores. */
+const SCHEMA_PLACEHOLDER = '__collecte_test_schema__';
+
+let recipe: Promise<string | null> | undefined;
+
+async function migrateSchema(url: string, schema: string, log?: (query: { sql: string; parameters: readonly unknown[] }) => void): Promise<void> {
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` }) }),
+    log: log && ((event) => void (event.level === 'query' && log(event.query))),
+  });
+  try {
+    await migrateToLatest(db, schema);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function retried<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
+/** The recorded script for this server's version and these migrations, from disk or made and written there. */
+async function loadRecipe(url: string): Promise<string | null> {
+  const version = await onConnection(url, async (client) => (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0].v);
+  const file = path.join(CACHE_DIR, `postgres-migrations-${migrationsKey(['pg', 'kysely'])}-${version}.sql`);
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  let script: string | null;
+  try {
+    script = await retried(() => recordMigrations(url));
+  } catch (err) {
+    process.stderr.write(`Could not record the migrations' statements (${(err as Error).message}): each test migrates its schema\n`);
+    return null;
+  }
+  if (script !== null) writeAtomically(file, script, 'postgres-migrations-');
+  else process.stderr.write(`The migrations' statements, sent again, did not make the same schema: each test migrates its schema\n`);
+  return script;
+}
+
+/**
+ * The migrator run on a schema of its own, its statements kept but for what only reads (the catalog listings, its
+ * own bookkeeping tables) and its lock; then the script made of them is run on a second schema, and the two schemas
+ * compared (tables, columns, constraints, indexes, functions, triggers, sequences, row counts). null when they differ
+ * or a statement cannot be written out: each test then runs the migrator.
+ */
+async function recordMigrations(url: string): Promise<string | null> {
+  const suffix = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const migrated = `test_migrated_${suffix}`;
+  const replayed = `test_replayed_${suffix}`;
+  const statements: string[] = [];
+  let writable = true;
+  try {
+    await onConnection(url, (client) => client.query(`CREATE SCHEMA "${migrated}"`));
+    await migrateSchema(url, migrated, (query) => {
+      const text = query.sql.trim();
+      if (/^(begin|commit|rollback)$/i.test(text)) return;
+      if (/^with set_timeout as|pg_advisory_(xact_)?(un)?lock/i.test(text)) return;
+      if (/^select\b/i.test(text) && (/"pg_catalog"\./.test(text) || /^select\b[^;]*\bfrom "[^"]+"\."kysely_migration(_lock)?"/i.test(text))) return;
+      const inlined = inlineParameters(text, query.parameters);
+      if (inlined === null) writable = false;
+      else statements.push(inlined.replaceAll(`"${migrated}"`, `"${SCHEMA_PLACEHOLDER}"`));
+    });
+    if (!writable || statements.some((statement) => statement.includes(migrated))) return null;
+    const script = [
+      'BEGIN',
+      `CREATE SCHEMA "${SCHEMA_PLACEHOLDER}"`,
+      `SET LOCAL search_path TO "${SCHEMA_PLACEHOLDER}"`,
+      ...statements,
+      'COMMIT',
+    ].join(';\n') + ';\n';
+    await onConnection(url, (client) => client.query(script.replaceAll(SCHEMA_PLACEHOLDER, replayed)));
+    const [expected, actual] = await onConnection(url, async (client) => [await schemaShape(client, migrated), await schemaShape(client, replayed)]);
+    return expected.length > 0 && expected.join('\n') === actual.join('\n') ? script : null;
+  } finally {
+    await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${migrated}" CASCADE; DROP SCHEMA IF EXISTS "${replayed}" CASCADE`));
+  }
+}
+
+/** The statement with its parameters written as literals; null for a value that has no plain literal. */
+function inlineParameters(text: string, parameters: readonly unknown[]): string | null {
+  if (parameters.length === 0) return text;
+  const literals: string[] = [];
+  for (const value of parameters) {
+    if (value === null) literals.push('NULL');
+    else if (typeof value === 'string') literals.push(pg.Client.prototype.escapeLiteral(value));
+    else if (typeof value === 'number' && Number.isFinite(value)) literals.push(String(value));
+    else if (typeof value === 'boolean') literals.push(value ? 'TRUE' : 'FALSE');
+    else return null;
+  }
+  return text.replace(/\$(\d+)\b/g, (match, n: string) => literals[Number(n) - 1] ?? match);
+}
+
+/** Everything a schema is made of, one line per object, its own name written as a placeholder. */
+async function schemaShape(client: pg.Client, schema: string): Promise<string[]> {
+  const { rows } = await client.query<{ kind: string; item: string }>(
+    `SELECT kind, item FROM (
+       SELECT 'relation' AS kind, c.relname || ' ' || c.relkind::text || ' ' || c.relpersistence::text AS item
+         FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace
+       UNION ALL
+       SELECT 'column', c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' || a.attnotnull::text
+              || ' ' || a.attidentity::text || a.attgenerated::text || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+         LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE c.relnamespace = $1::text::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+       UNION ALL
+       SELECT 'constraint', k.conname || ' ' || coalesce(c.relname, '') || ' ' || pg_get_constraintdef(k.oid)
+         FROM pg_constraint k LEFT JOIN pg_class c ON c.oid = k.conrelid WHERE k.connamespace = $1::text::regnamespace
+       UNION ALL
+       SELECT 'index', pg_get_indexdef(i.indexrelid)
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relnamespace = $1::text::regnamespace
+       UNION ALL
+       SELECT 'function', pg_get_functiondef(p.oid) FROM pg_proc p WHERE p.pronamespace = $1::text::regnamespace
+       UNION ALL
+       SELECT 'trigger', pg_get_triggerdef(t.oid)
+         FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = $1::text::regnamespace AND NOT t.tgisinternal
+       UNION ALL
+       SELECT 'sequence', s.sequencename || ' ' || s.data_type || ' ' || s.start_value || ' ' || s.increment_by || ' '
+              || coalesce(s.last_value::text, '-')
+         FROM pg_sequences s WHERE s.schemaname = $1::text
+       UNION ALL
+       SELECT 'rows', c.relname || ' ' || (xpath('/row/n/text()',
+                query_to_xml(format('SELECT count(*) AS n FROM %I.%I', $1::text, c.relname), false, true, '')))[1]::text
+         FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace AND c.relkind IN ('r', 'p')
+     ) shape ORDER BY kind, item`,
+    [schema],
+  );
+  return rows.map((row) => `${row.kind} ${row.item.replaceAll(schema, SCHEMA_PLACEHOLDER)}`);
+}
+
+/**
+ * A migrated, empty embedded database, copied for each test: starting PGlite from a data directory image skips
+ * initdb and the migrations, about two seconds. The image is made once for all test processes and kept on disk,
+ * under a name that changes with the migrations' code and PGlite's version, so that each test file's process reads it
+ * rather than making its own; a process that finds none makes it and writes it for the others. It holds the one
+ * database PGlite opens (`postgres`): template0 and template1, which nothing opens, are dropped, a third less to copy
+ * at every start.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/collecte-test');
+const MIGRATIONS = path.join(ROOT, 'src/db/migrate.ts');
+
+async function makeTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   const pglite = await PGlite.create();
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   await migrateToLatest(db);
+  for (const name of ['template0', 'template1']) {
+    // Apart: DROP DATABASE refuses to run in the transaction a string of statements makes.
+    await pglite.exec(`UPDATE pg_database SET datistemplate = false WHERE datname = '${name}'`);
+    await pglite.exec(`DROP DATABASE ${name}`);
+  }
+  await pglite.exec('CHECKPOINT');
   const image = await pglite.dumpDataDir('none');
   await db.destroy();
-  return image;
+  return new Uint8Array(await image.arrayBuffer());
+}
+
+/**
+ * A name for what the migrations make: a hash of every module they load and of the versions of the packages they
+ * load, and of the given ones.
+ */
+function migrationsKey(packages: string[]): string {
+  const hash = createHash('sha256');
+  const graph = moduleGraph(MIGRATIONS);
+  // This file too: how the image and the script are made is part of what they are.
+  for (const file of [...graph.files, import.meta.filename].sort()) {
+    hash.update(`${path.relative(ROOT, file)}\0`);
+    hash.update(fs.readFileSync(file));
+    hash.update('\0');
+  }
+  const names = new Set([...packages, ...graph.packages].map(packageName).filter((name) => !name.startsWith('node:')));
+  for (const name of [...names].sort()) hash.update(`${name}@${packageVersion(name)}\0`);
+  return hash.digest('hex').slice(0, 20);
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function packageVersion(name: string): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Written whole or not at all (to a file of this process's own, then renamed), and the older files of the same kind
+ * removed. A read-only or full disk leaves nothing: the caller keeps its copy, and the next process makes its own.
+ */
+function writeAtomically(file: string, data: string | Uint8Array, prefix: string): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    fs.mkdirSync(CACHE_DIR, { recursive: true });
+    fs.writeFileSync(temporary, data);
+    fs.renameSync(temporary, file);
+    for (const name of fs.readdirSync(CACHE_DIR)) {
+      if (name.startsWith(prefix) && !name.endsWith('.tmp') && name !== path.basename(file)) fs.rmSync(path.join(CACHE_DIR, name), { force: true });
+    }
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * PGlite reads the image with `arrayBuffer()` at every start. A Blob gives its bytes back piece by piece (some 40 ms
+ * for the image); this one copies one buffer whole.
+ */
+class ImageBlob extends Blob {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+
+  constructor(bytes: Uint8Array<ArrayBuffer>) {
+    super([bytes]);
+    this.#bytes = bytes;
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#bytes.slice().buffer;
+  }
+}
+
+async function loadTemplate(): Promise<{ image: Blob; file: string | null }> {
+  const file = path.join(CACHE_DIR, `pglite-template-${migrationsKey(['@electric-sql/pglite'])}.tar`);
+  try {
+    return { image: new ImageBlob(new Uint8Array(fs.readFileSync(file))), file };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const bytes = await makeTemplate();
+  writeAtomically(file, bytes, 'pglite-template-');
+  return { image: new ImageBlob(bytes), file: null };
+}
+
+let template: Promise<{ image: Blob; file: string | null }> | undefined;
+
+/**
+ * PostgreSQL's shared buffers for a test's PGlite: a test's database holds a few hundred rows, and setting up the
+ * default 128 MB of buffers was half of each start. Only the cache's size changes; the planner does not count it.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+async function startFromTemplate(): Promise<PGlite> {
+  template ??= loadTemplate();
+  const { image, file } = await template;
+  try {
+    return await PGlite.create({ loadDataDir: image, startParams: START_PARAMS });
+  } catch (err) {
+    if (file === null) throw err;
+    // An image on disk that does not start (damaged, or written by hand): made again, once, and replaced.
+    fs.rmSync(file, { force: true });
+    template = loadTemplate();
+    return PGlite.create({ loadDataDir: (await template).image, startParams: START_PARAMS });
+  }
 }
 
 async function freshPglite(): Promise<Database> {
-  template ??= makeTemplate();
-  const pglite = await PGlite.create({ loadDataDir: await template });
+  const pglite = await startFromTemplate();
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
