@@ -1,11 +1,11 @@
-import type { CityKnowledge } from './knowledge-model.ts';
+import type { CityKnowledge } from './knowledge/model.ts';
 
 /**
  * The service's contact block (the city group's, migration 0011, and the contact address of its sites): how a citizen
  * reaches a person besides the chat.
  */
 
-export type { KnowledgeContact } from './knowledge-model.ts';
+export type { KnowledgeContact } from './knowledge/model.ts';
 
 /** The contact block in French, or null when the group publishes none. */
 export function contactBlock(k: CityKnowledge): string | null {

@@ -1,5 +1,5 @@
 import { contentTokens } from './text-match.ts';
-import type { CityKnowledge, ContentPassage } from './knowledge-model.ts';
+import type { CityKnowledge, ContentPassage } from './knowledge/model.ts';
 
 /**
  * The city's own pages and published posts, for the questions its data does not answer (« le bio-seau sent mauvais,
@@ -15,7 +15,7 @@ export interface ContentDocument {
   content: string;
 }
 
-export type { ContentPassage } from './knowledge-model.ts';
+export type { ContentPassage } from './knowledge/model.ts';
 
 /** Markdown of one passage as plain text: emphasis dropped, links and images kept as « text (address) ». */
 function plain(markdown: string): string {

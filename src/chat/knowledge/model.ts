@@ -1,18 +1,19 @@
-import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../domain/city-model/schemas.ts';
-import type { StreetSide } from '../kernel/street-rules.ts';
+import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../../domain/city-model/schemas.ts';
+import type { StreetSide } from '../../kernel/street-rules.ts';
 
 /**
- * What the assistant knows of a city, as types only: the loader (knowledge.ts) fills it, the readers of each
- * subject (content.ts, contact.ts, the handlers) take it. Apart, so that no reader and the loader import each other.
+ * What the assistant knows of a city, as types only: the loader (repository.ts, loadCityKnowledge) fills it, the
+ * readers of each subject (this folder, content.ts, contact.ts, the handlers) take it. Apart, so that no reader and
+ * the loader import each other.
  */
 
 export interface CityKnowledge {
   city: CityApi;
   /** IANA zone of the city, for "today" and for writing dates. */
   timeZone: string;
-  /** The street rules of the city's places (CONTRACT section 11), which the public city does not show. */
+  /** The street rules of the city's places, which the public city does not show. */
   streets: KnowledgeStreetRule[];
-  /** What CONTRACT section 14 adds to the city's recycling points, which the public city does not show. */
+  /** What the city's recycling points hold besides the public fields: their hours as a spec, their kind, what they take. */
   points: KnowledgePoint[];
   /** Passages of the group's published pages and posts (content.ts), quoted for what the data does not say. */
   content: ContentPassage[];
