@@ -1,4 +1,4 @@
-import { streetRulesOverlap } from '../../src/bundle/rules/streets.ts';
+import { streetRulesOverlap } from '../../src/cities/place-rules.ts';
 import { streetKey } from '../../src/kernel/address.ts';
 import type {
   Area,

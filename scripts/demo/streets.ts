@@ -1,4 +1,4 @@
-import type { StreetSide } from '../../src/bundle/rules/streets.ts';
+import type { StreetSide } from '../../src/kernel/street-rules.ts';
 
 /**
  * The streets each collection place serves (CONTRACT section 11), by INSEE code and sector name. Street names are

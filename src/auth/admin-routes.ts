@@ -2,22 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { auditLog } from './audit.ts';
-import { adminAgentOf, requireAdminAgent } from './guard.ts';
+import { adminAgentOf } from '../admin/agent.ts';
+import { auditLog } from '../admin/audit.ts';
+import { adminRoute, guardErrors, writeConditionErrors } from '../admin/resource.ts';
+import { AuditListSchema, AuditQuery, IfMatchHeaders } from '../admin/schemas.ts';
+import { requireAdminAgent } from './guard.ts';
 import { ADMIN_PERMISSIONS } from './permissions.ts';
-import {
-  AuditListSchema,
-  AuditQuery,
-  CreateUserBody,
-  IfMatchHeaders,
-  PatchUserBody,
-  UserIdParams,
-  UserListQuery,
-  UserListSchema,
-  UserSchema,
-} from './schemas.ts';
+import { CreateUserBody, PatchUserBody, UserIdParams, UserListQuery, UserListSchema, UserSchema } from './schemas.ts';
 import * as users from './users.ts';
-import { adminRoute, guardErrors, writeConditionErrors } from './admin-resource.ts';
 
 /** Every admin route: its tag and the access token's scheme in the OpenAPI document, and the guard's answers. */
 const oneUserErrors = { ...guardErrors, 404: ErrorSchema };

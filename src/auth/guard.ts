@@ -1,29 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors, type DomainError } from '../kernel/errors.ts';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../kernel/errors.ts';
 import { isUuid } from '../kernel/schemas.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { InvalidConsoleToken, readBearer, verifyConsoleToken } from './token.ts';
 import type { Permission } from './permissions.ts';
 import { existingCityGroups, findAccount } from './repository.ts';
-
-/** The agent an admin request speaks for, from its access token. */
-export interface AdminAgent {
-  /** The account's id (the token's `sub`). */
-  id: string;
-  name: string;
-  permissions: readonly string[];
-  cityGroupIds: readonly string[];
-  /** Holds every permission on every group. */
-  superAdmin: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The agent of an /admin request, set by requireAdminAgent's hook; null elsewhere. */
-    adminAgent: AdminAgent | null;
-  }
-}
+import { assertReaches, groupScope, type AdminAgent } from '../admin/agent.ts';
 
 /** The token of an `Authorization: Bearer` header, or the 401 to answer. */
 function bearerToken(header: string | undefined): string {
@@ -67,8 +50,9 @@ export const holdsPermission = (agent: AdminAgent, permissions: readonly Permiss
 /**
  * Guards every route of the calling (encapsulated) admin plugin, like the console's guard: a valid access token
  * (`Authorization: Bearer`, 401 otherwise) holding one of `permissions` (403 otherwise; a super admin passes), before
- * anything else runs, validation included. The agent is then `adminAgentOf(request)`. Admin answers are never stored
- * by a cache. Call it inside the area's admin plugin, not through fastify-plugin, so that its hook stays there.
+ * anything else runs, validation included. The agent is then `adminAgentOf(request)` (src/admin/agent.ts). Admin
+ * answers are never stored by a cache. Call it inside the area's admin plugin, not through fastify-plugin, so that
+ * its hook stays there.
  */
 export function requireAdminAgent(app: FastifyInstance, permissions: Permission | readonly Permission[]): void {
   const needed: readonly Permission[] = typeof permissions === 'string' ? [permissions] : permissions;
@@ -89,19 +73,6 @@ export function requireAdminAgent(app: FastifyInstance, permissions: Permission 
   });
 }
 
-/** The agent of a request that went through requireAdminAgent. */
-export function adminAgentOf(request: FastifyRequest): AdminAgent {
-  if (!request.adminAgent) throw errors.adminMissingToken();
-  return request.adminAgent;
-}
-
-/**
- * The groups a listing is limited to: null for a super admin (every group), the agent's own groups otherwise.
- * Repositories filter with it; a record outside is never listed.
- */
-export const groupScope = (agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>): readonly string[] | null =>
-  agent.superAdmin ? null : agent.cityGroupIds;
-
 /**
  * The groups a read asked for with `?cityGroupId=` is limited to: that group alone, when the agent reaches it and it
  * exists (404 at `cityGroupId` otherwise, as if missing); without it, `groupScope`.
@@ -112,43 +83,4 @@ export async function requestedGroupScope(db: Kysely<DB>, agent: AdminAgent, cit
   assertReaches(agent, [id], () => errors.cityGroupNotFound('cityGroupId'));
   if ((await existingCityGroups(db, [id])).length === 0) throw errors.cityGroupNotFound('cityGroupId');
   return [id];
-}
-
-/**
- * Whether the agent may see a record belonging to `groupIds` (a record of several groups, an account, lists them all;
- * null stands for "no group"): a super admin every record, another agent a record whose groups are all its own.
- */
-export function reaches(agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>, groupIds: readonly (string | null)[]): boolean {
-  if (agent.superAdmin) return true;
-  return groupIds.length > 0 && groupIds.every((id) => id !== null && agent.cityGroupIds.includes(id));
-}
-
-/** Throws `notFound()` when the agent may not see the record: outside its groups, a record answers as if missing. */
-export function assertReaches(
-  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
-  groupIds: readonly (string | null)[],
-  notFound: () => DomainError,
-): void {
-  if (!reaches(agent, groupIds)) throw notFound();
-}
-
-/** `record` if it exists and the agent may see it (its groups from `groupIdsOf`); `notFound()` otherwise, as if missing. */
-export function reachableRecord<T>(
-  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
-  record: T | undefined,
-  groupIdsOf: (record: T) => readonly (string | null)[],
-  notFound: () => DomainError,
-): T {
-  if (record === undefined) throw notFound();
-  assertReaches(agent, groupIdsOf(record), notFound);
-  return record;
-}
-
-/** A record of a city group's data, seen through its owner (the city or place it hangs off): `reachableRecord` by its group. */
-export function reachableOwned<T extends { owner: { cityGroupId: string | null } }>(
-  agent: Pick<AdminAgent, 'superAdmin' | 'cityGroupIds'>,
-  record: T | undefined,
-  notFound: () => DomainError,
-): T {
-  return reachableRecord(agent, record, (found) => [found.owner.cityGroupId], notFound);
 }

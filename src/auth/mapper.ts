@@ -1,12 +1,7 @@
 import { iso } from '../kernel/french.ts';
 import type { AccountRow } from './repository.ts';
-import type { Selectable } from 'kysely';
-import type { AuditEntryTable } from '../db/types.ts';
 import type { Permission } from './permissions.ts';
-import type { AuditEntry, User } from './schemas.ts';
-
-/** An audit entry as stored. */
-export type AuditRow = Selectable<AuditEntryTable>;
+import type { User } from './schemas.ts';
 
 /** Rows to the shapes of CONTRACT section 13. The password hash stays behind. */
 
@@ -21,19 +16,5 @@ export function toUser(row: AccountRow): User {
     active: row.active,
     createdAt: iso(row.created_at)!,
     lastLoginAt: iso(row.last_login_at),
-  };
-}
-
-export function toAuditEntry(row: AuditRow): AuditEntry {
-  return {
-    id: row.id,
-    at: iso(row.at)!,
-    userId: row.user_id,
-    userName: row.user_name,
-    action: row.action,
-    entity: row.entity,
-    entityId: row.entity_id,
-    before: row.before,
-    after: row.after,
   };
 }

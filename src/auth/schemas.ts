@@ -4,7 +4,7 @@ import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { PERMISSIONS } from './permissions.ts';
 
-/** Shapes of the accounts, the login and the audit log (CONTRACT section 13). */
+/** Shapes of the accounts and the login (CONTRACT section 13). */
 
 export const MAX_NAME_LENGTH = 200;
 /** RFC 5321's longest path, the bound of every e-mail field. */
@@ -72,41 +72,3 @@ export type UserPatch = Static<typeof PatchUserBody>;
 export const UserIdParams = Type.Object({ id: Uuid('Account id') });
 export const UserListQuery = Type.Object(PaginationQuery);
 export const UserListSchema = Envelope(UserSchema);
-
-/**
- * The request headers of every admin PATCH and DELETE. `If-Match` is required (the admin guard answers 428 before
- * anything else without it), so that no script overwrites someone else's change without having read it.
- */
-export const IfMatchHeaders = Type.Object({
-  'if-match': Type.String({
-    maxLength: 1000,
-    description: 'Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since',
-  }),
-});
-
-const Snapshot = Nullable(Type.Object({}, { additionalProperties: true, description: 'The record as the admin API shows it' }));
-
-export const AuditEntrySchema = Type.Object(
-  {
-    id: Uuid(),
-    at: Timestamp(),
-    userId: Nullable(Uuid('The account that wrote; null for the operator’s command line')),
-    userName: Type.String(),
-    action: Type.Enum(['create', 'update', 'delete']),
-    entity: Type.String({ examples: ['user', 'exception', 'blogPost'], description: 'The kind’s singular camelCase name' }),
-    entityId: Uuid(),
-    before: Snapshot,
-    after: Snapshot,
-  },
-  { title: 'AuditEntry' },
-);
-export type AuditEntry = Static<typeof AuditEntrySchema>;
-
-export const AuditQuery = Type.Object({
-  entity: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z]{0,63}$', description: 'Only entries of this kind (`exception`, `user`…)' })),
-  entityId: Type.Optional(Uuid('Only entries of this record')),
-  from: Type.Optional(Timestamp('Entries at or after this time')),
-  to: Type.Optional(Timestamp('Entries at or before this time')),
-  ...PaginationQuery,
-});
-export const AuditListSchema = Envelope(AuditEntrySchema);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { assertNoFault, groupMovedTo, inGroup, removeRow, underGroup, type AdminStore } from '../auth/admin-store.ts';
-import { blogPostFaults } from '../bundle/rules/blog.ts';
+import { assertNoFault, groupMovedTo, inGroup, removeRow, underGroup, type AdminStore } from '../admin/store.ts';
+import { blogPostFaults } from './post-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { toAdminBlogPost } from './mapper.ts';
 import * as repo from './repository.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
-import { adminAgentOf, holdsPermission, requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
+import { adminRoute, guardErrors } from '../admin/resource.ts';
+import { adminAgentOf } from '../admin/agent.ts';
+import { holdsPermission, requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
 import { exportArchive } from './archive.ts';
 import { exportBundle } from './export.ts';

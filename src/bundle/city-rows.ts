@@ -1,7 +1,7 @@
 import { streetKey } from '../kernel/address.ts';
 import { DEFAULT_PASSING_SCORE } from '../domain/challenges.ts';
-import { areaBox } from './rules/streets.ts';
-import type { Area, BundleCity } from './schema.ts';
+import { areaColumns } from '../cities/place-rules.ts';
+import type { BundleCity } from './schema.ts';
 import { datedRow, orNull as n, type BundleRows, type Row } from './tables.ts';
 
 /** The rows of a city and of everything it holds, one explicit mapping per table (see rows.ts). */
@@ -149,19 +149,6 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
       for (const qid of s.quizQuestionIds ?? []) rows.serie_question.push({ serie_id: s.id, quiz_question_id: qid });
     }
   }
-}
-
-/** A place's area as its columns: the GeoJSON as text and its bounding box, all null without an area. */
-export function areaColumns(area: Area | null | undefined) {
-  if (area == null) return { area: null, area_min_lon: null, area_min_lat: null, area_max_lon: null, area_max_lat: null };
-  const box = areaBox(area);
-  return {
-    area: JSON.stringify({ type: area.type, coordinates: area.coordinates }),
-    area_min_lon: box.minLon,
-    area_min_lat: box.minLat,
-    area_max_lon: box.maxLon,
-    area_max_lat: box.maxLat,
-  };
 }
 
 /**

@@ -7,14 +7,15 @@ import type { DB } from '../db/types.ts';
 import { BundleValidationError } from './faults.ts';
 import { sha256Hex } from './media-file.ts';
 import { bundleRows } from './rows.ts';
-import type { ValidatedMedia } from './rules/media.ts';
+import type { ValidatedMedia } from './media-entry.ts';
 import { validateBundle } from './validate.ts';
 import type { BundleRows, BundleTable } from './tables.ts';
 import { writeBundleRows } from './write.ts';
 import { bumpDataVersion, readDataVersion } from '../db/data-version.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 
-export { BundleValidationError, type BundleFault } from './faults.ts';
+export { BundleValidationError } from './faults.ts';
+export type { RecordFault } from '../domain/rules/faults.ts';
 
 export interface ImportOptions {
   /** The folder media paths are relative to (the bundle file's folder). */

@@ -1,6 +1,6 @@
 import { groupContactColumns } from '../domain/group-contact.ts';
 import { addCityRows, sortByRequirement } from './city-rows.ts';
-import type { ValidatedMedia } from './rules/media.ts';
+import type { ValidatedMedia } from './media-entry.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';
 import { datedRow, orNull as n, WRITE_ORDER, type BundleRows, type Row } from './tables.ts';
 

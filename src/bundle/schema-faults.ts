@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { BundleSchema } from './schema.ts';
-import { childPath, type BundleFault } from './faults.ts';
+import { childPath, type RecordFault } from '../domain/rules/faults.ts';
 import { bundleShapeMessage } from '../kernel/validation-messages.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -32,7 +32,7 @@ export function pointerToPath(pointer: string): string {
  * Optional fields are `X | null` unions: Ajv reports each failed branch plus the union itself;
  * those are folded into one message per field.
  */
-export function schemaFaults(bundle: unknown): BundleFault[] {
+export function schemaFaults(bundle: unknown): RecordFault[] {
   const validate = validator();
   if (validate(bundle)) return [];
   const errors = validate.errors ?? [];
@@ -55,7 +55,7 @@ export function schemaFaults(bundle: unknown): BundleFault[] {
     }
     kept.push(error);
   }
-  const faults: BundleFault[] = [];
+  const faults: RecordFault[] = [];
   const seen = new Set<string>();
   for (const error of kept) {
     let path = pointerToPath(error.instancePath);

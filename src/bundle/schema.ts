@@ -5,6 +5,7 @@ import { BUNDLE_PATTERN_MESSAGES as explained, bundleMessages } from '../kernel/
 import { PHONE_PATTERN } from '../kernel/schemas.ts';
 import { MAX_MESSAGE_LENGTH } from '../chat/schemas.ts';
 import { MAX_CANNED_TITLE_LENGTH } from '../console/schemas.ts';
+import { MAX_STREET_NUMBER } from '../cities/place-rules.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -150,12 +151,9 @@ export const BundleAttachedLocationSchema = Type.Object({
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
 });
 
-/** Far above any house number, and within the database's integer column. */
-export const MAX_STREET_NUMBER = 999_999;
-
 export const StreetSideSchema = Type.Union([Type.Literal('ALL'), Type.Literal('ODD'), Type.Literal('EVEN')]);
 
-/** One street rule of a place (CONTRACT section 11); numbers inclusive, null an open end (rules/streets.ts). */
+/** One street rule of a place (CONTRACT section 11); numbers inclusive, null an open end (cities/place-rules.ts). */
 export const BundleStreetRuleSchema = Type.Object({
   id: Id,
   street: Text,
@@ -164,7 +162,7 @@ export const BundleStreetRuleSchema = Type.Object({
   side: StreetSideSchema,
 });
 
-/** A GeoJSON Polygon or MultiPolygon; its structure and ranges are the rules' (rules/streets.ts), in French. */
+/** A GeoJSON Polygon or MultiPolygon; its structure and ranges are the rules' (cities/place-rules.ts), in French. */
 export const AreaSchema = Type.Object({
   type: Type.String(),
   coordinates: Type.Array(Type.Unknown()),

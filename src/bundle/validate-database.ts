@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
-import { childPath, under, type BundleFault } from './faults.ts';
-import { cityGroupReferenceFaults } from './rules/cities.ts';
-import { requirementFaults } from './rules/challenges.ts';
+import { childPath, under, type RecordFault } from '../domain/rules/faults.ts';
+import { cityGroupReferenceFaults } from '../domain/rules/cities.ts';
+import { requirementFaults } from '../challenges/challenge-rules.ts';
 import type { Bundle, BundleChallenge } from './schema.ts';
 import { CHILD_TABLES, type ChildTable } from './tables.ts';
 
@@ -30,7 +30,7 @@ export interface Owned {
   path: string;
 }
 
-export async function checkAgainstDatabase(db: Kysely<DB>, bundle: Bundle, found: DatabaseChecks, faults: BundleFault[]): Promise<void> {
+export async function checkAgainstDatabase(db: Kysely<DB>, bundle: Bundle, found: DatabaseChecks, faults: RecordFault[]): Promise<void> {
   await checkGroupReferences(db, bundle, found.groupReferences, faults);
   await checkParents(db, found.owned, faults);
   await checkSiteSlugs(db, bundle, found.slugs, faults);
@@ -42,7 +42,7 @@ async function checkGroupReferences(
   db: Kysely<DB>,
   bundle: Bundle,
   references: DatabaseChecks['groupReferences'],
-  faults: BundleFault[],
+  faults: RecordFault[],
 ): Promise<void> {
   const cityGroupIds = new Set((bundle.cityGroups ?? []).map((g) => g.id));
   const named = references.map((r) => r.record.cityGroupId);
@@ -55,7 +55,7 @@ async function checkGroupReferences(
 }
 
 /** An id keeps its parent: moving a row to another city, site or menu would break the rows that point at it. */
-async function checkParents(db: Kysely<DB>, owned: DatabaseChecks['owned'], faults: BundleFault[]): Promise<void> {
+async function checkParents(db: Kysely<DB>, owned: DatabaseChecks['owned'], faults: RecordFault[]): Promise<void> {
   for (const [table, entries] of owned) {
     const { parentColumn, parent } = CHILD_TABLES[table];
     const ids = entries.map((e) => e.id);
@@ -75,7 +75,7 @@ async function checkParents(db: Kysely<DB>, owned: DatabaseChecks['owned'], faul
 }
 
 /** Site slugs are unique across the whole database. */
-async function checkSiteSlugs(db: Kysely<DB>, bundle: Bundle, slugs: string[], faults: BundleFault[]): Promise<void> {
+async function checkSiteSlugs(db: Kysely<DB>, bundle: Bundle, slugs: string[], faults: RecordFault[]): Promise<void> {
   if (slugs.length === 0) return;
   const sites = bundle.sites ?? [];
   const bundleSites = new Set(sites.map((s) => s.id));
@@ -96,7 +96,7 @@ async function checkRequirements(
   db: Kysely<DB>,
   bundle: Bundle,
   requirements: DatabaseChecks['requirements'],
-  faults: BundleFault[],
+  faults: RecordFault[],
 ): Promise<void> {
   if (requirements.length === 0) return;
   const requiredOf = new Map<string, string | null>();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { BundleValidationError } from './faults.ts';
-import type { ValidatedMedia } from './rules/media.ts';
+import type { ValidatedMedia } from './media-entry.ts';
 import type { Bundle } from './schema.ts';
 import { schemaFaults } from './schema-faults.ts';
 import { checkAgainstDatabase } from './validate-database.ts';
@@ -15,8 +15,9 @@ export interface ValidatedBundle {
 
 /**
  * Checks a bundle completely before anything is written: its shape first (schema-faults.ts), then, once the shape
- * is right, one walk over it (walk.ts) that checks every id, each record by its entity's rules (rules/), the MDX of
- * blog posts and the media files, and last what only the database can confirm (validate-database.ts).
+ * is right, one walk over it (walk.ts) that checks every id, each record by its entity's rules (the admin API's
+ * too: src/domain/rules/ and the areas' `*-rules.ts`), the MDX of blog posts and the media files, and last what only
+ * the database can confirm (validate-database.ts).
  * Throws a BundleValidationError listing every fault with its JSON path.
  */
 export async function validateBundle(db: Kysely<DB>, input: unknown, options: { baseDir: string }): Promise<ValidatedBundle> {

@@ -1,8 +1,8 @@
 import { streetKey } from '../kernel/address.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
-import { childPath, under, type BundleFault } from './faults.ts';
-import { blogPostFaults } from './rules/blog.ts';
-import { challengeFaults, serieFaults, type CityQuizQuestions } from './rules/challenges.ts';
+import { childPath, under, type RecordFault } from '../domain/rules/faults.ts';
+import { blogPostFaults } from '../blog/post-rules.ts';
+import { challengeFaults, serieFaults, type CityQuizQuestions } from '../challenges/challenge-rules.ts';
 import {
   cityFaults,
   cityGroupFaults,
@@ -11,10 +11,10 @@ import {
   quizQuestionFaults,
   recyclingPointFaults,
   type CityWasteTypes,
-} from './rules/cities.ts';
-import { areaFaults, streetOverlapFaults, streetRuleFaults, type OtherPlaceRule } from './rules/streets.ts';
-import { readMedia, type ValidatedMedia } from './rules/media.ts';
-import { menuItemFaults, pageFaults, type SitePages } from './rules/sites.ts';
+} from '../domain/rules/cities.ts';
+import { areaFaults, streetOverlapFaults, streetRuleFaults, type OtherPlaceRule } from '../cities/place-rules.ts';
+import { readMedia, type ValidatedMedia } from './media-entry.ts';
+import { menuItemFaults, pageFaults, type SitePages } from '../cms/site-rules.ts';
 import type {
   Bundle,
   BundleBlogPost,
@@ -31,12 +31,13 @@ import type { DatabaseChecks } from './validate-database.ts';
 
 /**
  * The one pass over a bundle whose shape is right. It claims every id (an id names one row of its table), checks
- * each record with its entity's rules (rules/) and the ids that record may reference, and sets aside what only the
- * database can confirm (validate-database.ts). Faults come in the order the bundle lists its records; a blog
+ * each record with its entity's rules (src/domain/rules/ and the areas' `*-rules.ts`, which the admin API's writes
+ * run too) and the ids that record may reference, and sets aside what only the database can confirm
+ * (validate-database.ts). Faults come in the order the bundle lists its records; a blog
  * post's or a page's, whose MDX compiles meanwhile, when the compiler is done.
  */
 export class BundleWalk {
-  readonly faults: BundleFault[] = [];
+  readonly faults: RecordFault[] = [];
   readonly forDatabase: DatabaseChecks = { groupReferences: [], requirements: [], owned: new Map(), slugs: [] };
   private readonly ids = new Map<IdTable, FirstUses>();
   private readonly siteSlugs = new FirstUses();
@@ -173,7 +174,7 @@ export class BundleWalk {
     return media;
   }
 
-  private report(recordPath: string, faults: BundleFault[]): void {
+  private report(recordPath: string, faults: RecordFault[]): void {
     this.faults.push(...under(recordPath, faults));
   }
 

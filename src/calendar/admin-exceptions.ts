@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underPlace, type AdminStore } from '../auth/admin-store.ts';
-import { collectionExceptionFaults } from '../bundle/rules/cities.ts';
+import { assertNoFault, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
+import { collectionExceptionFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { iso } from '../kernel/french.ts';
 import * as repo from './repository.ts';
@@ -13,8 +13,8 @@ import type { AdminException, CreateExceptionInput, ExceptionPatch } from './sch
 /**
  * The admin API's collection exceptions (CONTRACT section 13): created under their place, then read, changed and
  * deleted at `/admin/exceptions/:id`. A place outside the agent's groups answers 404, as if missing. A write checks
- * the import bundle's rules (src/bundle/rules); adminService (src/auth/admin-store.ts) wraps it in one transaction
- * with its audit entry and the data_version bump, so that the public calendars change within a second.
+ * the rules the import bundle runs too (src/domain/rules); adminService (src/admin/store.ts) wraps it in one
+ * transaction with its audit entry and the data_version bump, so that the public calendars change within a second.
  */
 
 function toAdminException(row: ExceptionRow): AdminException {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { reachableOwned, type AdminAgent } from '../auth/guard.ts';
-import { under, type BundleFault } from '../bundle/faults.ts';
-import { collectionDayFaults, collectionExceptionFaults } from '../bundle/rules/cities.ts';
+import { reachableOwned, type AdminAgent } from '../admin/agent.ts';
+import { under, type RecordFault } from '../domain/rules/faults.ts';
+import { collectionDayFaults, collectionExceptionFaults } from '../domain/rules/cities.ts';
 import { computeCalendar, type Occurrence, type PlaceSchedule } from '../domain/collection-calendar.ts';
 import type { FrenchWeekday } from '../kernel/dates.ts';
 import { todayIn } from '../kernel/dates.ts';
@@ -35,7 +35,7 @@ function proposed(stored: PlaceSchedule, proposal: PreviewInput): PlaceSchedule 
   const city = { wasteTypeIds: new Set(stored.wasteTypes.map((w) => w.id)) };
   const days = proposal.collectionDays?.map((d) => ({ ...d, wasteTypeId: d.wasteTypeId.toLowerCase() }));
   const exceptions = proposal.exceptions?.map((e) => ({ ...e, wasteTypeId: e.wasteTypeId.toLowerCase() }));
-  const faults: BundleFault[] = [
+  const faults: RecordFault[] = [
     ...(days ?? []).flatMap((day, i) => under(`collectionDays[${i}]`, collectionDayFaults(day, city))),
     ...(exceptions ?? []).flatMap((exception, i) => under(`exceptions[${i}]`, collectionExceptionFaults(exception, city))),
   ];

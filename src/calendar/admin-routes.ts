@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { adminRoute, guardErrors, parents, registerAdminResource } from '../auth/admin-resource.ts';
-import { adminService } from '../auth/admin-store.ts';
-import { adminAgentOf, requireAdminAgent } from '../auth/guard.ts';
-import { etagOf } from '../auth/revision.ts';
+import { adminAgentOf } from '../admin/agent.ts';
+import { adminRoute, guardErrors, parents, registerAdminResource } from '../admin/resource.ts';
+import { etagOf } from '../admin/revision.ts';
+import { adminService } from '../admin/store.ts';
+import { requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { exceptionStore } from './admin-exceptions.ts';
 import { previewCollections } from './admin-preview.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { removeRow, type AdminStore } from '../auth/admin-store.ts';
+import { removeRow, type AdminStore } from '../admin/store.ts';
 import { toBadge } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './admin-repository.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, underCity, type AdminStore } from '../auth/admin-store.ts';
-import { challengeFaults, requirementFaults } from '../bundle/rules/challenges.ts';
+import { assertNoFault, underCity, type AdminStore } from '../admin/store.ts';
+import { challengeFaults, requirementFaults } from './challenge-rules.ts';
 import { type CityOwner } from '../domain/cities.ts';
 import { challengeFields, DEFAULT_PASSING_SCORE, toBadge } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, underCity, type AdminStore } from '../auth/admin-store.ts';
-import { quizQuestionFaults } from '../bundle/rules/cities.ts';
+import { assertNoFault, underCity, type AdminStore } from '../admin/store.ts';
+import { quizQuestionFaults } from '../domain/rules/cities.ts';
 import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { lowercaseIds } from '../kernel/schemas.ts';

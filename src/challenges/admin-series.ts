@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underOwner, type AdminStore } from '../auth/admin-store.ts';
-import { serieFaults } from '../bundle/rules/challenges.ts';
+import { assertNoFault, removeRow, underOwner, type AdminStore } from '../admin/store.ts';
+import { serieFaults } from './challenge-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { lowercaseIds } from '../kernel/schemas.ts';
 import * as repo from './admin-repository.ts';

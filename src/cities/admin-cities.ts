@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, groupFound, inGroup, type AdminStore } from '../auth/admin-store.ts';
-import { cityFaults, cityGroupReferenceFaults } from '../bundle/rules/cities.ts';
+import { assertNoFault, groupFound, inGroup, type AdminStore } from '../admin/store.ts';
+import { cityFaults, cityGroupReferenceFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { countedList, timestamps } from '../kernel/french.ts';
 import * as repo from './group-repository.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { assertNoFault, groupFound, type AdminStore } from '../auth/admin-store.ts';
-import type { AdminAgent } from '../auth/guard.ts';
-import { cityGroupFaults } from '../bundle/rules/cities.ts';
+import { assertNoFault, groupFound, type AdminStore } from '../admin/store.ts';
+import type { AdminAgent } from '../admin/agent.ts';
+import { cityGroupFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { countedList, timestamps } from '../kernel/french.ts';
 import { groupContactColumns, toGroupContact } from '../domain/group-contact.ts';

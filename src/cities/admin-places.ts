@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, WeekdayName } from '../db/types.ts';
-import { assertNoFault, removeRow, underCity, underPlace, type AdminStore } from '../auth/admin-store.ts';
-import { areaColumns } from '../bundle/city-rows.ts';
-import { collectionDayFaults } from '../bundle/rules/cities.ts';
-import { areaFaults } from '../bundle/rules/streets.ts';
+import { assertNoFault, removeRow, underCity, underPlace, type AdminStore } from '../admin/store.ts';
+import { collectionDayFaults } from '../domain/rules/cities.ts';
+import { areaColumns, areaFaults } from './place-rules.ts';
 import { toAttachedLocation, toCollectionDays, toCollectionPlace } from '../domain/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './place-repository.ts';

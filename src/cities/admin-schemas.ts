@@ -3,7 +3,7 @@ import { adminSchemas, CityNoticeFields, NonBlank, Nullable, Timestamp, Uuid } f
 import { AttachedLocationSchema, WasteCollectionDaySchema, WasteCollectionPlaceSchema, WasteTypeDetailSchema } from '../domain/city-model/schemas.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { GroupContactFields, GroupContactWriteFields } from '../domain/group-contact.ts';
-import { MAX_STREET_NUMBER } from '../bundle/schema.ts';
+import { MAX_STREET_NUMBER } from './place-rules.ts';
 
 /**
  * The admin API's city groups, cities, waste-type details, places, collection days and attached locations (CONTRACT

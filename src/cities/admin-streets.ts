@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underPlace, type AdminStore } from '../auth/admin-store.ts';
-import { streetOverlapFaults, streetRuleFaults } from '../bundle/rules/streets.ts';
+import { assertNoFault, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
+import { streetOverlapFaults, streetRuleFaults } from './place-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { streetKey } from '../kernel/address.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
@@ -14,7 +14,7 @@ import type { AdminStreetRule, CreateStreetRuleInput, StreetRulePatch } from './
 /**
  * The admin API's street rules (CONTRACT section 11 and 13): created under their place
  * (`/admin/places/:placeId/streets`), then read, changed and deleted at `/admin/streets/:id`; audited as `street`.
- * A write checks the import bundle's rules (src/bundle/rules/streets.ts): numbers from 1, `fromNumber <= toNumber`,
+ * A write checks the rules the import bundle runs too (place-rules.ts): numbers from 1, `fromNumber <= toNumber`,
  * and no overlap with a rule of the same street on another place of the city, read from the database after locking
  * the city's street rules, so that two concurrent writes cannot both pass.
  */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { removeRow, underOwner, type AdminStore } from '../auth/admin-store.ts';
+import { removeRow, underOwner, type AdminStore } from '../admin/store.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './place-repository.ts';
 import type { DetailRow, WasteTypeOwner } from './place-repository.ts';

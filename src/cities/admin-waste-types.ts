@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { underCity, type AdminStore } from '../auth/admin-store.ts';
+import { underCity, type AdminStore } from '../admin/store.ts';
 import { toWasteType } from '../domain/city-model/mapper.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './repository.ts';
@@ -12,7 +12,7 @@ import type { AdminWasteType, CreateWasteTypeInput, WasteTypePatch } from './sch
 /**
  * The admin API's waste types (CONTRACT section 13): created under their city, then read, changed and deleted at
  * `/admin/waste-types/:id`. A city outside the agent's groups answers 404, as if missing. adminService
- * (src/auth/admin-store.ts) records each write's audit entry and the data_version bump in its own transaction. A
+ * (src/admin/store.ts) records each write's audit entry and the data_version bump in its own transaction. A
  * waste type still named by a collection day, an exception, a quiz question or a recycling point is not deleted
  * (409): the foreign keys would cascade, silently removing a place's collections.
  */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, type AdminStore } from '../auth/admin-store.ts';
-import { menuItemFaults, menuItemParentFaults } from '../bundle/rules/sites.ts';
+import { assertNoFault, removeRow, type AdminStore } from '../admin/store.ts';
+import { menuItemFaults, menuItemParentFaults } from './site-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { compareFrench, compareIds, sortByText } from '../kernel/french.ts';
 import { pageOf } from '../kernel/pagination.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, type AdminStore } from '../auth/admin-store.ts';
-import { pageFaults } from '../bundle/rules/sites.ts';
+import { assertNoFault, type AdminStore } from '../admin/store.ts';
+import { pageFaults } from './site-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { compareFrench, compareIds, iso, timestamps } from '../kernel/french.ts';
 import { pageOf } from '../kernel/pagination.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { parentPath, parents, registerAdminResource } from '../auth/admin-resource.ts';
-import { adminService } from '../auth/admin-store.ts';
+import { parentPath, parents, registerAdminResource } from '../admin/resource.ts';
+import { adminService } from '../admin/store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { menuItemStore, menuStore } from './admin-menus.ts';
 import { pageStore } from './admin-pages.ts';

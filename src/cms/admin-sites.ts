@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertNoFault, groupMovedTo, inGroup, underGroup, type AdminStore } from '../auth/admin-store.ts';
+import { assertNoFault, groupMovedTo, inGroup, underGroup, type AdminStore } from '../admin/store.ts';
 import { errors } from '../kernel/errors.ts';
 import { sortByText } from '../kernel/french.ts';
 import { pageOf } from '../kernel/pagination.ts';

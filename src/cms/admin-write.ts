@@ -1,4 +1,4 @@
-import { underOwner } from '../auth/admin-store.ts';
+import { underOwner } from '../admin/store.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { errors } from '../kernel/errors.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';

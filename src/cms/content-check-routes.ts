@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdminAgent } from '../auth/guard.ts';
-import { mdxFault } from '../bundle/rules/mdx.ts';
+import { mdxFault } from '../domain/rules/mdx.ts';
 import { Nullable } from '../kernel/schemas.ts';
-import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
+import { adminRoute, guardErrors } from '../admin/resource.ts';
 
 const ContentCheckBody = Type.Object(
   { content: Type.String({ maxLength: 90_000, description: 'The MDX of a blog post or a page, as it would be saved' }) },

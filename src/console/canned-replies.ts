@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { inGroup, underGroup, type AdminStore } from '../auth/admin-store.ts';
+import { inGroup, underGroup, type AdminStore } from '../admin/store.ts';
 import type { CannedReplyTable, DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { timestamps } from '../kernel/french.ts';

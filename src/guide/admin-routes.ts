@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { adminRoute, guardErrors } from '../auth/admin-resource.ts';
-import { adminAgentOf, requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
+import { adminRoute, guardErrors } from '../admin/resource.ts';
+import { adminAgentOf } from '../admin/agent.ts';
+import { requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { analyticsRange, searchDays } from './analytics.ts';
 import { chatAnalytics, citiesOfGroups, searchAnalytics } from './repository.ts';

@@ -21,7 +21,7 @@ const PARENT_NAMES = {
 
 export type BundleParentTable = keyof typeof PARENT_NAMES;
 
-/** What MDX content can nest too deeply (src/bundle/rules/mdx-nesting.ts), as a fault about it names it. */
+/** What MDX content can nest too deeply (src/domain/rules/mdx-nesting.ts), as a fault about it names it. */
 const MDX_NESTING_NAMES = {
   brackets: 'crochets',
   braces: 'accolades',

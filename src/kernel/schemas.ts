@@ -105,7 +105,7 @@ export const CityNoticeFields = {
 };
 
 /**
- * What an admin resource's routes validate and document (src/auth/admin-resource.ts): its record, a page of them, its
+ * What an admin resource's routes validate and document (src/admin/resource.ts): its record, a page of them, its
  * id parameter (described as `id`), and the bodies of its writes, from one set of fields: `fields` as declared to
  * create one (the body described as `description`), any of them to change one (PATCH), `patchOnly` for a change
  * alone (a move to another city group).

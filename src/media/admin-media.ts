@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { adminService, groupMovedTo, inGroup, underGroup, type AdminService, type AdminStore, type Versioned } from '../auth/admin-store.ts';
-import type { AdminAgent } from '../auth/guard.ts';
+import { adminService, groupMovedTo, inGroup, underGroup, type AdminService, type AdminStore, type Versioned } from '../admin/store.ts';
+import type { AdminAgent } from '../admin/agent.ts';
 import { errors } from '../kernel/errors.ts';
 import { toAdminMedia } from './mapper.ts';
 import * as repo from './repository.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { adminRoute, answerVersioned, guardErrors, registerAdminResource } from '../auth/admin-resource.ts';
-import { adminAgentOf, requireAdminAgent } from '../auth/guard.ts';
+import { adminRoute, answerVersioned, guardErrors, registerAdminResource } from '../admin/resource.ts';
+import { adminAgentOf } from '../admin/agent.ts';
+import { requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { createAdminMediaService } from './admin-media.ts';
 import { AdminMediaListSchema, AdminMediaSchema, binaryResponse, MediaFileQuery, MediaIdParams, PatchMediaBody, UploadMediaForm } from './schemas.ts';

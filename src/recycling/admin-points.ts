@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underCity, type AdminStore } from '../auth/admin-store.ts';
-import { recyclingPointFaults } from '../bundle/rules/cities.ts';
+import { assertNoFault, removeRow, underCity, type AdminStore } from '../admin/store.ts';
+import { recyclingPointFaults } from '../domain/rules/cities.ts';
 import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { lowercaseIds } from '../kernel/schemas.ts';
@@ -14,7 +14,7 @@ import type { AdminRecyclingPoint, CreateRecyclingPointInput, RecyclingPointPatc
  * The admin API's recycling points (CONTRACT sections 13 and 14): created under their city, then read, changed and
  * deleted at `/admin/recycling-points/:id`. A city outside the agent's groups answers 404, as if missing. A write
  * checks the import bundle's rule (an `openingHoursSpec` that parses, materials that are waste types of the city,
- * each once); adminService (src/auth/admin-store.ts) wraps it in one transaction with its audit entry and the
+ * each once); adminService (src/admin/store.ts) wraps it in one transaction with its audit entry and the
  * data_version bump, so that the public points, their open-data exports and the city follow at once. A point keeps
  * its city, as in the bundle: its materials are waste types of that city.
  */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { parents, registerAdminResource } from '../auth/admin-resource.ts';
-import { adminService } from '../auth/admin-store.ts';
+import { parents, registerAdminResource } from '../admin/resource.ts';
+import { adminService } from '../admin/store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { recyclingPointStore } from './admin-points.ts';
 import { recyclingPointSchemas } from './schemas.ts';

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // The direction of imports between the code's tiers (docs/architecture.md): the kernel depends on nothing of the
-// application, an area never imports another area, nothing imports the app that assembles them, and no file imports
-// itself back through others (type-only imports included: a circle of types is a circle a reader must follow).
+// application, an area never imports another area, nothing imports the app that assembles them, no file imports
+// itself back through others (type-only imports included: a circle of types is a circle a reader must follow), and no
+// folder does either: the tiers and areas form a graph without circles, so each can be read knowing only those below.
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -31,6 +32,41 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
+/** The circles of a directed graph: its strongly connected components of more than one node (Tarjan), each sorted. */
+function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) circles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
 /** The tier or area a module belongs to: its first folder under src/, or `app` for the files at src/'s root. */
 const homeOf = (file: string) => (file.includes(path.sep) ? file.split(path.sep)[0] : 'app');
 
@@ -39,39 +75,19 @@ const TIERS: Record<string, readonly string[]> = {
   // Errors, schema blocks, pagination, French text and dates, holidays, geo, search text: nothing of the application.
   kernel: [],
   db: ['kernel', 'app'],
-  // The city model, the calendar engine, the sorting guide, challenge availability, address matching.
+  // The city model, the calendar engine, the sorting guide, challenge availability, address matching, the write rules
+  // several areas share.
   domain: ['kernel', 'db'],
   http: ['kernel', 'db', 'domain'],
+  // The admin framework: declared resources, the agent's reach over groups, If-Match, the audit log, the data version.
+  admin: ['kernel', 'db', 'domain'],
+  // Accounts, login and the guard; its own admin routes (accounts, the audit log) are declared through the framework.
+  auth: ['kernel', 'db', 'admin', 'app'],
 };
-/** What every area may import besides itself: the tiers below it and the admin framework with accounts (auth). */
-const BELOW_AREAS = ['kernel', 'db', 'domain', 'http', 'auth'];
+/** What every area may import besides itself: the tiers below it, the admin framework and accounts (auth). */
+const BELOW_AREAS = ['kernel', 'db', 'domain', 'http', 'admin', 'auth'];
 /** The import bundle is an adapter over the areas: it may import any of them (the arrow runs adapter → area). */
 const ADAPTERS = ['bundle', 'demo'];
-
-/**
- * Imports that break the rule today, each to be removed by moving the write rules beside their entities: an area
- * that checks its records with the import bundle's rules. The list may only shrink (the test fails on a stale entry).
- */
-const KNOWN_DEBT = new Set([
-  'blog/admin-posts.ts -> bundle/rules/blog.ts',
-  'calendar/admin-exceptions.ts -> bundle/rules/cities.ts',
-  'calendar/admin-preview.ts -> bundle/faults.ts',
-  'calendar/admin-preview.ts -> bundle/rules/cities.ts',
-  'challenges/admin-challenges.ts -> bundle/rules/challenges.ts',
-  'challenges/admin-quiz-questions.ts -> bundle/rules/cities.ts',
-  'challenges/admin-series.ts -> bundle/rules/challenges.ts',
-  'cities/admin-cities.ts -> bundle/rules/cities.ts',
-  'cities/admin-city-groups.ts -> bundle/rules/cities.ts',
-  'cities/admin-places.ts -> bundle/city-rows.ts',
-  'cities/admin-places.ts -> bundle/rules/cities.ts',
-  'cities/admin-places.ts -> bundle/rules/streets.ts',
-  'cities/admin-schemas.ts -> bundle/schema.ts',
-  'cities/admin-streets.ts -> bundle/rules/streets.ts',
-  'cms/admin-menus.ts -> bundle/rules/sites.ts',
-  'cms/admin-pages.ts -> bundle/rules/sites.ts',
-  'cms/content-check-routes.ts -> bundle/rules/mdx.ts',
-  'recycling/admin-points.ts -> bundle/rules/cities.ts',
-]);
 
 /** Whether `from` may import `to` (both relative to src/). */
 function allowed(from: string, to: string): boolean {
@@ -98,51 +114,25 @@ describe('the direction of imports', () => {
 
   it('keeps each tier to what it may import; an area never imports another area', () => {
     const broken: string[] = [];
-    const debtSeen = new Set<string>();
-    for (const [from, targets] of graph) {
-      for (const to of targets) {
-        if (allowed(from, to)) continue;
-        if (KNOWN_DEBT.has(key(from, to))) debtSeen.add(key(from, to));
-        else broken.push(key(from, to));
-      }
-    }
+    for (const [from, targets] of graph) for (const to of targets) if (!allowed(from, to)) broken.push(key(from, to));
     assert.deepEqual(broken, [], 'imports against the tiers (docs/architecture.md)');
-    const paid = [...KNOWN_DEBT].filter((edge) => !debtSeen.has(edge));
-    assert.deepEqual(paid, [], 'these imports are gone: take them out of KNOWN_DEBT');
   });
 
   it('has no circle of imports, type-only ones included', () => {
-    // Tarjan's strongly connected components: any component of more than one module is a circle.
-    let counter = 0;
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
-    const circles: string[][] = [];
-    const visit = (v: string) => {
-      index.set(v, counter);
-      low.set(v, counter++);
-      stack.push(v);
-      onStack.add(v);
-      for (const w of graph.get(v) ?? []) {
-        if (!graph.has(w)) continue;
-        if (!index.has(w)) {
-          visit(w);
-          low.set(v, Math.min(low.get(v)!, low.get(w)!));
-        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-      if (low.get(v) === index.get(v)) {
-        const component: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          component.push(w);
-        } while (w !== v);
-        if (component.length > 1) circles.push(component.sort());
-      }
-    };
-    for (const v of graph.keys()) if (!index.has(v)) visit(v);
-    assert.deepEqual(circles, []);
+    assert.deepEqual(circlesOf(graph), []);
+  });
+
+  it('has no circle between folders: a tier or an area never needs, through others, what needs it', () => {
+    // One node per first folder under src/; each file at src/'s root is a node of its own (the config and the
+    // logger are read below the app, which imports everything).
+    const folderOf = (file: string) => (file.includes(path.sep) ? file.split(path.sep)[0] : file);
+    const folders = new Map<string, Set<string>>();
+    for (const [from, targets] of graph) {
+      const edges = folders.get(folderOf(from)) ?? new Set<string>();
+      folders.set(folderOf(from), edges);
+      for (const to of targets) if (folderOf(to) !== folderOf(from)) edges.add(folderOf(to));
+    }
+    const circles = circlesOf(new Map([...folders].map(([folder, edges]) => [folder, [...edges]])));
+    assert.deepEqual(circles, [], 'folders that import each other, directly or through others');
   });
 });

@@ -4,7 +4,7 @@ import { fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { PASSWORD, authApp, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
-import { recordAudit } from '../../src/auth/audit.ts';
+import { recordAudit } from '../../src/admin/audit.ts';
 
 const NOW = '2026-11-20T10:00:00.000Z';
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { importBundle } from '../../src/bundle/import.ts';
-import { BundleValidationError, type BundleFault } from '../../src/bundle/faults.ts';
+import { BundleValidationError } from '../../src/bundle/faults.ts';
+import type { RecordFault } from '../../src/domain/rules/faults.ts';
 import type { Bundle } from '../../src/bundle/schema.ts';
 import { BUNDLE_IDS as ids, validBundle, writeBundleDir } from '../helpers/bundle-fixtures.ts';
 import { dumpBundleTables } from '../helpers/bundle-tables.ts';
@@ -193,7 +194,7 @@ for (const kind of testDatabaseKinds()) {
           (err: unknown) => err,
         );
         assert.ok(error instanceof BundleValidationError, String(error));
-        const faults: BundleFault[] = error.faults;
+        const faults: RecordFault[] = error.faults;
         const fault = faults.find((f) => f.path === c.path);
         assert.ok(fault, `expected a fault at ${c.path}, got ${JSON.stringify(faults)}`);
         assert.equal(fault.message, c.message);

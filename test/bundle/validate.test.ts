@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { importBundle } from '../../src/bundle/import.ts';
-import { BundleValidationError, type BundleFault } from '../../src/bundle/faults.ts';
+import { BundleValidationError } from '../../src/bundle/faults.ts';
+import type { RecordFault } from '../../src/domain/rules/faults.ts';
 import type { Bundle } from '../../src/bundle/schema.ts';
 import type { Database } from '../../src/db/database.ts';
 import { BUNDLE_IDS as ids, importValidBundle, validBundle, writeBundleDir } from '../helpers/bundle-fixtures.ts';
@@ -383,7 +384,7 @@ for (const kind of testDatabaseKinds()) {
       await database.close();
     });
 
-    async function rejectAndWriteNothing(bundle: Bundle, change?: FaultCase['change']): Promise<BundleFault[]> {
+    async function rejectAndWriteNothing(bundle: Bundle, change?: FaultCase['change']): Promise<RecordFault[]> {
       const written = await writeBundleDir(suite, bundle);
       if (change) await change(written.bundle, written.dir);
       const before = await dumpBundleTables(database.db);

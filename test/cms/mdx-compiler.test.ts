@@ -2,12 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createMdxCompiler, mdxFault } from '../../src/bundle/rules/mdx.ts';
-import { mdxTooDeep } from '../../src/bundle/rules/mdx-nesting.ts';
+import { createMdxCompiler, mdxFault } from '../../src/domain/rules/mdx.ts';
+import { mdxTooDeep } from '../../src/domain/rules/mdx-nesting.ts';
 import { bundleMessages } from '../../src/kernel/validation-messages.ts';
 
 /**
- * The MDX check of posts and pages (src/bundle/rules/mdx.ts), with its real worker threads: content nested too
+ * The MDX check of posts and pages (src/domain/rules/mdx.ts), with its real worker threads: content nested too
  * deeply is refused before compiling, a compilation past its time limit is stopped, and a command that compiled
  * still exits by itself. No database involved.
  */

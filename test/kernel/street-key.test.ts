@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { streetKey } from '../../src/kernel/address.ts';
-import { streetRulesOverlap } from '../../src/bundle/rules/streets.ts';
+import { streetRulesOverlap } from '../../src/cities/place-rules.ts';
 
 describe('street key and overlapping street rules', () => {
   it('reads one street whatever its case, accents, hyphens, apostrophes and spaces', () => {

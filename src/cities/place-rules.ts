@@ -1,13 +1,16 @@
-import { bundleMessages } from '../../kernel/validation-messages.ts';
-import { streetKey } from '../../kernel/address.ts';
-import type { BundleFault } from '../faults.ts';
+import type { RecordFault } from '../domain/rules/faults.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
+import { streetKey } from '../kernel/address.ts';
+import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**
- * The rules of a collection place's streets and area (CONTRACT section 11), for the import bundle (walk.ts) and the
- * admin API alike. Paths are relative to the record checked: a street rule (`toNumber`) or a place (`area.coordinates[0][3]`).
+ * The rules of a collection place's streets and area (CONTRACT section 11), for the import bundle (src/bundle/walk.ts)
+ * and the admin API alike. Paths are relative to the record checked: a street rule (`toNumber`) or a place
+ * (`area.coordinates[0][3]`).
  */
 
-export type StreetSide = 'ALL' | 'ODD' | 'EVEN';
+/** Far above any house number, and within the database's integer column. */
+export const MAX_STREET_NUMBER = 999_999;
 
 export interface StreetRuleFields {
   street: string;
@@ -17,8 +20,8 @@ export interface StreetRuleFields {
 }
 
 /** Numbers from 1; an inclusive range whose ends may be open (null). */
-export function streetRuleFaults(rule: StreetRuleFields): BundleFault[] {
-  const faults: BundleFault[] = [];
+export function streetRuleFaults(rule: StreetRuleFields): RecordFault[] {
+  const faults: RecordFault[] = [];
   for (const field of ['fromNumber', 'toNumber'] as const) {
     const n = rule[field];
     if (n != null && n < 1) faults.push({ path: field, message: bundleMessages.streetNumberBelowOne });
@@ -58,7 +61,7 @@ export interface OtherPlaceRule {
 }
 
 /** The first rule of another place that claims an address this one claims: a fault at `street` naming it. */
-export function streetOverlapFaults(rule: StreetRuleFields, others: Iterable<OtherPlaceRule>): BundleFault[] {
+export function streetOverlapFaults(rule: StreetRuleFields, others: Iterable<OtherPlaceRule>): RecordFault[] {
   for (const other of others) {
     if (streetRulesOverlap(rule, other.rule)) {
       return [{ path: 'street', message: bundleMessages.streetRuleOverlaps(rule.street, other.describedAs) }];
@@ -71,9 +74,9 @@ export function streetOverlapFaults(rule: StreetRuleFields, others: Iterable<Oth
  * A place's `area`: a GeoJSON Polygon (rings of positions) or MultiPolygon (polygons of rings); each ring at least
  * four positions, closed (last = first); positions `[longitude, latitude]` in range. Its path starts at `area`.
  */
-export function areaFaults(area: { type: string; coordinates: unknown } | null | undefined): BundleFault[] {
+export function areaFaults(area: { type: string; coordinates: unknown } | null | undefined): RecordFault[] {
   if (area == null) return [];
-  const faults: BundleFault[] = [];
+  const faults: RecordFault[] = [];
   if (area.type === 'Polygon') polygonFaults(area.coordinates, 'area.coordinates', faults);
   else if (area.type === 'MultiPolygon') {
     const polygons = area.coordinates;
@@ -84,13 +87,13 @@ export function areaFaults(area: { type: string; coordinates: unknown } | null |
   return faults;
 }
 
-function polygonFaults(rings: unknown, path: string, faults: BundleFault[]): void {
+function polygonFaults(rings: unknown, path: string, faults: RecordFault[]): void {
   if (!Array.isArray(rings)) return void faults.push({ path, message: bundleMessages.areaNotAList });
   if (rings.length === 0) return void faults.push({ path, message: bundleMessages.areaPolygonEmpty });
   rings.forEach((ring, i) => ringFaults(ring, `${path}[${i}]`, faults));
 }
 
-function ringFaults(ring: unknown, path: string, faults: BundleFault[]): void {
+function ringFaults(ring: unknown, path: string, faults: RecordFault[]): void {
   if (!Array.isArray(ring)) return void faults.push({ path, message: bundleMessages.areaNotAList });
   const before = faults.length;
   ring.forEach((position, i) => positionFaults(position, `${path}[${i}]`, faults));
@@ -137,7 +140,7 @@ function segmentsMeet(p1: number[], p2: number[], q1: number[], q2: number[]): b
   return (o1 === 0 && onSegment(p1, p2, q1)) || (o2 === 0 && onSegment(p1, p2, q2)) || (o3 === 0 && onSegment(q1, q2, p1)) || (o4 === 0 && onSegment(q1, q2, p2));
 }
 
-function positionFaults(position: unknown, path: string, faults: BundleFault[]): void {
+function positionFaults(position: unknown, path: string, faults: RecordFault[]): void {
   if (!Array.isArray(position) || position.length < 2 || position.length > 3 || !position.every((n) => typeof n === 'number' && Number.isFinite(n))) {
     return void faults.push({ path, message: bundleMessages.areaNotAPosition });
   }
@@ -161,4 +164,17 @@ export function areaBox(area: { type: string; coordinates: unknown }) {
     }
   }
   return box;
+}
+
+/** A place's area as its columns: the GeoJSON as text and its bounding box, all null without an area. */
+export function areaColumns(area: { type: string; coordinates: unknown } | null | undefined) {
+  if (area == null) return { area: null, area_min_lon: null, area_min_lat: null, area_max_lon: null, area_max_lat: null };
+  const box = areaBox(area);
+  return {
+    area: JSON.stringify({ type: area.type, coordinates: area.coordinates }),
+    area_min_lon: box.minLon,
+    area_min_lat: box.minLat,
+    area_max_lon: box.maxLon,
+    area_max_lat: box.maxLat,
+  };
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { PaginationQuery, type PageRequest } from '../kernel/pagination.ts';
 import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
-import { adminAgentOf } from './guard.ts';
-import type { AdminService, Versioned } from './admin-store.ts';
+import { adminAgentOf } from './agent.ts';
+import type { AdminService, Versioned } from './store.ts';
 import { IfMatchHeaders } from './schemas.ts';
 
 /**

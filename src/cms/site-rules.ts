@@ -1,16 +1,16 @@
-import { bundleMessages } from '../../kernel/validation-messages.ts';
-import type { BundleFault } from '../faults.ts';
-import type { BundleMenuItem, BundlePage } from '../schema.ts';
-import { isAllowedLink, linkProtocol } from '../../kernel/links.ts';
-import { mdxContentFaults } from './mdx.ts';
+import type { RecordFault } from '../domain/rules/faults.ts';
+import { mdxContentFaults } from '../domain/rules/mdx.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
+import { isAllowedLink, linkProtocol } from '../kernel/links.ts';
 
 /**
- * The rules of a site's records once their shape is right (see cities.ts): a page's MDX, a menu item's link and,
- * for the admin API where an item names its parent (the bundle nests them), its place in its menu.
+ * The rules of a site's records once their shape is right (see src/domain/rules/cities.ts), for the admin API and
+ * the import bundle alike: a page's MDX, a menu item's link and, for the admin API where an item names its parent
+ * (the bundle nests them), its place in its menu.
  */
 
 /** A page's content compiles as MDX ('' when absent). */
-export function pageFaults(page: Pick<BundlePage, 'content'>): Promise<BundleFault[]> {
+export function pageFaults(page: { content?: string | null }): Promise<RecordFault[]> {
   return mdxContentFaults(page.content ?? '');
 }
 
@@ -20,11 +20,14 @@ export interface SitePages {
 }
 
 /**
- * PAGE links to a page of the site, EXTERNAL to an absolute http, https, mailto or tel URL (rules/links.ts: never
+ * PAGE links to a page of the site, EXTERNAL to an absolute http, https, mailto or tel URL (kernel/links.ts: never
  * `javascript:` or `data:`, which would run in the citizens' app); a link type leaves the other field null.
  */
-export function menuItemFaults(item: Pick<BundleMenuItem, 'linkType' | 'pageId' | 'externalUrl'>, site: SitePages): BundleFault[] {
-  const faults: BundleFault[] = [];
+export function menuItemFaults(
+  item: { linkType: 'PAGE' | 'EXTERNAL' | 'NONE'; pageId?: string | null; externalUrl?: string | null },
+  site: SitePages,
+): RecordFault[] {
+  const faults: RecordFault[] = [];
   const fault = (path: 'pageId' | 'externalUrl', message: string) => faults.push({ path, message });
   if (item.linkType === 'PAGE') {
     if (item.pageId == null) fault('pageId', bundleMessages.requiredForLinkType('PAGE'));
@@ -51,7 +54,7 @@ export interface MenuItems {
  * An item's parent is an item of the same menu, and never the item itself or one of its descendants (a cycle would
  * hide the whole branch from citizens). The bundle nests items, so it cannot break this; the admin API names parents.
  */
-export function menuItemParentFaults(item: { id: string; parentId: string | null }, menu: MenuItems): BundleFault[] {
+export function menuItemParentFaults(item: { id: string; parentId: string | null }, menu: MenuItems): RecordFault[] {
   if (item.parentId === null) return [];
   if (!menu.parentOf.has(item.parentId)) return [{ path: 'parentId', message: bundleMessages.notAnItemOfTheMenu(item.parentId) }];
   const seen = new Set<string>();

@@ -4,7 +4,7 @@ import { findCityGroupRef, findCityOwner, findPlaceOwner } from '../domain/citie
 import { errors, type DomainError } from '../kernel/errors.ts';
 import { pageMeta, type PageRequest } from '../kernel/pagination.ts';
 import { recordAudit, recordPublicChange, type AuditChange } from './audit.ts';
-import { reachableRecord, type AdminAgent } from './guard.ts';
+import { reachableRecord, type AdminAgent } from './agent.ts';
 import { assertIfMatch, etagOf } from './revision.ts';
 
 /**

@@ -1,10 +1,10 @@
-import { bundleMessages } from '../../kernel/validation-messages.ts';
-import type { BundleFault } from '../faults.ts';
-import type { BundleChallenge, BundleSerie } from '../schema.ts';
+import type { RecordFault } from '../domain/rules/faults.ts';
+import { bundleMessages } from '../kernel/validation-messages.ts';
 
 /**
- * The rules of challenges and their series, once their shape is right; each checks one record with the ids it may
- * reference, its faults' paths relative to the record (see cities.ts).
+ * The rules of challenges and their series, once their shape is right, for the admin API and the import bundle
+ * alike; each checks one record with the ids it may reference, its faults' paths relative to the record (see
+ * src/domain/rules/cities.ts).
  */
 
 /** What a serie may reference: the quiz questions of its challenge's city. */
@@ -25,7 +25,7 @@ export interface ChallengeRequirements {
   sameCity?: ReadonlySet<string>;
 }
 
-export function challengeFaults(challenge: Pick<BundleChallenge, 'startDate' | 'endDate'>): BundleFault[] {
+export function challengeFaults(challenge: { startDate?: string | null; endDate?: string | null }): RecordFault[] {
   if (challenge.startDate != null && challenge.endDate != null && Date.parse(challenge.endDate) < Date.parse(challenge.startDate)) {
     return [{ path: 'endDate', message: bundleMessages.endsBefore('startDate') }];
   }
@@ -34,12 +34,12 @@ export function challengeFaults(challenge: Pick<BundleChallenge, 'startDate' | '
 
 /** requiredChallengeId names another challenge, and following the requirements from there never comes back. */
 export function requirementFaults(
-  challenge: Pick<BundleChallenge, 'id' | 'requiredChallengeId'>,
+  challenge: { id: string; requiredChallengeId?: string | null },
   challenges: ChallengeRequirements,
-): BundleFault[] {
+): RecordFault[] {
   const required = challenge.requiredChallengeId;
   if (required == null) return [];
-  const fault = (message: string): BundleFault[] => [{ path: 'requiredChallengeId', message }];
+  const fault = (message: string): RecordFault[] => [{ path: 'requiredChallengeId', message }];
   if (required === challenge.id) return fault(bundleMessages.challengeRequiresItself);
   if (challenges.sameCity && !challenges.sameCity.has(required)) return fault(bundleMessages.notAChallengeOfTheCity(required));
   if (!challenges.requiredOf.has(required)) return fault(bundleMessages.unknownChallenge(required));
@@ -55,8 +55,8 @@ export function requirementFaults(
 }
 
 /** Its questions are quiz questions of the city, each once. */
-export function serieFaults(serie: Pick<BundleSerie, 'quizQuestionIds'>, city: CityQuizQuestions): BundleFault[] {
-  const faults: BundleFault[] = [];
+export function serieFaults(serie: { quizQuestionIds?: readonly string[] | null }, city: CityQuizQuestions): RecordFault[] {
+  const faults: RecordFault[] = [];
   const inSerie = new Set<string>();
   (serie.quizQuestionIds ?? []).forEach((questionId, i) => {
     const path = `quizQuestionIds[${i}]`;

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import type { AuditAction, DB } from '../db/types.ts';
+import type { AuditAction, AuditEntryTable, DB } from '../db/types.ts';
 import { bumpDataVersion } from '../db/data-version.ts';
 import { errors } from '../kernel/errors.ts';
+import { iso } from '../kernel/french.ts';
 import { pageMeta, pageWindow, type PageRequest } from '../kernel/pagination.ts';
-import { groupScope, type AdminAgent } from './guard.ts';
-import { toAuditEntry, type AuditRow } from './mapper.ts';
-import type { AuditQuery } from './schemas.ts';
+import { groupScope, type AdminAgent } from './agent.ts';
+import type { AuditEntry, AuditQuery } from './schemas.ts';
 
 /** The audit log of admin writes (CONTRACT section 13): recorded inside each write's transaction, listed by /admin/audit. */
 
-export type { AuditRow } from './mapper.ts';
+/** An audit entry as stored. */
+export type AuditRow = Selectable<AuditEntryTable>;
 
 /** Who wrote: an account, or the operator's command line (no id). */
 export interface AuditAuthor {
@@ -103,6 +104,21 @@ async function listAudit(
     .offset(window.offset)
     .execute();
   return { rows, total: Number(total) };
+}
+
+/** An entry as the admin API shows it. */
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    at: iso(row.at)!,
+    userId: row.user_id,
+    userName: row.user_name,
+    action: row.action,
+    entity: row.entity,
+    entityId: row.entity_id,
+    before: row.before,
+    after: row.after,
+  };
 }
 
 /** One page of the audit log as the agent may read it (its groups' entries; every entry for a super admin). */

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { bundleMessages } from '../../kernel/validation-messages.ts';
 import { createWorkerPool, WorkerTimeoutError, type WorkerPool } from '../../kernel/worker-pool.ts';
-import type { BundleFault } from '../faults.ts';
+import type { RecordFault } from './faults.ts';
 import { MAX_MDX_NESTING, mdxTooDeep } from './mdx-nesting.ts';
 
 /**
@@ -60,7 +60,7 @@ export function createMdxCompiler(options: MdxCompilerOptions = {}): MdxCompiler
 
 /**
  * The process's compilers, started on first use and shared by every app and command of the process (the admin
- * routes, the import bundle's rules); nothing closes them, as idle they hold nothing.
+ * routes, the import bundle); nothing closes them, as idle they hold nothing.
  */
 let shared: MdxCompiler | undefined;
 const sharedCompiler = () => (shared ??= createMdxCompiler());
@@ -87,7 +87,7 @@ export async function mdxFault(content: string, compiler: MdxCompiler = sharedCo
 }
 
 /** A fault at `content` with the line and column the compiler names, when MDX content does not compile. */
-export async function mdxContentFaults(content: string): Promise<BundleFault[]> {
+export async function mdxContentFaults(content: string): Promise<RecordFault[]> {
   const fault = await mdxFault(content);
   return fault ? [{ path: 'content', message: fault.message }] : [];
 }
