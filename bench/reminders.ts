@@ -175,7 +175,7 @@ export async function runRemindersBench(n: number): Promise<{ ratio: number; res
       .where('c.status', '=', 'ACTIF')
       .execute();
     const zone = resolveTimeZone(places[0].time_zone);
-    const schedules = await loadSchedules(db, places.map((p) => p.id), zone);
+    const schedules = await loadSchedules(db, places.map((p) => p.id));
     const today = dayInTimeZone(new Date(), zone);
     let best = { day: today + 2, places: [] as typeof places };
     for (let day = today + 2; day < today + 16; day++) {

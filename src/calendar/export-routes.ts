@@ -19,14 +19,16 @@ export default async function calendarExportRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['calendar'],
-        summary: 'Open data: every planned or cancelled collection of a city (CSV)',
+        summary: 'Open data: every planned, moved, added or cancelled collection of a city (CSV)',
         description:
           'For the city\'s open-data portal: one row per collection of every collection place of the city from `from` ' +
           'through `to`, with the same range rules as `GET /public/cities/{cityId}/places/{placeId}/collections` ' +
           '(`YYYY-MM-DD` in the city\'s time zone, default today through today + 30, at most 366 days). Columns ' +
-          '`secteur_id,secteur_nom,flux,date,statut,motif`: the place, the waste type\'s name, the day, `PREVUE` or ' +
-          '`ANNULEE` (a regular collection an exception removes), and for a cancelled one the exception\'s name, else ' +
-          'its description. Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, ' +
+          '`secteur_id,secteur_nom,flux,date,date_initiale,statut,motif`: the place, the waste type\'s name, the day, ' +
+          'the day it was planned for when it moved (else empty), the status — `PREVUE`, `REPORTEE` (moved: the row is on ' +
+          'the new day), `AJOUTEE` (added by an exception) or `ANNULEE` (removed by an exception or a holiday rule, on its ' +
+          'own day) — and the reason: the exception\'s name and description, or the holiday rule\'s wording ' +
+          '(`Reportée du vendredi 25 décembre (Noël)`). Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, ' +
           'RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404. ' +
           `${CSV_FORMULA_NOTE} Every column here is text (a place or a waste type named \`+1\` is written \`'+1\`).`,
         params: CityParamsSchema,

@@ -1,9 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { findPlaceOwner, type PlaceOwner } from '../domain/cities.ts';
 import type { CollectionExceptionTable, DB } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { PlaceSchedule } from '../domain/collection-calendar.ts';
+import { loadSchedule, schedulesOf } from '../domain/schedules.ts';
 
 export interface PlaceCalendarData {
   city: { id: string; name: string; timeZone: string };
@@ -19,74 +20,32 @@ export type PlaceCalendarLookup =
   | { found: 'place'; data: PlaceCalendarData };
 
 /**
- * Loads what the calendar engine needs for one place of an ACTIF city, in six small queries whatever the data,
- * two round trips: the city and the data version, then the place (checked to be the city's), its days,
- * its exceptions and the city's waste types.
+ * Loads what the calendar engine needs for one place of an ACTIF city in two round trips whatever the data: the
+ * city, the data version and the place (checked to be the city's), then the schedule (src/domain/schedules.ts).
  */
 export async function loadPlaceCalendar(db: Kysely<DB>, cityId: string, placeId: string): Promise<PlaceCalendarLookup> {
-  const [city, version] = await Promise.all([
+  const [city, version, place] = await Promise.all([
     db
       .selectFrom('city')
-      .select(['id', 'name', 'time_zone'])
+      .select(['id', 'name', 'time_zone', 'city_group_id', 'holiday_calendar'])
       .where('id', '=', cityId)
       .where('status', '=', 'ACTIF')
       .executeTakeFirst(),
     db.selectFrom('data_version').select('changed_at').where('id', '=', 1).executeTakeFirst(),
+    db.selectFrom('collection_place').select(['id', 'name']).where('id', '=', placeId).where('city_id', '=', cityId).executeTakeFirst(),
   ]);
   if (!city) return { found: 'city-missing' };
-
-  const [place, schedule] = await Promise.all([
-    db
-      .selectFrom('collection_place')
-      .select(['id', 'name'])
-      .where('id', '=', placeId)
-      .where('city_id', '=', cityId)
-      .executeTakeFirst(),
-    loadSchedule(db, placeId, cityId, city.time_zone),
-  ]);
   if (!place) return { found: 'place-missing' };
-
+  const [scheduled] = await schedulesOf(db, [{ ...place, city_id: city.id, city_group_id: city.city_group_id, time_zone: city.time_zone, holiday_calendar: city.holiday_calendar }]);
   return {
     found: 'place',
     data: {
       city: { id: city.id, name: city.name, timeZone: city.time_zone },
       place: { id: place.id, name: place.name },
-      schedule,
+      schedule: scheduled.schedule,
       // The row is created by the first migration; the epoch only stands in if someone deleted it.
       dataChangedAt: version?.changed_at ?? new Date(0),
     },
-  };
-}
-
-/** A place's days and exceptions and its city's waste types, as the calendar engine takes them (three queries at once). */
-async function loadSchedule(db: Kysely<DB>, placeId: string, cityId: string, timeZone: string): Promise<PlaceSchedule> {
-  const [days, exceptions, wasteTypes] = await Promise.all([
-    db
-      .selectFrom('collection_day')
-      .select(['name', 'waste_type_id', 'biweekly', 'start_date'])
-      .where('place_id', '=', placeId)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('collection_exception')
-      .select(['date_from', 'date_to', 'waste_type_id', 'name', 'description'])
-      .where('place_id', '=', placeId)
-      .orderBy('date_from')
-      .orderBy('id')
-      .execute(),
-    db.selectFrom('waste_type').select(['id', 'name', 'color']).where('city_id', '=', cityId).execute(),
-  ]);
-  return {
-    timeZone,
-    days: days.map((d) => ({ name: d.name, wasteTypeId: d.waste_type_id, biweekly: d.biweekly, startDate: d.start_date })),
-    exceptions: exceptions.map((e) => ({
-      dateFrom: e.date_from,
-      dateTo: e.date_to,
-      wasteTypeId: e.waste_type_id,
-      name: e.name,
-      description: e.description,
-    })),
-    wasteTypes: wasteTypes.map((w) => ({ id: w.id, name: w.name, color: w.color })),
   };
 }
 
@@ -95,15 +54,9 @@ export async function loadAdminPlaceSchedule(
   db: Kysely<DB>,
   placeId: string,
 ): Promise<{ owner: PlaceOwner; schedule: PlaceSchedule } | undefined> {
-  const place = await db
-    .selectFrom('collection_place')
-    .innerJoin('city', 'city.id', 'collection_place.city_id')
-    .select(['collection_place.id as placeId', 'city.id as cityId', 'city.city_group_id as cityGroupId', 'city.time_zone as timeZone'])
-    .where('collection_place.id', '=', placeId)
-    .executeTakeFirst();
+  const place = await loadSchedule(db, placeId);
   if (!place) return undefined;
-  const { timeZone, ...owner } = place;
-  return { owner, schedule: await loadSchedule(db, placeId, place.cityId, timeZone) };
+  return { owner: { placeId: place.id, cityId: place.cityId, cityGroupId: place.cityGroupId }, schedule: place.schedule };
 }
 
 // The admin API's exceptions (CONTRACT section 13): one place's exceptions, read and written one at a time.
@@ -149,3 +102,62 @@ export async function placeWasteTypeIds(db: Kysely<DB>, placeId: string): Promis
 export const { insert: insertException, update: updateException, remove: deleteException } =
   childRecords('collection_exception', 'place_id', findPlaceOwner);
 
+
+/** An occurrence of a place's feed: the day it was planned for (its key), and where and how it is published now. */
+export interface PublishedOccurrence {
+  wasteTypeId: string;
+  plannedDate: string;
+  date: string;
+  status: string;
+}
+
+const sequenceKey = (o: { wasteTypeId: string; plannedDate: string }) => `${o.wasteTypeId}|${o.plannedDate}`;
+
+/**
+ * The iCalendar SEQUENCE of each occurrence, by `wasteTypeId|plannedDate`: 0 for one that never left its planned day
+ * and status; each change of day or status since it was last published adds one. What was published is kept per
+ * place and occurrence (`calendar_sequence`) for the occurrences that ever changed; a change is written with one
+ * statement whose conflict clause adds one only when the stored state differs, so two instances publishing the same
+ * change count it once.
+ */
+export async function publishSequences(db: Kysely<DB>, placeId: string, occurrences: readonly PublishedOccurrence[]): Promise<Map<string, number>> {
+  const sequences = new Map<string, number>();
+  if (occurrences.length === 0) return sequences;
+  const earliest = occurrences.reduce((min, o) => (o.plannedDate < min ? o.plannedDate : min), occurrences[0].plannedDate);
+  const stored = await db
+    .selectFrom('calendar_sequence')
+    .select(['waste_type_id', 'planned_date', 'date', 'status', 'sequence'])
+    .where('place_id', '=', placeId)
+    .where('planned_date', '>=', earliest)
+    .execute();
+  const byKey = new Map(stored.map((row) => [sequenceKey({ wasteTypeId: row.waste_type_id, plannedDate: row.planned_date }), row]));
+  const changed: { place_id: string; waste_type_id: string; planned_date: string; date: string; status: string; sequence: number }[] = [];
+  for (const o of occurrences) {
+    const key = sequenceKey(o);
+    const row = byKey.get(key);
+    let sequence: number;
+    if (!row) sequence = o.status === 'PLANNED' && o.date === o.plannedDate ? 0 : 1;
+    else sequence = row.date === o.date && row.status === o.status ? row.sequence : row.sequence + 1;
+    sequences.set(key, sequence);
+    if (sequence > (row?.sequence ?? 0)) {
+      changed.push({ place_id: placeId, waste_type_id: o.wasteTypeId, planned_date: o.plannedDate, date: o.date, status: o.status, sequence });
+    }
+  }
+  if (changed.length > 0) {
+    await db
+      .insertInto('calendar_sequence')
+      .values(changed)
+      .onConflict((oc) =>
+        oc
+          .columns(['place_id', 'waste_type_id', 'planned_date'])
+          .doUpdateSet((eb) => ({
+            date: eb.ref('excluded.date'),
+            status: eb.ref('excluded.status'),
+            sequence: sql<number>`calendar_sequence.sequence + 1`,
+          }))
+          .where((eb) => eb.or([eb('calendar_sequence.date', '<>', eb.ref('excluded.date')), eb('calendar_sequence.status', '<>', eb.ref('excluded.status'))])),
+      )
+      .execute();
+  }
+  return sequences;
+}

@@ -3,16 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errors } from '../kernel/errors.ts';
 import { parseCalendarDate, type DayNumber, todayIn } from '../kernel/dates.ts';
-import { computeCalendar, type CalendarRange } from '../domain/collection-calendar.ts';
+import { computeCalendar, plannedDateOf, withCancelled, type CalendarRange } from '../domain/collection-calendar.ts';
 import { buildIcsFeed } from './ics.ts';
-import { loadPlaceCalendar, type PlaceCalendarData } from './repository.ts';
+import { loadPlaceCalendar, publishSequences, type PlaceCalendarData } from './repository.ts';
 import {
-  CollectionsQuerySchema,
   ErrorSchema,
   IcsQuerySchema,
   IcsResponseSchema,
   NotModifiedSchema,
   OccurrenceListSchema,
+  PlaceCollectionsQuerySchema,
   PlaceParamsSchema,
   type CollectionsQuery,
   type PlaceParams,
@@ -51,6 +51,15 @@ export function requestedRange(query: CollectionsQuery, today: DayNumber): Calen
   return { from, to };
 }
 
+/** The waste types `?wasteTypeId=` keeps, each one of the city's (400 naming the parameter otherwise); null: all. */
+function requestedWasteTypes(ids: string[] | undefined, data: PlaceCalendarData): Set<string> | null {
+  if (!ids || ids.length === 0) return null;
+  const known = new Set(data.schedule.wasteTypes.map((w) => w.id));
+  const unknown = ids.find((id) => !known.has(id));
+  if (unknown !== undefined) throw errors.invalidField('wasteTypeId', `doit nommer des types de déchets de la commune (${unknown} n’en est pas un)`);
+  return new Set(ids);
+}
+
 /** Whether If-None-Match names this entity tag (weak comparison, as RFC 9110 asks for this header). */
 function matchesIfNoneMatch(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
@@ -71,19 +80,22 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
         summary: 'Collection dates of a place',
         description:
           `${EXTENSION_NOTE} The collections of the place from \`from\` through \`to\` (inclusive, \`YYYY-MM-DD\` in the ` +
-          'city\'s time zone, Europe/Paris unless the city says otherwise), with the regular collections its exceptions ' +
-          'remove left out and French legal holidays named in `holiday`. Default: today through today + 30; `from` alone ' +
+          'city\'s time zone, Europe/Paris unless the city says otherwise), as the exceptions (cancel, move, add) and the ' +
+          'city group\'s holiday rules leave them: a moved collection on its new day with status `MOVED`, `originalDate` ' +
+          'and a `note`; an added one `ADDED`; the removed ones left out, or listed with status `CANCELLED` on their own day ' +
+          'with `include=cancelled`. Public holidays (on the city\'s calendar: national, or Alsace-Moselle\'s) are named in `holiday`. Default: today through today + 30; `from` alone ' +
           'gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, ' +
           'or a place of another city: 404.',
         params: PlaceParamsSchema,
-        querystring: CollectionsQuerySchema,
+        querystring: PlaceCollectionsQuerySchema,
         response: { 200: OccurrenceListSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request) => {
       const data = await requirePlace(app, request.params);
       const range = requestedRange(request.query, todayIn(data.city.timeZone, app.clock()));
-      return computeCalendar(data.schedule, range).occurrences;
+      const calendar = computeCalendar(data.schedule, range);
+      return request.query.include === 'cancelled' ? withCancelled(calendar) : calendar.occurrences;
     },
   );
 
@@ -97,9 +109,14 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
           `${EXTENSION_NOTE} An RFC 5545 calendar to subscribe to: one all-day event per collection from today through ` +
           'today + 365 in the city\'s time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event ' +
           '(`Collecte annulée : <waste type>`, with the exception\'s name and description) for each collection an exception ' +
-          'removes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD>@collecte`, the same on every fetch; `DTSTAMP` is the ' +
+          'or holiday rule removes. A moved collection keeps its UID on its new day, titled `Collecte : <waste type> ' +
+          '(reportée du 25 décembre)`; `SEQUENCE` grows each time an occurrence\'s day or status changes. ' +
+          'UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD of the day it was planned for>@collecte`, the same on every fetch; ' +
+          '`X-WR-CALNAME` and `NAME` carry the place\'s name. `?cancelled=false` leaves out cancelled events (for Home ' +
+          'Assistant\'s waste_collection_schedule, which ignores `STATUS`); `?wasteTypeId=` (repeatable) keeps those waste ' +
+          'types only. `DTSTAMP` is the ' +
           'time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. ' +
-          '`?alarm=19:00` (issue 19) adds a display `VALARM` to each collection at that time the evening before.',
+          '`?alarm=19:00` adds a display `VALARM` to each collection at that time the evening before.',
         params: PlaceParamsSchema,
         querystring: IcsQuerySchema,
         response: { 200: IcsResponseSchema, 304: NotModifiedSchema, 400: ErrorSchema, 404: ErrorSchema },
@@ -107,14 +124,20 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const data = await requirePlace(app, request.params);
+      const wasteTypeIds = requestedWasteTypes(request.query.wasteTypeId, data);
       const today = todayIn(data.city.timeZone, app.clock());
+      const calendar = computeCalendar(data.schedule, { from: today, to: today + ICS_SPAN_DAYS });
+      const published = withCancelled(calendar).map((o) => ({ wasteTypeId: o.wasteTypeId, plannedDate: plannedDateOf(o), date: o.date, status: o.status }));
       const body = buildIcsFeed({
         placeId: data.place.id,
         placeName: data.place.name,
         cityName: data.city.name,
-        calendar: computeCalendar(data.schedule, { from: today, to: today + ICS_SPAN_DAYS }),
+        calendar,
+        sequences: await publishSequences(app.db, data.place.id, published),
         dataChangedAt: data.dataChangedAt,
         alarm: request.query.alarm ?? null,
+        cancelledEvents: request.query.cancelled !== false,
+        wasteTypeIds,
       });
       const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
       reply.header('etag', etag);

@@ -22,12 +22,36 @@ export const CollectionsQuerySchema = Type.Object({
 });
 export type CollectionsQuery = Static<typeof CollectionsQuerySchema>;
 
+export const PlaceCollectionsQuerySchema = Type.Object({
+  ...CollectionsQuerySchema.properties,
+  include: Type.Optional(
+    Type.Literal('cancelled', {
+      description: '`cancelled` also lists the collections removed (by an exception or a holiday rule), status `CANCELLED`, on their own day',
+    }),
+  ),
+});
+export type PlaceCollectionsQuery = Static<typeof PlaceCollectionsQuerySchema>;
+
 export const IcsQuerySchema = Type.Object({
   alarm: Type.Optional(
     TimeOfDay(
       'Adds to each collection a `VALARM` (display) at this time, `HH:MM` in the city\'s time zone, the evening before ' +
         '(a trigger relative to the all-day event\'s start: `19:00` is `-PT5H`). Not on cancelled collections.',
     ),
+  ),
+  cancelled: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description:
+        '`false` leaves out the cancelled events, for clients that ignore `STATUS:CANCELLED` (Home Assistant\'s ' +
+        'waste_collection_schedule shows them as collections). Default `true`.',
+    }),
+  ),
+  wasteTypeId: Type.Optional(
+    Type.Array(Uuid(), {
+      maxItems: 50,
+      description: 'Repeatable: keeps the collections of these waste types only (one feed per bin). Each must be a waste type of the city: else 400.',
+    }),
   ),
 });
 export type IcsQuery = Static<typeof IcsQuerySchema>;
@@ -40,6 +64,20 @@ export const OccurrenceSchema = Type.Object({
   holiday: Type.Union([Type.String(), Type.Null()], {
     description: 'Name of the French legal public holiday falling that day (`Noël`, `Jour de l\'an`, …), or null',
     examples: ['Noël'],
+  }),
+  status: Type.Union([Type.Literal('PLANNED'), Type.Literal('MOVED'), Type.Literal('ADDED'), Type.Literal('CANCELLED')], {
+    description:
+      '`PLANNED` (the weekly rules), `MOVED` (an exception or a holiday rule moved it here from `originalDate`), ' +
+      '`ADDED` (an exception adds it), `CANCELLED` (removed; listed only with `include=cancelled`, on its own day)',
+  }),
+  originalDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'For a `MOVED` collection, the day it was planned for (`YYYY-MM-DD`); else null',
+  }),
+  note: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Why it is not as planned: the exception\'s name and description, or the holiday rule\'s French wording ' +
+      '(`Reportée du vendredi 25 décembre (Noël)`, `Pas de collecte le vendredi 1er mai (Fête du Travail)`); else null',
+    examples: ['Reportée du vendredi 25 décembre (Noël)'],
   }),
 });
 

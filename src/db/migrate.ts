@@ -15,6 +15,7 @@ import * as conversationChanges from './migrations/0013-conversation-changes.ts'
 import * as cannedReplies from './migrations/0014-canned-replies.ts';
 import * as assistantState from './migrations/0016-assistant-state.ts';
 import * as reminderMailboxConfirms from './migrations/0017-reminder-mailbox-confirms.ts';
+import * as collectionsThatMove from './migrations/0018-collections-that-move.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0014-canned-replies': cannedReplies,
   '0016-assistant-state': assistantState,
   '0017-reminder-mailbox-confirms': reminderMailboxConfirms,
+  '0018-collections-that-move': collectionsThatMove,
 };
 
 const provider: MigrationProvider = {

@@ -35,6 +35,8 @@ export interface CityTable {
   return_of_bins: string | null;
   respect_of_calendar: string | null;
   holidays: string | null;
+  /** FR or FR-ALSACE-MOSELLE (migration 0018). */
+  holiday_calendar: Generated<'FR' | 'FR-ALSACE-MOSELLE'>;
   city_group_id: string | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
@@ -112,6 +114,32 @@ export interface CollectionExceptionTable {
   waste_type_id: string;
   name: string | null;
   description: string | null;
+  /** CANCEL, MOVE or ADD (migration 0018). */
+  kind: Generated<'CANCEL' | 'MOVE' | 'ADD'>;
+  /** MOVE: the day the collection takes place instead; null otherwise. */
+  moved_to: Timestamp | null;
+}
+
+/** A city group's rule for collections on a public holiday (migration 0018). */
+export interface HolidayRuleTable {
+  city_group_id: string;
+  /** The rule's place in the group's list, from 0. */
+  position: number;
+  /** A holiday key (src/kernel/holidays.ts) or `*`. */
+  holiday: string;
+  /** null: every waste type of the group. */
+  waste_type_id: string | null;
+  action: 'KEEP' | 'CANCEL' | 'NEXT_DAY' | 'PREVIOUS_DAY' | 'SHIFT_WEEK';
+}
+
+/** Where an occurrence of a place's iCalendar feed was last published and its SEQUENCE (migration 0018). */
+export interface CalendarSequenceTable {
+  place_id: string;
+  waste_type_id: string;
+  planned_date: string;
+  date: string;
+  status: string;
+  sequence: number;
 }
 
 export interface AttachedLocationTable {
@@ -492,6 +520,8 @@ export interface DB {
   place_street: StreetRuleTable;
   collection_day: CollectionDayTable;
   collection_exception: CollectionExceptionTable;
+  holiday_rule: HolidayRuleTable;
+  calendar_sequence: CalendarSequenceTable;
   attached_location: AttachedLocationTable;
   recycling_point: RecyclingPointTable;
   recycling_point_material: RecyclingPointMaterialTable;

@@ -8,7 +8,7 @@ import { loadSchedules } from './planner.ts';
 import { subscribedTimeZones } from './repository.ts';
 
 /**
- * Service alerts (CONTRACT section 12): when a change of data adds or removes a collection within the next 14 days
+ * Service alerts: when a change of data adds, removes or moves a collection within the next 14 days
  * at a place, its subscribers get one message per change. Whatever made the change (an import, an admin write, a
  * script) moves the data version; the worker then computes again the window of each place that has subscribers,
  * compares it with what it saw last (`reminder_place_calendar`), and puts one ALERT row per subscription and change
@@ -33,6 +33,8 @@ interface Change {
   wasteTypeName: string;
   added: boolean;
   reason: string | null;
+  /** A collection of the old window now taking place on another day: that day (`YYYY-MM-DD`). */
+  movedTo: string | null;
 }
 
 /** Answers how many alert deliveries were created. */
@@ -87,10 +89,15 @@ async function stalePlaces(db: Kysely<DB>, w: Window, after: string, limit: numb
     .execute();
 }
 
-/** What was added and removed between two windows, on the days both cover. */
+/**
+ * What was added, removed or moved between two windows, on the days both cover. A collection of the old window that
+ * now takes place on another day (up to two weeks after the window) is one change naming both days, not a removal and
+ * an addition.
+ */
 function changesOf(place: SeenPlace, schedule: PlaceSchedule | undefined, w: Window): { now: string[]; changes: Change[] } {
-  const calendar = schedule ? computeCalendar(schedule, { from: w.from, to: w.to }) : { occurrences: [], cancelled: [] };
-  const now = calendar.occurrences.map((o) => `${o.date}|${o.wasteTypeId}`);
+  const calendar = schedule ? computeCalendar(schedule, { from: w.from, to: w.to + MOVE_LOOKAHEAD_DAYS }) : { occurrences: [], cancelled: [] };
+  const inWindow = calendar.occurrences.filter((o) => o.date <= formatDayNumber(w.to));
+  const now = inWindow.map((o) => `${o.date}|${o.wasteTypeId}`);
   // Nothing to compare with (a place seen for the first time), or the same data as before (only the days moved).
   if (!place.occurrences || Number(place.seen_version) === w.version) return { now, changes: [] };
   const first = Math.max(w.from, parseCalendarDate(place.from_day!) ?? w.from);
@@ -102,27 +109,42 @@ function changesOf(place: SeenPlace, schedule: PlaceSchedule | undefined, w: Win
   const before = new Set(place.occurrences.filter(inBoth));
   const after = new Set(now.filter(inBoth));
   const names = new Map(schedule?.wasteTypes.map((t) => [t.id, t.name]) ?? []);
-  const reasons = new Map(calendar.cancelled.map((c) => [`${c.date}|${c.wasteTypeId}`, c.exceptionName || c.exceptionDescription || null]));
+  const reasons = new Map(calendar.cancelled.map((c) => [`${c.date}|${c.wasteTypeId}`, c.exceptionName || c.exceptionDescription || c.note]));
+  // Where each collection planned on a day went, when it moved.
+  const moves = new Map(calendar.occurrences.filter((o) => o.status === 'MOVED').map((o) => [`${o.originalDate}|${o.wasteTypeId}`, o]));
+  const movedIn = new Set<string>();
   const changes: Change[] = [];
-  const change = (key: string, added: boolean) => {
+  const change = (key: string, added: boolean, movedTo: string | null = null, reason: string | null = null) => {
     const [dayText, wasteTypeId] = key.split('|');
     const name = names.get(wasteTypeId);
     // A waste type deleted with its collections: nothing a citizen could be told by name.
     if (name === undefined) return;
-    changes.push({ day: parseCalendarDate(dayText)!, dayText, wasteTypeId, wasteTypeName: name, added, reason: added ? null : (reasons.get(key) ?? null) });
+    changes.push({ day: parseCalendarDate(dayText)!, dayText, wasteTypeId, wasteTypeName: name, added, reason, movedTo });
   };
-  for (const key of before) if (!after.has(key)) change(key, false);
-  for (const key of after) if (!before.has(key)) change(key, true);
+  for (const key of before) {
+    if (after.has(key)) continue;
+    const moved = moves.get(key);
+    if (moved && !before.has(`${moved.date}|${moved.wasteTypeId}`)) {
+      movedIn.add(`${moved.date}|${moved.wasteTypeId}`);
+      change(key, false, moved.date, null);
+    } else {
+      change(key, false, null, reasons.get(key) ?? null);
+    }
+  }
+  for (const key of after) if (!before.has(key) && !movedIn.has(key)) change(key, true);
   return { now, changes };
 }
 
+/** How far after the window a collection moved out of it is followed, to name its new day. */
+const MOVE_LOOKAHEAD_DAYS = 14;
+
 async function comparePlaces(db: Kysely<DB>, w: Window, places: SeenPlace[], options: AlertOptions): Promise<number> {
-  const schedules = await loadSchedules(db, places.map((p) => p.place_id), w.zone);
+  const schedules = await loadSchedules(db, places.map((p) => p.place_id));
   let created = 0;
   for (const place of places) {
     const { now, changes } = changesOf(place, schedules.get(place.place_id), w);
     for (const c of changes) {
-      const key = `${c.dayText}|${c.wasteTypeId}|${c.added ? 'ADDED' : 'REMOVED'}|v${w.version}`;
+      const key = `${c.dayText}|${c.wasteTypeId}|${c.movedTo ? `MOVED-${c.movedTo}` : c.added ? 'ADDED' : 'REMOVED'}|v${w.version}`;
       const title = `Changement de collecte – ${place.place_name}`;
       const body = alertBody(c);
       const tag = `collecte-${place.place_id}-${c.dayText}`;

@@ -127,8 +127,17 @@ function ofWasteType(name: string): string {
   return `du ${lower}`;
 }
 
-/** What an alert says: `Collecte des emballages du vendredi 25 décembre annulée : Noël`, `Collecte du verre du samedi 26 décembre ajoutée`. */
-export function alertBody(change: { dayText: string; wasteTypeName: string; added: boolean; reason: string | null }): string {
-  const what = `Collecte ${ofWasteType(change.wasteTypeName)} du ${frenchDate(change.dayText)} ${change.added ? 'ajoutée' : 'annulée'}`;
+/**
+ * What an alert says: `Collecte des emballages du vendredi 25 décembre annulée : Noël`, `Collecte du verre du samedi
+ * 26 décembre ajoutée`, and for a move both days: `Collecte des emballages du vendredi 25 décembre reportée au samedi
+ * 26 décembre` (`avancée au` when the new day is earlier).
+ */
+export function alertBody(change: { dayText: string; wasteTypeName: string; added: boolean; reason: string | null; movedTo?: string | null }): string {
+  const outcome = change.movedTo
+    ? `${change.movedTo > change.dayText ? 'reportée' : 'avancée'} au ${frenchDate(change.movedTo)}`
+    : change.added
+      ? 'ajoutée'
+      : 'annulée';
+  const what = `Collecte ${ofWasteType(change.wasteTypeName)} du ${frenchDate(change.dayText)} ${outcome}`;
   return change.reason ? `${what}\u00a0: ${change.reason}` : what;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { computeCalendar, type PlaceSchedule } from '../domain/collection-calendar.ts';
+import { loadSchedules as loadPlaceSchedules } from '../domain/schedules.ts';
 import { dayNumberFromParts, formatDayNumber, resolveTimeZone, startOfDayIn, wallClockParts } from '../kernel/dates.ts';
 import { calendarUrl, reminderMessage } from './messages.ts';
 import { deleteUnconfirmed, subscribedTimeZones } from './repository.ts';
@@ -76,7 +77,7 @@ async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions, a
       .execute();
     if (subscriptions.length === 0) return null;
 
-    const schedules = await loadSchedules(trx, [...new Set(subscriptions.map((s) => s.place_id))], due.zone);
+    const schedules = await loadSchedules(trx, [...new Set(subscriptions.map((s) => s.place_id))]);
     const expiresAt = startOfDayIn(due.tomorrow, due.zone);
     const range = { from: due.tomorrow, to: due.tomorrow };
     const collectedAt = new Map<string, { id: string; name: string }[]>();
@@ -131,45 +132,9 @@ async function planBatch(db: Kysely<DB>, due: DueWindow, options: PlanOptions, a
   });
 }
 
-/** What the calendar engine needs for each place of a batch, in three queries whatever the batch. */
-export async function loadSchedules(db: Kysely<DB>, placeIds: string[], timeZone: string): Promise<Map<string, PlaceSchedule>> {
-  const [places, days, exceptions] = await Promise.all([
-    db.selectFrom('collection_place').select(['id', 'city_id']).where('id', 'in', placeIds).execute(),
-    db
-      .selectFrom('collection_day')
-      .select(['place_id', 'name', 'waste_type_id', 'biweekly', 'start_date'])
-      .where('place_id', 'in', placeIds)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('collection_exception')
-      .select(['place_id', 'date_from', 'date_to', 'waste_type_id', 'name', 'description'])
-      .where('place_id', 'in', placeIds)
-      .orderBy('date_from')
-      .orderBy('id')
-      .execute(),
-  ]);
-  const cityIds = [...new Set(places.map((p) => p.city_id))];
-  const wasteTypes = await db.selectFrom('waste_type').select(['id', 'city_id', 'name', 'color']).where('city_id', 'in', cityIds).execute();
-  const schedules = new Map<string, PlaceSchedule>();
-  const typesOf = groupBy(wasteTypes, (w) => w.city_id);
-  for (const place of places) {
-    schedules.set(place.id, {
-      timeZone,
-      days: [],
-      exceptions: [],
-      wasteTypes: (typesOf.get(place.city_id) ?? []).map((w) => ({ id: w.id, name: w.name, color: w.color })),
-    });
-  }
-  for (const d of days) {
-    schedules.get(d.place_id)?.days.push({ name: d.name, wasteTypeId: d.waste_type_id, biweekly: d.biweekly, startDate: d.start_date });
-  }
-  for (const e of exceptions) {
-    schedules
-      .get(e.place_id)
-      ?.exceptions.push({ dateFrom: e.date_from, dateTo: e.date_to, wasteTypeId: e.waste_type_id, name: e.name, description: e.description });
-  }
-  return schedules;
+/** What the calendar engine needs for each place of a batch (src/domain/schedules.ts), by place id. */
+export async function loadSchedules(db: Kysely<DB>, placeIds: string[]): Promise<Map<string, PlaceSchedule>> {
+  return new Map((await loadPlaceSchedules(db, { placeIds })).map((place) => [place.id, place.schedule]));
 }
 
 /** Deletes what is no longer needed: unconfirmed subscriptions after 7 days, ledger rows after 30. */
@@ -181,15 +146,4 @@ export async function cleanUp(db: Kysely<DB>, now: Date): Promise<void> {
     .where('created_at', '<', new Date(now.getTime() - 30 * day))
     .where('status', 'in', ['SENT', 'FAILED'])
     .execute();
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }

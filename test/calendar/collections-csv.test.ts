@@ -20,13 +20,13 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
       assert.match(String(res.headers['content-disposition']), /^attachment; filename="collectes-[\w-]+\.csv"$/);
-      assert.ok(res.body.startsWith('secteur_id,secteur_nom,flux,date,statut,motif\r\n'));
+      assert.ok(res.body.startsWith('secteur_id,secteur_nom,flux,date,date_initiale,statut,motif\r\n'));
       const records = parse(res.body) as string[][];
       assert.deepEqual(records.slice(1), [
-        [s.placeId, 'Centre-ville', 'Emballages', '2026-12-23', 'PREVUE', ''],
-        [s.placeId, 'Centre-ville', 'Ordures ménagères', '2026-12-25', 'PREVUE', ''],
-        [s.placeId, 'Centre-ville', 'Verre', '2026-12-25', 'ANNULEE', 'Noël'],
-        [s.otherPlaceId, 'Hameau', 'Ordures ménagères', '2026-12-28', 'ANNULEE', 'Collecte reportée au mardi, "tournée B".'],
+        [s.placeId, 'Centre-ville', 'Emballages', '2026-12-23', '', 'PREVUE', ''],
+        [s.placeId, 'Centre-ville', 'Ordures ménagères', '2026-12-25', '', 'PREVUE', ''],
+        [s.placeId, 'Centre-ville', 'Verre', '2026-12-25', '', 'ANNULEE', 'Noël'],
+        [s.otherPlaceId, 'Hameau', 'Ordures ménagères', '2026-12-28', '', 'ANNULEE', 'Collecte reportée au mardi, "tournée B".'],
       ]);
     });
 

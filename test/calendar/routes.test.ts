@@ -43,7 +43,16 @@ for (const kind of testDatabaseKinds()) {
       const christmas = await app.inject(url(s.cityId, s.placeId, '?from=2026-12-25&to=2026-12-25'));
       assert.equal(christmas.statusCode, 200);
       assert.deepEqual(christmas.json(), [
-        { date: '2026-12-25', wasteTypeId: s.wasteTypes.ordures, wasteTypeName: 'Ordures ménagères', color: '#6b7280', holiday: 'Noël' },
+        {
+          date: '2026-12-25',
+          wasteTypeId: s.wasteTypes.ordures,
+          wasteTypeName: 'Ordures ménagères',
+          color: '#6b7280',
+          holiday: 'Noël',
+          status: 'PLANNED',
+          originalDate: null,
+          note: null,
+        },
       ]);
       const fromOnly = (await app.inject(url(s.cityId, s.placeId, '?from=2027-03-01'))).json() as { date: string }[];
       assert.equal(fromOnly[0].date, '2027-03-03');

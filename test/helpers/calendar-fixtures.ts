@@ -8,6 +8,35 @@ export interface CalendarCityOptions {
   name?: string;
   status?: 'ACTIF' | 'NON_ACTIF';
   timeZone?: string;
+  /** The city group it belongs to (insertCityGroup), else none. */
+  cityGroupId?: string | null;
+  holidayCalendar?: 'FR' | 'FR-ALSACE-MOSELLE';
+}
+
+/** A city group, for holiday rules. */
+export async function insertCityGroup(db: Kysely<DB>, name = 'Communauté Collecte'): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('city_group')
+    .values({ id, name, type: 'Communauté de communes', code: id.slice(0, 6), siren: '200000000', chat_enabled: false })
+    .execute();
+  return id;
+}
+
+export interface HolidayRuleFixture {
+  holiday: string;
+  wasteTypeId: string | null;
+  action: 'KEEP' | 'CANCEL' | 'NEXT_DAY' | 'PREVIOUS_DAY' | 'SHIFT_WEEK';
+}
+
+/** Replaces a group's holiday rules. */
+export async function setHolidayRules(db: Kysely<DB>, cityGroupId: string, rules: HolidayRuleFixture[]): Promise<void> {
+  await db.deleteFrom('holiday_rule').where('city_group_id', '=', cityGroupId).execute();
+  if (rules.length === 0) return;
+  await db
+    .insertInto('holiday_rule')
+    .values(rules.map((r, position) => ({ city_group_id: cityGroupId, position, holiday: r.holiday, waste_type_id: r.wasteTypeId, action: r.action })))
+    .execute();
 }
 
 export async function insertCalendarCity(db: Kysely<DB>, options: CalendarCityOptions = {}): Promise<string> {
@@ -26,7 +55,8 @@ export async function insertCalendarCity(db: Kysely<DB>, options: CalendarCityOp
       return_of_bins: null,
       respect_of_calendar: null,
       holidays: null,
-      city_group_id: null,
+      city_group_id: options.cityGroupId ?? null,
+      holiday_calendar: options.holidayCalendar ?? 'FR',
     })
     .execute();
   return id;
@@ -78,6 +108,8 @@ export interface ExceptionFixture {
   dateTo?: string | null;
   name?: string | null;
   description?: string | null;
+  kind?: 'CANCEL' | 'MOVE' | 'ADD';
+  movedTo?: string | null;
 }
 
 export async function insertExceptions(db: Kysely<DB>, placeId: string, exceptions: ExceptionFixture[]): Promise<void> {
@@ -93,6 +125,8 @@ export async function insertExceptions(db: Kysely<DB>, placeId: string, exceptio
         waste_type_id: e.wasteTypeId,
         name: e.name ?? null,
         description: e.description ?? null,
+        kind: e.kind ?? 'CANCEL',
+        moved_to: e.movedTo ?? null,
       })),
     )
     .execute();

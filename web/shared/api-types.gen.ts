@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Collection dates of a place
-         * @description Extension of the seed (CONTRACT section 3b). The collections of the place from `from` through `to` (inclusive, `YYYY-MM-DD` in the city's time zone, Europe/Paris unless the city says otherwise), with the regular collections its exceptions remove left out and French legal holidays named in `holiday`. Default: today through today + 30; `from` alone gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, or a place of another city: 404.
+         * @description Extension of the seed (CONTRACT section 3b). The collections of the place from `from` through `to` (inclusive, `YYYY-MM-DD` in the city's time zone, Europe/Paris unless the city says otherwise), as the exceptions (cancel, move, add) and the city group's holiday rules leave them: a moved collection on its new day with status `MOVED`, `originalDate` and a `note`; an added one `ADDED`; the removed ones left out, or listed with status `CANCELLED` on their own day with `include=cancelled`. Public holidays (on the city's calendar: national, or Alsace-Moselle's) are named in `holiday`. Default: today through today + 30; `from` alone gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, or a place of another city: 404.
          */
         get: operations["listCityPlaceCollections"];
         put?: never;
@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * iCalendar feed of a place's collections
-         * @description Extension of the seed (CONTRACT section 3b). An RFC 5545 calendar to subscribe to: one all-day event per collection from today through today + 365 in the city's time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event (`Collecte annulée : <waste type>`, with the exception's name and description) for each collection an exception removes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD>@collecte`, the same on every fetch; `DTSTAMP` is the time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. `?alarm=19:00` (issue 19) adds a display `VALARM` to each collection at that time the evening before.
+         * @description Extension of the seed (CONTRACT section 3b). An RFC 5545 calendar to subscribe to: one all-day event per collection from today through today + 365 in the city's time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event (`Collecte annulée : <waste type>`, with the exception's name and description) for each collection an exception or holiday rule removes. A moved collection keeps its UID on its new day, titled `Collecte : <waste type> (reportée du 25 décembre)`; `SEQUENCE` grows each time an occurrence's day or status changes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD of the day it was planned for>@collecte`, the same on every fetch; `X-WR-CALNAME` and `NAME` carry the place's name. `?cancelled=false` leaves out cancelled events (for Home Assistant's waste_collection_schedule, which ignores `STATUS`); `?wasteTypeId=` (repeatable) keeps those waste types only. `DTSTAMP` is the time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. `?alarm=19:00` adds a display `VALARM` to each collection at that time the evening before.
          */
         get: operations["getCityPlaceCalendarIcs"];
         put?: never;
@@ -156,8 +156,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open data: every planned or cancelled collection of a city (CSV)
-         * @description For the city's open-data portal: one row per collection of every collection place of the city from `from` through `to`, with the same range rules as `GET /public/cities/{cityId}/places/{placeId}/collections` (`YYYY-MM-DD` in the city's time zone, default today through today + 30, at most 366 days). Columns `secteur_id,secteur_nom,flux,date,statut,motif`: the place, the waste type's name, the day, `PREVUE` or `ANNULEE` (a regular collection an exception removes), and for a cancelled one the exception's name, else its description. Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404. A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (what a spreadsheet would run as a formula) is written with a leading `'` (OWASP's rule against CSV injection); the decision is by the column's type, not by the value: a numeric column is never prefixed, so a negative coordinate such as `-4.48` stays a number. Every column here is text (a place or a waste type named `+1` is written `'+1`).
+         * Open data: every planned, moved, added or cancelled collection of a city (CSV)
+         * @description For the city's open-data portal: one row per collection of every collection place of the city from `from` through `to`, with the same range rules as `GET /public/cities/{cityId}/places/{placeId}/collections` (`YYYY-MM-DD` in the city's time zone, default today through today + 30, at most 366 days). Columns `secteur_id,secteur_nom,flux,date,date_initiale,statut,motif`: the place, the waste type's name, the day, the day it was planned for when it moved (else empty), the status — `PREVUE`, `REPORTEE` (moved: the row is on the new day), `AJOUTEE` (added by an exception) or `ANNULEE` (removed by an exception or a holiday rule, on its own day) — and the reason: the exception's name and description, or the holiday rule's wording (`Reportée du vendredi 25 décembre (Noël)`). Rows by date, then place name, then waste type name. UTF-8, comma-separated, header row, RFC 4180 quoting, CRLF line ends, `Content-Disposition: attachment`. Unknown or NON_ACTIF city: 404. A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (what a spreadsheet would run as a formula) is written with a leading `'` (OWASP's rule against CSV injection); the decision is by the column's type, not by the value: a numeric column is never prefixed, so a negative coordinate such as `-4.48` stays a number. Every column here is text (a place or a waste type named `+1` is written `'+1`).
          */
         get: operations["getCityCollectionsCsv"];
         put?: never;
@@ -2879,6 +2879,8 @@ export interface operations {
                  * @example 2026-12-25
                  */
                 to?: string;
+                /** @description `cancelled` also lists the collections removed (by an exception or a holiday rule), status `CANCELLED`, on their own day */
+                include?: "cancelled";
             };
             header?: never;
             path: {
@@ -2913,6 +2915,15 @@ export interface operations {
                          * @example Noël
                          */
                         holiday: string | null;
+                        /** @description `PLANNED` (the weekly rules), `MOVED` (an exception or a holiday rule moved it here from `originalDate`), `ADDED` (an exception adds it), `CANCELLED` (removed; listed only with `include=cancelled`, on its own day) */
+                        status: "PLANNED" | "MOVED" | "ADDED" | "CANCELLED";
+                        /** @description For a `MOVED` collection, the day it was planned for (`YYYY-MM-DD`); else null */
+                        originalDate: string | null;
+                        /**
+                         * @description Why it is not as planned: the exception's name and description, or the holiday rule's French wording (`Reportée du vendredi 25 décembre (Noël)`, `Pas de collecte le vendredi 1er mai (Fête du Travail)`); else null
+                         * @example Reportée du vendredi 25 décembre (Noël)
+                         */
+                        note: string | null;
                     }[];
                 };
             };
@@ -2944,6 +2955,10 @@ export interface operations {
                  * @example 19:00
                  */
                 alarm?: string;
+                /** @description `false` leaves out the cancelled events, for clients that ignore `STATUS:CANCELLED` (Home Assistant's waste_collection_schedule shows them as collections). Default `true`. */
+                cancelled?: boolean;
+                /** @description Repeatable: keeps the collections of these waste types only (one feed per bin). Each must be a waste type of the city: else 400. */
+                wasteTypeId?: string[];
             };
             header?: never;
             path: {
@@ -10923,6 +10938,15 @@ export interface operations {
                          * @example Noël
                          */
                         holiday: string | null;
+                        /** @description `PLANNED` (the weekly rules), `MOVED` (an exception or a holiday rule moved it here from `originalDate`), `ADDED` (an exception adds it), `CANCELLED` (removed; listed only with `include=cancelled`, on its own day) */
+                        status: "PLANNED" | "MOVED" | "ADDED" | "CANCELLED";
+                        /** @description For a `MOVED` collection, the day it was planned for (`YYYY-MM-DD`); else null */
+                        originalDate: string | null;
+                        /**
+                         * @description Why it is not as planned: the exception's name and description, or the holiday rule's French wording (`Reportée du vendredi 25 décembre (Noël)`, `Pas de collecte le vendredi 1er mai (Fête du Travail)`); else null
+                         * @example Reportée du vendredi 25 décembre (Noël)
+                         */
+                        note: string | null;
                     }[];
                 };
             };
@@ -11052,6 +11076,15 @@ export interface operations {
                          * @example Noël
                          */
                         holiday: string | null;
+                        /** @description `PLANNED` (the weekly rules), `MOVED` (an exception or a holiday rule moved it here from `originalDate`), `ADDED` (an exception adds it), `CANCELLED` (removed; listed only with `include=cancelled`, on its own day) */
+                        status: "PLANNED" | "MOVED" | "ADDED" | "CANCELLED";
+                        /** @description For a `MOVED` collection, the day it was planned for (`YYYY-MM-DD`); else null */
+                        originalDate: string | null;
+                        /**
+                         * @description Why it is not as planned: the exception's name and description, or the holiday rule's French wording (`Reportée du vendredi 25 décembre (Noël)`, `Pas de collecte le vendredi 1er mai (Fête du Travail)`); else null
+                         * @example Reportée du vendredi 25 décembre (Noël)
+                         */
+                        note: string | null;
                     }[];
                 };
             };
