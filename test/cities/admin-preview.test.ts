@@ -34,6 +34,7 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(withoutExceptions.statusCode, 200, withoutExceptions.body);
       assert.deepEqual(withoutExceptions.json().at(-1), {
         date: '2026-12-25', wasteTypeId: ids.wasteOm, wasteTypeName: 'Ordures ménagères', color: '#424242', holiday: 'Noël',
+        status: 'PLANNED', originalDate: null, note: null,
       }, 'the stored days, without the Christmas exception');
 
       const proposal = {
