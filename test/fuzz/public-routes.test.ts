@@ -62,6 +62,8 @@ const WRITABLE_TABLES = [
   // Reminder subscriptions (made, updated, deleted by their routes) and the keys generated at the first need.
   'reminder_subscription',
   'reminder_setting',
+  // What the iCalendar feed last published of each occurrence that ever moved, for its SEQUENCE (written by reads).
+  'calendar_sequence',
 ] as const;
 
 const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
