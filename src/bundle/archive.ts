@@ -54,14 +54,18 @@ async function* tarBlocks(entries: ArchiveEntry[]): AsyncGenerator<Buffer> {
     yield tarHeader(entry);
     const body = entry.open();
     let written = 0;
-    for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
-      const bytes = chunk as Buffer;
-      // A file that grew since it was measured must not shift the archive: its header said `size`.
-      const kept = bytes.subarray(0, Math.max(0, entry.size - written));
-      written += kept.length;
-      if (kept.length > 0) yield kept;
+    try {
+      for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
+        const bytes = chunk as Buffer;
+        // A file that grew since it was measured must not shift the archive: its header said `size`.
+        const kept = bytes.subarray(0, Math.max(0, entry.size - written));
+        written += kept.length;
+        if (kept.length > 0) yield kept;
+      }
+    } catch {
+      // A file deleted (or unreadable) since it was measured: its header is out, so its size is kept, as zeros.
     }
-    // A file that shrank is padded with zeros to the size its header announced.
+    // A file that shrank or went away is padded with zeros to the size its header announced.
     if (written < entry.size) yield Buffer.alloc(entry.size - written);
     yield padding(entry.size);
   }
@@ -70,7 +74,12 @@ async function* tarBlocks(entries: ArchiveEntry[]): AsyncGenerator<Buffer> {
 
 /** The gzipped tar of `entries`, as a stream. */
 export function tarGz(entries: ArchiveEntry[]): Readable {
-  return Readable.from(tarBlocks(entries)).pipe(createGzip());
+  const gzip = createGzip();
+  // `pipe` does not carry errors: one from the source would be thrown with nobody to hear it (an uncaught
+  // exception), so it ends the archive instead.
+  return Readable.from(tarBlocks(entries))
+    .on('error', () => gzip.destroy())
+    .pipe(gzip);
 }
 
 /**
