@@ -2,7 +2,7 @@
  * What a link written by an agent or a bundle may open: the web, an e-mail or a phone call. Anything else a browser
  * would run or render in the page's origin (`javascript:`, `data:`, `vbscript:`, `blob:`, `file:`…) is refused. One rule
  * for every stored link the clients make clickable (a menu item's today); the citizens' app applies the same list when
- * it renders MDX links (web/src/markdown.tsx).
+ * it renders MDX links (web/shared/markdown.tsx).
  */
 export const LINK_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 

@@ -116,7 +116,7 @@ for (const kind of testDatabaseKinds()) {
       await page.getByLabel('Au numéro').fill('99');
       await page.getByLabel('Côté').selectOption('ODD');
       await page.getByRole('button', { name: 'Enregistrer' }).click();
-      await page.getByRole('status').filter({ hasText: 'Rue ajoutée.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Rue « Rue de la Console » créée.' }).waitFor();
       await page.getByRole('cell', { name: 'numéros impairs de 1 à 99', exact: true }).waitFor();
       await checkA11y(page, 'streets');
       let found: { placeId: string }[] = [];

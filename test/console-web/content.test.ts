@@ -126,7 +126,7 @@ for (const kind of testDatabaseKinds()) {
       const content = page.getByLabel('Contenu', { exact: true });
       await content.fill('# Tous les emballages\n\nLe bac jaune {oops\n');
       const fault = page.locator('.mdx-fault');
-      await fault.filter({ hasText: /^Ligne 3, colonne \d+ : le contenu n’est pas du MDX valide/ }).waitFor();
+      await fault.filter({ hasText: /^Ligne 3, colonne \d+\s: le contenu n’est pas du MDX valide/ }).waitFor();
       await page.locator('.mdx-gutter .error-line').filter({ hasText: '3' }).waitFor();
       assert.equal(await content.getAttribute('aria-invalid'), 'true');
       await checkA11y(page, 'post with a fault');
@@ -161,7 +161,7 @@ for (const kind of testDatabaseKinds()) {
       await shoot(page, 'post-editor');
       await page.getByRole('button', { name: 'Enregistrer' }).click();
       await page.waitForURL(/\/console\/actualites\/[0-9a-f-]{36}/);
-      await page.getByText(/^État : Programmé pour le \d+/).waitFor();
+      await page.getByText(/^État\s: Programmé pour le \d+/).waitFor();
       const postId = page.url().match(/actualites\/([0-9a-f-]{36})/)![1];
       assert.ok(!(await json<PublicPost[]>(server, '/public/blog-posts')).some((p) => p.id === postId), 'not public before its time');
       await page.getByRole('navigation', { name: 'Fil d’Ariane' }).getByRole('link', { name: 'Actualités' }).click();
@@ -215,7 +215,7 @@ for (const kind of testDatabaseKinds()) {
       await shoot(page, 'page-editor');
       await page.getByLabel('Publier maintenant').check();
       await page.getByRole('button', { name: 'Enregistrer' }).click();
-      await page.getByRole('status').filter({ hasText: /^Page enregistrée : publié le/ }).waitFor();
+      await page.getByRole('status').filter({ hasText: /^Page enregistrée\s: publié le/ }).waitFor();
       const after = await until<PublicApp>(server, '/public/cms/apps/collecte-brest-app', (app) => app.pages.some((p) => p.title === 'Les défis 2027'));
       assert.ok(after.pages.some((p) => p.title === 'Les défis 2027'), 'the page is public');
 

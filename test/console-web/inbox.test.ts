@@ -28,9 +28,11 @@ for (const kind of testDatabaseKinds()) {
       // A canned reply of the group, written in the console.
       await nav.getByRole('link', { name: 'Réponses types' }).click();
       await page.getByRole('heading', { level: 1, name: 'Réponses types' }).waitFor();
+      await page.getByRole('button', { name: 'Ajouter une réponse type' }).click();
       await page.getByLabel('Titre').fill('Prise en charge');
       await page.getByLabel('Réponse', { exact: true }).fill(CANNED);
-      await page.getByRole('button', { name: 'Ajouter' }).click();
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await page.getByRole('status').filter({ hasText: 'Réponse type « Prise en charge » créée.' }).waitFor();
       await page.getByRole('cell', { name: 'Prise en charge', exact: true }).waitFor();
       await checkA11y(page, 'canned replies');
       await shoot(page, 'canned-replies');
@@ -62,10 +64,10 @@ for (const kind of testDatabaseKinds()) {
       await row.getByRole('link', { name: /^Appareil [0-9A-F]{6}$/ }).click();
       await page.getByRole('heading', { level: 1, name: /^Conversation avec Appareil/ }).waitFor();
       await page.locator('.messages li.user').filter({ hasText: 'je veux parler à un agent' }).waitFor();
-      assert.match(await page.locator('main').innerText(), new RegExp(`${city.cityName}, secteur « ${city.placeName} »`));
+      assert.match(await page.locator('main').innerText(), new RegExp(`${city.cityName}, secteur «\\s${city.placeName}\\s»`));
       await page.getByRole('button', { name: 'M’attribuer la conversation' }).click();
       await page.getByText('La conversation vous est attribuée.').waitFor();
-      await page.getByText(/Attribuée à : moi/).waitFor();
+      await page.getByText(/Attribuée à\s: moi/).waitFor();
       await page.getByLabel('Réponse type').selectOption({ label: 'Prise en charge' });
       assert.equal(await page.getByLabel('Votre réponse').inputValue(), CANNED);
       await page.getByRole('button', { name: 'Envoyer' }).click();

@@ -76,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
       await detailForm.getByLabel('Consignes pour ce matériau').fill('Videz-le ; le couvercle va avec les emballages.');
       await checkA11y(page, 'waste type with its materials');
       await detailForm.getByRole('button', { name: 'Enregistrer' }).click();
-      await materials.getByRole('status').filter({ hasText: '« Pot de confiture » enregistré.' }).waitFor();
+      await materials.getByRole('status').filter({ hasText: 'Matériau « Pot de confiture » créé.' }).waitFor();
       await materials.getByRole('cell', { name: 'Pot de confiture', exact: true }).waitFor();
       await publicUntil<PublicCity>(`${server.origin}/public/cities/${cityId}`, (city) =>
         city.wasteTypes.some((w) => w.name === 'Verre' && w.details.some((d) => d.material === 'Pot de confiture' && d.instructions === 'Videz-le ; le couvercle va avec les emballages.')),
@@ -100,7 +100,7 @@ for (const kind of testDatabaseKinds()) {
       await shoot(page, 'attached-location', locationForm);
       await locationForm.getByLabel('Longitude').fill('-4,4862');
       await locationForm.getByRole('button', { name: 'Enregistrer' }).click();
-      await locations.getByRole('status').filter({ hasText: '« Place de la Liberté » enregistré.' }).waitFor();
+      await locations.getByRole('status').filter({ hasText: 'Lieu rattaché « Place de la Liberté » créé.' }).waitFor();
       await publicUntil<PublicCity>(`${server.origin}/public/cities/${cityId}`, (c) =>
         c.wasteCollectionPlaces.some((p) => p.id === place.id && p.attachedLocations.some((l) => l.name === 'Place de la Liberté' && l.latitude === 48.3904 && l.longitude === -4.4862)),
       );

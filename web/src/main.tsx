@@ -2,7 +2,7 @@ import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { lazy } from './lazy.tsx';
-import { Link, match, usePath } from './router.tsx';
+import { Link, match, usePath } from '../shared/router.tsx';
 import { loadSite, type SiteChrome } from './site.ts';
 import { chosenPlace } from './store.ts';
 import type { MenuItem } from './types.ts';

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { ApiError, messageOf } from './api.ts';
-import { Link } from './router.tsx';
+import { Link } from '../shared/router.tsx';
 
 export { useResource, type Resource } from '../shared/resource.ts';
 

@@ -3,7 +3,7 @@
 // The access token lives in memory only (never in storage a script could read later). The session itself is the
 // HttpOnly refresh cookie (Path=/auth): on load, and whenever a request answers 401, POST /auth/refresh gives a new
 // token and the request is sent once more. When the refresh fails too, the session has ended: the app shows the
-// login screen (forms keep their drafts in sessionStorage, see ui.tsx useDraft).
+// login screen (forms keep their drafts in sessionStorage, see editor.tsx useEditor).
 import type { paths } from '../../shared/api-types.gen.ts';
 import type { ApiErrorBody, JsonAnswer, Listing } from '../../shared/types.ts';
 
@@ -29,9 +29,9 @@ export class ApiError extends Error {
   }
 }
 
-const OFFLINE = 'Impossible de joindre le serveur : vérifiez votre connexion, puis réessayez.';
+const OFFLINE = 'Impossible de joindre le serveur\u00a0: vérifiez votre connexion, puis réessayez.';
 const SERVER = 'Le serveur rencontre un problème passager. Réessayez dans quelques instants.';
-const EXPIRED = 'Votre session a pris fin : reconnectez-vous pour continuer.';
+const EXPIRED = 'Votre session a pris fin\u00a0: reconnectez-vous pour continuer.';
 
 // ---- the session -------------------------------------------------------------------------------------------------
 

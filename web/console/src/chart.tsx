@@ -1,7 +1,7 @@
 // A bar chart in plain SVG (no chart library): an image with a title and a description for screen readers, and the
 // same numbers as a table beside it (the fallback, and what a keyboard or screen-reader user reads).
 import { useId } from 'preact/hooks';
-import { Table } from './ui.tsx';
+import { Table } from './table.tsx';
 
 export interface Bar {
   /** The bar's name in the table (`24 novembre`). */
@@ -19,7 +19,7 @@ const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
 export function BarChart({ title, unit, bars, color = '#166534' }: { title: string; unit: string; bars: Bar[]; color?: string }) {
   const id = useId();
-  if (bars.length === 0) return <p class="muted">{title} : aucune donnée sur cette période.</p>;
+  if (bars.length === 0) return <p class="muted">{title}&nbsp;: aucune donnée sur cette période.</p>;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
@@ -61,7 +61,7 @@ export function BarChart({ title, unit, bars, color = '#166534' }: { title: stri
       </svg>
       <figcaption>{title}</figcaption>
       <details>
-        <summary>Voir les données de « {title} »</summary>
+        <summary>Voir les données de «&nbsp;{title}&nbsp;»</summary>
         <Table caption={title} rows={bars} rowKey={(b) => b.label} columns={[{ label: 'Libellé', cell: (b) => b.label }, { label: unit, cell: (b) => number(b.value), class: 'num' }]} />
       </details>
     </figure>

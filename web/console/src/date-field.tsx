@@ -1,8 +1,8 @@
 // A day typed in a date input, said back in French under it (« mardi 1er décembre 2026 »): the input itself shows
 // the day in the browser's language and order, which need not be French.
 import type { ComponentChildren } from 'preact';
+import { TextField } from './form-fields.tsx';
 import { frenchDate } from './french.ts';
-import { TextField } from './ui.tsx';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -18,7 +18,7 @@ export function DateField({
   error?: string | null;
   required?: boolean;
 }) {
-  const said = DAY.test(value) ? <span class="date-said">Date choisie : {frenchDate(value)}.</span> : null;
+  const said = DAY.test(value) ? <span class="date-said">Date choisie&nbsp;: {frenchDate(value)}.</span> : null;
   return (
     <TextField
       {...rest}

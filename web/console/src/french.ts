@@ -15,7 +15,7 @@ export function frenchDate(day: string, { year = true, weekday = true } = {}): s
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on, in the agent's time zone. */
-function localDay(timestamp: string): string {
+export function localDay(timestamp: string): string {
   const d = new Date(timestamp);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -23,3 +23,9 @@ function localDay(timestamp: string): string {
 
 /** `1er décembre 2026`: the day of an instant in the agent's time zone. */
 export const frenchDay = (timestamp: string): string => frenchDate(localDay(timestamp), { weekday: false });
+
+/** A day typed in a form as the timestamp the API takes: noon UTC falls on that day in every European time zone. */
+export const dayToTimestamp = (day: string): string => `${day}T12:00:00.000Z`;
+
+/** A name between French quotation marks, with the no-break spaces they take: `«\u00a0Verre\u00a0»`. */
+export const quoted = (name: string): string => `«\u00a0${name}\u00a0»`;

@@ -1,5 +1,5 @@
 // The « Historique » link of a record in the collection-data screens' lists (screens/history.tsx).
-import { Link } from './router.tsx';
+import { Link } from '../../shared/router.tsx';
 
 export function HistoryLink({ entity, id, name }: { entity: string; id: string; name: string }) {
   return (

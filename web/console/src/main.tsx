@@ -2,10 +2,11 @@ import { Component, render, type ComponentChildren, type FunctionComponent } fro
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
-import { Link, match, useLocation } from './router.tsx';
+import { useLocation } from './location.ts';
 import { screens, type ScreenEntry, type ScreenProps } from './screens.ts';
-import { Loading, Problem, Title } from './ui.tsx';
 import { Login } from './screens/login.tsx';
+import { Loading, Problem, Title } from './ui.tsx';
+import { Link, match } from '../../shared/router.tsx';
 
 /** Screens already loaded, by path pattern: moving back to one draws it at once. */
 const loaded = new Map<string, FunctionComponent<ScreenProps>>();
@@ -37,7 +38,7 @@ function LazyScreen({ entry, props }: { entry: ScreenEntry; props: ScreenProps }
   if (error) {
     return (
       <div class="problem" role="alert">
-        <p>Cet écran n’a pas pu être chargé : vérifiez votre connexion, puis réessayez.</p>
+        <p>Cet écran n’a pas pu être chargé&nbsp;: vérifiez votre connexion, puis réessayez.</p>
         <button type="button" class="button secondary" onClick={() => (setError(null), setAttempt((n) => n + 1))}>
           Réessayer
         </button>

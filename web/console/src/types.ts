@@ -14,3 +14,7 @@ export type Area = Place['area'];
 export type RecyclingPoint = GetJson<'/admin/recycling-points/{id}'>;
 export type QuizQuestion = GetJson<'/admin/quiz-questions/{id}'>;
 export type Challenge = GetJson<'/admin/challenges/{id}'>;
+export type Badge = GetJson<'/admin/badges/{id}'>;
+export type Serie = GetJson<'/admin/series/{id}'>;
+export type AttachedLocation = GetJson<'/admin/attached-locations/{id}'>;
+export type WasteTypeDetail = GetJson<'/admin/waste-type-details/{id}'>;

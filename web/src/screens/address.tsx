@@ -2,7 +2,7 @@
 // (CONTRACT section 11, GET /public/places/lookup), on the commune screen above the list of places.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getLive, messageOf } from '../api.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link, navigate } from '../../shared/router.tsx';
 import type { PlaceCandidate } from '../types.ts';
 import { Problem } from '../ui.tsx';
 import { canLocate, currentPosition, wasDenied } from '../position.ts';

@@ -1,7 +1,7 @@
 // The city group's blog posts, rendered from their MDX.
 import { get } from '../api.ts';
-import { Markdown } from '../markdown.tsx';
-import { Link } from '../router.tsx';
+import { Markdown } from '../../shared/markdown.tsx';
+import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';
 import { shortDate } from '../text.ts';
 import type { BlogPost, City } from '../types.ts';

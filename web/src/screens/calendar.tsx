@@ -1,7 +1,7 @@
 // A place's next collections per waste type, its exceptions and holidays, and the iCalendar subscription.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get } from '../api.ts';
-import { Link } from '../router.tsx';
+import { Link } from '../../shared/router.tsx';
 import { forgetPlace, read, savePlace, savedPlaces, write, type SavedPlace } from '../store.ts';
 import { addDays, capitalize, firstOfMonth, longDay, relativeDay, shortDate, todayInFrance } from '../text.ts';
 import type { City, Collection, Place, WasteType } from '../types.ts';

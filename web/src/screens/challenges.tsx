@@ -1,7 +1,7 @@
 // The city's challenges: play a serie's quiz, send the score, see badges and progress.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, messageOf, post } from '../api.ts';
-import { Link } from '../router.tsx';
+import { Link } from '../../shared/router.tsx';
 import { currentCityId, deviceId } from '../store.ts';
 import { shortDate } from '../text.ts';
 import type { Badge, Challenge, City, Completion, Progress, WasteType } from '../types.ts';

@@ -1,7 +1,7 @@
 // Choosing a commune (search as you type, accents ignored) and, where there are several, a collection place.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { get } from '../api.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link, navigate } from '../../shared/router.tsx';
 import { chooseCity, write } from '../store.ts';
 import { fold } from '../text.ts';
 import type { City, CityGroup } from '../types.ts';

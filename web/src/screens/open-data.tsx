@@ -1,6 +1,6 @@
 // « Données ouvertes »: the open-data exports of CONTRACT section 14, for the citizen's commune, as files to download.
 import { get } from '../api.ts';
-import { Link } from '../router.tsx';
+import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';
 import { addDays, todayInFrance } from '../text.ts';
 import type { City } from '../types.ts';

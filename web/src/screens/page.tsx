@@ -1,6 +1,6 @@
 // A published CMS page of the site the app is served for.
 import { get } from '../api.ts';
-import { Markdown } from '../markdown.tsx';
+import { Markdown } from '../../shared/markdown.tsx';
 import type { CmsPage } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
 

@@ -1,7 +1,7 @@
 // "Où jeter ?": the server's ranked search of the city's sorting guide (CONTRACT section 15), as one types.
 import { useEffect, useState } from 'preact/hooks';
 import { get, getLive } from '../api.ts';
-import { Link } from '../router.tsx';
+import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';
 import type { City, GuideResult } from '../types.ts';
 import { Loading, NeedCity, Problem, Swatch, Title, useResource } from '../ui.tsx';

@@ -2,11 +2,11 @@
 // (POST /admin/content/check, its fault shown at its line), a live preview drawn by the citizens' own renderer, and
 // images inserted from the media library.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { Markdown } from '../../../src/markdown.tsx';
 import { currentUser, getAll, holds, post } from '../api.ts';
 import { Problem } from '../ui.tsx';
 import { Thumbnail, publicMediaUrl } from './media.tsx';
 import type { ContentCheck as Check, Media } from './types.ts';
+import { Markdown } from '../../../shared/markdown.tsx';
 
 /** The server's verdict on `content`, asked 400 ms after the last keystroke; only the latest answer counts. */
 function useContentCheck(content: string): Check | null {
@@ -67,7 +67,7 @@ function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onCl
       </div>
       {error !== null && <Problem error={error} />}
       {media === null && error === null && <p class="muted">Chargement des images…</p>}
-      {media?.length === 0 && <p class="muted">Aucune image : ajoutez-en depuis la médiathèque.</p>}
+      {media?.length === 0 && <p class="muted">Aucune image&nbsp;: ajoutez-en depuis la médiathèque.</p>}
       {media && media.length > 0 && (
         <ul class="media-grid small">
           {media.map((m) => (
@@ -76,7 +76,7 @@ function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onCl
                 <Thumbnail media={m} />
                 <span>
                   {m.filename}
-                  {!m.public && <span class="tag">privée : invisible des habitants</span>}
+                  {!m.public && <span class="tag">privée&nbsp;: invisible des habitants</span>}
                 </span>
               </button>
             </li>
@@ -129,7 +129,7 @@ export function MdxEditor({ label, value, onInput }: { label: string; value: str
       <div class="mdx-write">
         <label for={id}>{label}</label>
         <p class="hint" id={`${id}-hint`}>
-          Markdown : **gras**, *italique*, ## titre, - liste, [lien](https://…). Encadrés : une ligne :::tip, :::warning ou :::info, le texte, puis
+          Markdown&nbsp;: **gras**, *italique*, ## titre, - liste, [lien](https://…). Encadrés&nbsp;: une ligne :::tip, :::warning ou :::info, le texte, puis
           une ligne :::.
         </p>
         <div class={`mdx-frame${fault ? ' invalid' : ''}`}>
@@ -158,7 +158,7 @@ export function MdxEditor({ label, value, onInput }: { label: string; value: str
         <div id={`${id}-check`} aria-live="polite">
           {fault ? (
             <p class="field-error mdx-fault">
-              {fault.line ? `Ligne ${fault.line}${fault.column ? `, colonne ${fault.column}` : ''} : ` : 'Erreur : '}
+              {fault.line ? `Ligne ${fault.line}${fault.column ? `, colonne ${fault.column}` : ''}\u00a0: ` : 'Erreur\u00a0: '}
               {fault.message}{' '}
               {fault.line && (
                 <button type="button" class="link-button" onClick={() => goTo(fault.line!, fault.column ?? 1)}>

@@ -14,7 +14,7 @@ async function fetchMedia(id: string, thumb: boolean): Promise<Blob> {
     if (response.ok) return response.blob();
     if (response.status !== 401) throw new ApiError(`Erreur ${response.status}.`, response.status);
   }
-  throw new ApiError('Votre session a pris fin : reconnectez-vous pour continuer.', 401);
+  throw new ApiError('Votre session a pris fin\u00a0: reconnectez-vous pour continuer.', 401);
 }
 
 /** A blob as a data: URL (the CSP's img-src allows 'self' and data:, not blob:). */
@@ -70,9 +70,9 @@ function uploadFailure(status: number, body: string): ApiError {
   } catch {
     // Not JSON: a proxy's page, or nothing.
   }
-  if (status === 413) return new ApiError('Ce fichier est trop lourd pour la médiathèque : réduisez-le, puis réessayez.', 413);
+  if (status === 413) return new ApiError('Ce fichier est trop lourd pour la médiathèque\u00a0: réduisez-le, puis réessayez.', 413);
   if (status === 415) {
-    return new ApiError('Ce type de fichier n’est pas accepté : envoyez une image (PNG, JPEG, GIF, WebP, AVIF, SVG) ou un PDF.', 415);
+    return new ApiError('Ce type de fichier n’est pas accepté\u00a0: envoyez une image (PNG, JPEG, GIF, WebP, AVIF, SVG) ou un PDF.', 415);
   }
   if (status >= 500 || !message) return new ApiError('Le serveur rencontre un problème passager. Réessayez dans quelques instants.', status);
   return new ApiError(message, status);
@@ -106,14 +106,14 @@ export async function uploadMedia(fields: UploadFields, progress: (percent: numb
       xhr.upload.onload = () => progress(100);
       xhr.onload = () => resolve({ status: xhr.status, body: xhr.responseText });
       // A 413 may close the connection before its answer is read: the browser reports a network error.
-      xhr.onerror = () => reject(new ApiError('L’envoi a été interrompu : le fichier est peut-être trop lourd, ou la connexion a été coupée.', 0));
+      xhr.onerror = () => reject(new ApiError('L’envoi a été interrompu\u00a0: le fichier est peut-être trop lourd, ou la connexion a été coupée.', 0));
       xhr.send(form);
     });
     if (answer.status === 201) return JSON.parse(answer.body) as Media;
     if (answer.status !== 401) throw uploadFailure(answer.status, answer.body);
     progress(0);
   }
-  throw new ApiError('Votre session a pris fin : reconnectez-vous pour continuer.', 401);
+  throw new ApiError('Votre session a pris fin\u00a0: reconnectez-vous pour continuer.', 401);
 }
 
 /** The public address of a media's bytes, as the citizens' app loads it (a private media answers 404 there). */

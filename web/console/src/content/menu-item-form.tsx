@@ -1,6 +1,8 @@
 // The form of one menu item (label, link, parent), and the tree helpers the menu screen shares with it.
-import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
-import { Problem, SelectField, TextField } from '../ui.tsx';
+import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
+import { useEditor } from '../editor.tsx';
+import { SelectField, TextField } from '../form-fields.tsx';
+import { quoted } from '../french.ts';
 import type { CmsPage, LinkType, MenuItem } from './types.ts';
 
 interface Form {
@@ -74,56 +76,65 @@ export function ItemForm({
         ...(moved ? { order: Math.max(0, ...siblings.map((i) => i.order)) + 1 } : {}),
       };
     },
-    onSaved: (i, created) => onDone(created ? `Élément « ${i.label} » ajouté.` : `Élément « ${i.label} » enregistré.`),
+    onSaved: (i, created) => onDone(created ? `Élément ${quoted(i.label)} ajouté.` : `Élément ${quoted(i.label)} enregistré.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   const excluded = id ? subtree(items, id) : new Set<string>();
   const depthOf = (i: MenuItem): number => (i.parentId ? 1 + depthOf(items.find((p) => p.id === i.parentId) ?? { ...i, parentId: null }) : 0);
   return (
-    <form
-      class="card"
-      aria-labelledby="menu-item-form-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="menu-item-form-title"
+      title={(f) => (id ? `Modifier ${quoted(f.label || '…')}` : 'Nouvel élément du menu')}
+      labels={LABELS}
+      show={(v, field) =>
+        field === 'pageId'
+          ? (pages.find((p) => p.id === v)?.title ?? '—')
+          : field === 'parentId'
+            ? (items.find((i) => i.id === v)?.label ?? 'Haut du menu')
+            : field === 'linkType'
+              ? (LINK_TYPES.find((t) => t.value === v)?.label ?? '—')
+              : showValue(v)
+      }
+      atFields={['label', 'pageId', 'externalUrl', 'parentId']}
+      onCancel={() => onDone(null)}
     >
-      <h2 id="menu-item-form-title">{id ? `Modifier « ${f.label || '…'} »` : 'Nouvel élément du menu'}</h2>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel
-        editor={editor}
-        labels={LABELS}
-        show={(v, field) =>
-          field === 'pageId' ? (pages.find((p) => p.id === v)?.title ?? '—') : field === 'parentId' ? (items.find((i) => i.id === v)?.label ?? 'Haut du menu') : v ? String(v) : '—'
-        }
-      />
-      <TextField label={LABELS.label} value={f.label} required maxLength={200} onInput={(label) => editor.set({ label })} />
-      <SelectField label={LABELS.linkType} value={f.linkType} options={LINK_TYPES} onChange={(v) => editor.set({ linkType: v as LinkType })} />
-      {f.linkType === 'PAGE' && (
-        <SelectField
-          label={LABELS.pageId}
-          value={f.pageId}
-          options={[{ value: '', label: 'Choisissez une page' }, ...pages.map((p) => ({ value: p.id, label: p.publishedAt ? p.title : `${p.title} (non publiée)` }))]}
-          hint="Un lien vers une page non publiée n’apparaît pas aux habitants tant qu’elle ne l’est pas."
-          onChange={(pageId) => editor.set({ pageId })}
-        />
+      {(f) => (
+        <>
+          <TextField label={LABELS.label} value={f.label} required maxLength={200} error={fieldError(editor, 'label')} onInput={(label) => editor.set({ label })} />
+          <SelectField label={LABELS.linkType} value={f.linkType} options={LINK_TYPES} onChange={(v) => editor.set({ linkType: v as LinkType })} />
+          {f.linkType === 'PAGE' && (
+            <SelectField
+              label={LABELS.pageId}
+              value={f.pageId}
+              options={[{ value: '', label: 'Choisissez une page' }, ...pages.map((p) => ({ value: p.id, label: p.publishedAt ? p.title : `${p.title} (non publiée)` }))]}
+              hint="Un lien vers une page non publiée n’apparaît pas aux habitants tant qu’elle ne l’est pas."
+              error={fieldError(editor, 'pageId')}
+              onChange={(pageId) => editor.set({ pageId })}
+            />
+          )}
+          {f.linkType === 'EXTERNAL' && (
+            <TextField
+              label={LABELS.externalUrl}
+              type="url"
+              value={f.externalUrl}
+              required
+              placeholder="https://…"
+              error={fieldError(editor, 'externalUrl')}
+              onInput={(externalUrl) => editor.set({ externalUrl })}
+            />
+          )}
+          <SelectField
+            label={LABELS.parentId}
+            value={f.parentId}
+            options={[
+              { value: '', label: 'Haut du menu' },
+              ...items.filter((i) => !excluded.has(i.id)).map((i) => ({ value: i.id, label: `${'– '.repeat(depthOf(i))}${i.label}` })),
+            ]}
+            error={fieldError(editor, 'parentId')}
+            onChange={(parentId) => editor.set({ parentId })}
+          />
+        </>
       )}
-      {f.linkType === 'EXTERNAL' && (
-        <TextField label={LABELS.externalUrl} type="url" value={f.externalUrl} required placeholder="https://…" onInput={(externalUrl) => editor.set({ externalUrl })} />
-      )}
-      <SelectField
-        label={LABELS.parentId}
-        value={f.parentId}
-        options={[
-          { value: '', label: 'Haut du menu' },
-          ...items.filter((i) => !excluded.has(i.id)).map((i) => ({ value: i.id, label: `${'– '.repeat(depthOf(i))}${i.label}` })),
-        ]}
-        onChange={(parentId) => editor.set({ parentId })}
-      />
-      <EditorActions editor={editor} onCancel={() => onDone(null)} />
-    </form>
+    </EditorForm>
   );
 }
-

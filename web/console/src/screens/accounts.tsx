@@ -3,11 +3,14 @@
 // The API decides who may give what (CONTRACT section 13); its refusals are shown at the field they name.
 import { useState } from 'preact/hooks';
 import { currentUser, getAll, request, type Permission, type User } from '../api.ts';
-import { EditorForm, fieldError, useEditing, useEditor } from '../editor.tsx';
-import type { ScreenProps } from '../screens.ts';
-import type { CityGroup } from '../types.ts';
+import { EditorForm, fieldError } from '../editor-form.tsx';
+import { useEditing, useEditor } from '../editor.tsx';
+import { Checkbox, TextField } from '../form-fields.tsx';
 import { frenchDay } from '../french.ts';
-import { Checkbox, Loaded, Notices, Table, TextField, Title, useResource } from '../ui.tsx';
+import type { ScreenProps } from '../screens.ts';
+import { Table } from '../table.tsx';
+import type { CityGroup } from '../types.ts';
+import { Loaded, Notices, Title, useResource } from '../ui.tsx';
 
 /** Every permission, in the API's order, with what it opens in the agents' words. */
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -104,7 +107,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
             autocomplete="new-password"
             spellcheck={false}
             value={f.password}
-            hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel ; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent par un moyen sûr (pas dans le même courriel que son adresse de connexion).'}`}
+            hint={`Au moins ${MIN_PASSWORD} caractères.${id ? ' Laissez vide pour garder le mot de passe actuel\u202f; un nouveau mot de passe ferme les sessions ouvertes.' : ' Transmettez-le à l’agent par un moyen sûr (pas dans le même courriel que son adresse de connexion).'}`}
             error={fieldError(editor, 'password')}
             onInput={(password) => editor.set({ password })}
           />
@@ -159,7 +162,7 @@ export default function Accounts({ query }: ScreenProps) {
   const [problem, setProblem] = useState<unknown>(null);
 
   const switchActive = async (u: User) => {
-    if (u.active && !confirm(`Désactiver le compte de ${u.name} ? Ses sessions ouvertes seront fermées.`)) return;
+    if (u.active && !confirm(`Désactiver le compte de ${u.name}\u202f? Ses sessions ouvertes seront fermées.`)) return;
     setProblem(null);
     try {
       const saved = await setActive(u.id, !u.active);

@@ -3,11 +3,13 @@
 import { get, type Page } from '../api.ts';
 import { BarChart } from '../chart.tsx';
 import { lastDays, type AnalyticsDay } from '../chat-types.ts';
-import { setQuery } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import type { CityGroup } from '../types.ts';
-import { Loaded, SelectField, Table, Title, useResource } from '../ui.tsx';
 import { DateField } from '../date-field.tsx';
+import { SelectField } from '../form-fields.tsx';
+import { setQuery } from '../location.ts';
+import type { ScreenProps } from '../screens.ts';
+import { Table } from '../table.tsx';
+import type { CityGroup } from '../types.ts';
+import { Loaded, Title, useResource } from '../ui.tsx';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

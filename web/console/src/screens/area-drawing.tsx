@@ -83,15 +83,15 @@ export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: strin
   };
 
   const status = closed
-    ? `Polygone fermé de ${points.length} sommets : il remplit le champ GeoJSON ci-dessous.`
+    ? `Polygone fermé de ${points.length} sommets\u00a0: il remplit le champ GeoJSON ci-dessous.`
     : points.length === 0
       ? 'Cliquez sur le plan pour placer le premier sommet.'
-      : `${points.length} sommet${points.length > 1 ? 's' : ''} placé${points.length > 1 ? 's' : ''}${points.length < 3 ? ' : il en faut au moins 3.' : '.'}`;
+      : `${points.length} sommet${points.length > 1 ? 's' : ''} placé${points.length > 1 ? 's' : ''}${points.length < 3 ? '\u00a0: il en faut au moins 3.' : '.'}`;
 
   return (
     <div class="area-drawing">
       <p class="hint" id="area-drawing-hint">
-        Cliquez sur le plan pour placer les sommets de la zone, puis fermez le polygone. En gris, les zones des autres secteurs ; les points, leurs lieux rattachés.
+        Cliquez sur le plan pour placer les sommets de la zone, puis fermez le polygone. En gris, les zones des autres secteurs&nbsp;; les points, leurs lieux rattachés.
       </p>
       {frame ? (
         <svg

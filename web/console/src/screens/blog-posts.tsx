@@ -1,11 +1,14 @@
 // The blog posts of a city group: drafts, then scheduled ones, then published ones, newest first in each.
 import '../content/content.css';
 import { get, getAll, type Page } from '../api.ts';
-import { Link, setQuery } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import type { CityGroup } from '../types.ts';
-import { Loaded, SelectField, Table, Title, useResource } from '../ui.tsx';
 import { frenchDateTime, publicationLabel, publicationOf, type BlogPost, type Publication } from '../content/types.ts';
+import { SelectField } from '../form-fields.tsx';
+import { setQuery } from '../location.ts';
+import type { ScreenProps } from '../screens.ts';
+import { Table } from '../table.tsx';
+import type { CityGroup } from '../types.ts';
+import { Loaded, Title, useResource } from '../ui.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 const RANK: Record<Publication, number> = { draft: 0, scheduled: 1, published: 2 };
 

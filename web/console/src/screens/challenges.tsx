@@ -1,82 +1,89 @@
-// A commune's challenges (permission CHALLENGES): the list, and a form to change one, its pass mark included.
-import { get, getAll, type Page } from '../api.ts';
-import { EditorForm, fieldError, useEditing, useEditor } from '../editor.tsx';
-import { setQuery } from '../router.tsx';
+// A commune's challenges (permission CHALLENGES) with their pass mark, and under a challenge's form its badge and its
+// series of quiz questions: three lists drawn from their specs.
+import { currentUser, get, getAll, holds, type Page } from '../api.ts';
+import { CrudSection } from '../crud/crud-section.tsx';
+import type { ResourceSpec } from '../crud/spec.ts';
+import { SelectField } from '../form-fields.tsx';
+import { setQuery } from '../location.ts';
 import type { ScreenProps } from '../screens.ts';
-import type { CityGroup as PublicGroup } from '../../../shared/types.ts';
-import type { Challenge, CityGroup } from '../types.ts';
-import { Checkbox, Loaded, SelectField, Status, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import type { Badge, Challenge, CityGroup, QuizQuestion, Serie } from '../types.ts';
+import { Loaded, Title, useResource } from '../ui.tsx';
+import type { City as PublicCity, CityGroup as PublicGroup } from '../../../shared/types.ts';
 
-interface Form {
-  name: string;
-  description: string;
-  enabled: boolean;
-  order: string;
-  passingScore: string;
-}
-
-const LABELS: Record<keyof Form, string> = {
-  name: 'Nom',
-  description: 'Description',
-  enabled: 'Proposé aux habitants',
-  order: 'Position',
-  passingScore: 'Note de réussite (%)',
-};
-
-const toForm = (c: Challenge): Form => ({ name: c.name, description: c.description ?? '', enabled: c.enabled, order: String(c.order), passingScore: String(c.passingScore) });
-
-/** A number as typed; what is not one is sent as typed, and the API names the field. */
-const number = (text: string) => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
-
-const toBody = (f: Form) => ({
-  name: f.name.trim(),
-  description: f.description.trim() === '' ? null : f.description.trim(),
-  enabled: f.enabled,
-  order: number(f.order),
-  passingScore: number(f.passingScore),
+const challengeSpec = (cityId: string): ResourceSpec<Challenge> => ({
+  key: `challenge:${cityId}`,
+  noun: { label: 'Défi', the: 'le défi' },
+  caption: 'Défis de la commune',
+  listUrl: `/admin/cities/${cityId}/challenges`,
+  itemUrl: (id) => `/admin/challenges/${id}`,
+  fields: [
+    { name: 'name', label: 'Nom', required: true, maxLength: 200 },
+    { name: 'description', label: 'Description', kind: 'long', maxLength: 2000 },
+    {
+      name: 'passingScore',
+      label: 'Note de réussite (%)',
+      kind: 'integer',
+      short: true,
+      initial: 60,
+      empty: 60,
+      help: 'Le badge est gagné avec un meilleur score égal ou supérieur à cette note (60\u00a0% par défaut).',
+    },
+    { name: 'order', label: 'Position', kind: 'integer', short: true, initial: 0, empty: 0 },
+    { name: 'enabled', label: 'Proposé aux habitants', kind: 'boolean', initial: true },
+  ],
+  columns: [
+    'name',
+    { label: 'Note de réussite', cell: (c) => `${c.passingScore}\u00a0%` },
+    { label: 'État', cell: (c) => (c.enabled ? 'Proposé' : 'Désactivé') },
+  ],
+  nameOf: (c) => c.name,
+  addLabel: 'Ajouter un défi',
+  empty: 'Aucun défi pour cette commune.',
 });
 
-function ChallengeForm({ id, onDone }: { id: string; onDone: (message: string | null) => void }) {
-  const editor = useEditor<Challenge, Form>({
-    key: `challenge:${id}`,
-    url: `/admin/challenges/${id}`,
-    empty: { name: '', description: '', enabled: true, order: '0', passingScore: '60' },
-    toForm,
-    toBody,
-    onSaved: (c) => onDone(`Défi « ${c.name} » enregistré.`),
-  });
-  return (
-    <EditorForm
-      editor={editor}
-      id="challenge-form-title"
-      title={(f) => `Modifier « ${f.name || '…'} »`}
-      labels={LABELS}
-      atFields={['name', 'passingScore', 'order']}
-      onCancel={() => onDone(null)}
-    >
-      {(f) => (
-        <>
-          <TextField label={LABELS.name} value={f.name} maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
-          <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
-          <div class="row">
-            <TextField
-              label={LABELS.passingScore}
-              type="number"
-              min="0"
-              max="100"
-              value={f.passingScore}
-              hint="Le badge est gagné avec un meilleur score égal ou supérieur à cette note (60 % par défaut)."
-              error={fieldError(editor, 'passingScore')}
-              onInput={(passingScore) => editor.set({ passingScore })}
-            />
-            <TextField label={LABELS.order} type="number" value={f.order} error={fieldError(editor, 'order')} onInput={(order) => editor.set({ order })} />
-          </div>
-          <Checkbox label={LABELS.enabled} checked={f.enabled} onChange={(enabled) => editor.set({ enabled })} />
-        </>
-      )}
-    </EditorForm>
-  );
-}
+/** A challenge's badge: at most one (the API answers 409 to a second). */
+const badgeSpec = (challengeId: string): ResourceSpec<Badge> => ({
+  key: `badge:${challengeId}`,
+  noun: { label: 'Badge', the: 'le badge' },
+  caption: 'Badge du défi',
+  listUrl: `/admin/challenges/${challengeId}/badges`,
+  itemUrl: (id) => `/admin/badges/${id}`,
+  fields: [
+    { name: 'name', label: 'Nom du badge', required: true, maxLength: 200 },
+    { name: 'description', label: 'Description du badge', kind: 'long', maxLength: 2000, help: 'Ce que l’habitant a réussi, par exemple «\u00a0A réussi le défi des bases du tri\u00a0».' },
+    { name: 'icon', label: 'Icône', maxLength: 200, help: 'Nom d’une icône Material Design (par exemple medal-outline, trophy-outline).' },
+    { name: 'imageUrl', label: 'Adresse de l’image', kind: 'url', maxLength: 2000, help: 'Une adresse https, ou vide.' },
+  ],
+  columns: ['name', 'icon'],
+  nameOf: (b) => b.name,
+  addLabel: 'Donner un badge au défi',
+  empty: 'Ce défi ne donne pas de badge.',
+  max: 1,
+});
+
+const serieSpec = (challengeId: string, questions: Pick<QuizQuestion, 'id' | 'material'>[]): ResourceSpec<Serie> => ({
+  key: `serie:${challengeId}`,
+  noun: { label: 'Série', the: 'la série', feminine: true },
+  caption: 'Séries du défi',
+  listUrl: `/admin/challenges/${challengeId}/series`,
+  itemUrl: (id) => `/admin/series/${id}`,
+  fields: [
+    { name: 'name', label: 'Nom de la série', required: true, maxLength: 200 },
+    { name: 'description', label: 'Description de la série', kind: 'long', maxLength: 2000 },
+    { name: 'order', label: 'Position de la série', kind: 'integer', initial: 0, empty: 0, help: 'Les plus petites d’abord.' },
+    {
+      name: 'quizQuestionIds',
+      label: 'Questions de la série',
+      kind: 'multi',
+      choices: questions.map((q) => ({ value: q.id, label: q.material })),
+      help: 'Les questions du quiz de la commune que la série pose, dans l’ordre du quiz.',
+    },
+  ],
+  columns: ['order', 'name', { label: 'Questions', cell: (s) => s.quizQuestionIds.length }],
+  nameOf: (s) => s.name,
+  addLabel: 'Ajouter une série',
+  empty: 'Aucune série\u00a0: le défi ne pose aucune question.',
+});
 
 /** The communes of the agent's groups (the public list: CHALLENGES alone does not read the admin cities). */
 async function loadCities(): Promise<{ id: string; name: string }[]> {
@@ -85,55 +92,44 @@ async function loadCities(): Promise<{ id: string; name: string }[]> {
   return groups.filter((g) => mine.has(g.id)).flatMap((g) => g.cities);
 }
 
+/** The commune's quiz questions a serie may ask: the admin list with CITIES, else the published commune's. */
+async function loadQuestions(cityId: string): Promise<Pick<QuizQuestion, 'id' | 'material'>[]> {
+  if (holds(currentUser(), 'CITIES')) return getAll<QuizQuestion>(`/admin/cities/${cityId}/quiz-questions`);
+  return (await get<PublicCity>(`/public/cities/${cityId}`)).quizQuestions;
+}
+
 export default function Challenges({ query }: ScreenProps) {
   const cities = useResource('cities', loadCities);
   const cityId = query.get('commune');
-  const challenges = useResource(cityId, () => getAll<Challenge>(`/admin/cities/${cityId}/challenges`));
-  const { editing, status, setStatus, open, done } = useEditing(query, challenges.reload);
+  const questions = useResource(cityId, () => loadQuestions(cityId!));
   return (
     <section>
       <Title text="Défis">Défis</Title>
-      {status && <Status>{status}</Status>}
       <Loaded resource={cities} what="des communes">
         {(list) => (
           <SelectField
             label="Commune"
             value={cityId ?? ''}
             options={[{ value: '', label: 'Choisissez une commune' }, ...list.map((c) => ({ value: c.id, label: c.name }))]}
-            onChange={(id) => (setStatus(null), setQuery('edit', null), setQuery('commune', id || null))}
+            onChange={(id) => (setQuery('edit', null), setQuery('commune', id || null))}
           />
         )}
       </Loaded>
       {cityId && (
-        <Loaded resource={challenges} what="des défis">
-          {(rows) => (
+        <CrudSection
+          key={cityId}
+          spec={challengeSpec(cityId)}
+          param="edit"
+          below={(id) => (
             <>
-              {editing && (
-                <ChallengeForm key={editing} id={editing} onDone={done} />
-              )}
-              <Table
-                caption="Défis de la commune"
-                rows={rows}
-                rowKey={(c) => c.id}
-                empty="Aucun défi pour cette commune."
-                columns={[
-                  { label: 'Nom', cell: (c) => c.name },
-                  { label: 'Note de réussite', cell: (c) => `${c.passingScore}\u00a0%` },
-                  { label: 'État', cell: (c) => (c.enabled ? 'Proposé' : 'Désactivé') },
-                  {
-                    label: 'Actions',
-                    class: 'actions-cell',
-                    cell: (c) => (
-                      <button type="button" class="link-button" onClick={() => open(c.id)}>
-                        Modifier<span class="visually-hidden"> {c.name}</span>
-                      </button>
-                    ),
-                  },
-                ]}
-              />
+              <CrudSection key={`badge:${id}`} heading="Badge du défi" spec={badgeSpec(id)} />
+              {/* The series wait for the quiz questions they may ask, drawn as their checkboxes. */}
+              <Loaded resource={questions} what="des questions du quiz">
+                {(list) => <CrudSection key={`serie:${id}`} heading="Séries du défi" spec={serieSpec(id, list)} />}
+              </Loaded>
             </>
           )}
-        </Loaded>
+        />
       )}
     </section>
   );

@@ -1,11 +1,11 @@
 // The agent's city groups and their communes: where every collection screen starts.
 import { currentUser, get, getAll, type Page } from '../api.ts';
-import { Link } from '../router.tsx';
 import { useEditing } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, CityGroup } from '../types.ts';
 import { Loaded, Status, Title, useResource } from '../ui.tsx';
 import { ContactLines, GroupContactForm } from './group-contact.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 async function loadGroups(): Promise<{ group: CityGroup; cities: City[] }[]> {
   const groups = await get<Page<CityGroup>>('/admin/city-groups?pageSize=100');

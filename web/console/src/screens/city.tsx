@@ -1,9 +1,9 @@
 // One commune: its data screens.
 import { get } from '../api.ts';
-import { Link } from '../router.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City } from '../types.ts';
 import { Breadcrumbs, Loaded, Title, useResource } from '../ui.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 export default function CityScreen({ params }: ScreenProps) {
   const city = useResource(params.cityId, () => get<City>(`/admin/cities/${params.cityId}`));

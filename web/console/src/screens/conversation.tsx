@@ -8,7 +8,9 @@ import {
 import { listen } from '../live.ts';
 import type { ScreenProps } from '../screens.ts';
 import type { City, Place } from '../types.ts';
-import { Breadcrumbs, Loaded, Problem, SelectField, Status, TextArea, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Loaded, Problem, Status, Title, useResource } from '../ui.tsx';
+import { SelectField, TextArea, TextField } from '../form-fields.tsx';
+import { quoted } from '../french.ts';
 
 const ROLES: Record<ChatMessage['role'], string> = { user: 'Citoyen', assistant: 'Assistant', agent: 'Agent' };
 
@@ -30,7 +32,7 @@ async function placeText(c: ConversationDetail): Promise<string> {
   try {
     const city = await get<City>(`/admin/cities/${c.cityId}`);
     const place = c.placeId ? await get<Place>(`/admin/places/${c.placeId}`) : null;
-    return place ? `${city.name}, secteur « ${place.name} »` : `${city.name}, aucun secteur indiqué`;
+    return place ? `${city.name}, secteur ${quoted(place.name)}` : `${city.name}, aucun secteur indiqué`;
   } catch {
     return 'inconnu';
   }
@@ -84,8 +86,8 @@ export default function Conversation({ params }: ScreenProps) {
             <Breadcrumbs items={[{ href: '/console/conversations', label: 'Conversations' }]} />
             <Title text={`Conversation ${c.devicePseudonym}`}>Conversation avec {c.devicePseudonym}</Title>
             <p>
-              Statut : <strong>{STATUS_LABELS[c.status]}</strong> · Attribuée à :{' '}
-              <strong>{c.assignedTo === null ? 'personne' : c.assignedTo === user.id ? 'moi' : 'un autre agent'}</strong> · Lieu : {where}
+              Statut&nbsp;: <strong>{STATUS_LABELS[c.status]}</strong> · Attribuée à&nbsp;:{' '}
+              <strong>{c.assignedTo === null ? 'personne' : c.assignedTo === user.id ? 'moi' : 'un autre agent'}</strong> · Lieu&nbsp;: {where}
             </p>
             {error ? <Problem error={error} /> : null}
             {status && <Status>{status}</Status>}
@@ -110,7 +112,7 @@ export default function Conversation({ params }: ScreenProps) {
             </ol>
 
             {c.status === 'CLOSED' ? (
-              <p class="notice">Cette conversation est close : rouvrez-la pour répondre.</p>
+              <p class="notice">Cette conversation est close&nbsp;: rouvrez-la pour répondre.</p>
             ) : (
               <form
                 class="card"
@@ -176,7 +178,7 @@ export default function Conversation({ params }: ScreenProps) {
                 <ul>
                   {c.tickets.map((t) => (
                     <li key={t.id}>
-                      <strong>{t.subject}</strong> ({t.status === 'OPEN' ? 'ouvert' : 'fermé'}, {frenchMoment(t.createdAt)}) : {t.description}
+                      <strong>{t.subject}</strong> ({t.status === 'OPEN' ? 'ouvert' : 'fermé'}, {frenchMoment(t.createdAt)})&nbsp;: {t.description}
                     </li>
                   ))}
                 </ul>

@@ -1,8 +1,9 @@
 // A city group's contact block (migration 0011): how citizens reach the service when the assistant is not offered,
 // or while they wait for an agent. Shown to every agent; changed by super admins (the API refuses others with 403).
-import { EditorForm, fieldError, useEditor } from '../editor.tsx';
+import { EditorForm, fieldError } from '../editor-form.tsx';
+import { useEditor } from '../editor.tsx';
+import { TextArea, TextField } from '../form-fields.tsx';
 import type { CityGroup, GroupContact } from '../types.ts';
-import { TextArea, TextField } from '../ui.tsx';
 
 type Form = Record<keyof GroupContact, string>;
 
@@ -72,7 +73,7 @@ export function GroupContactForm({ groupId, onDone }: { groupId: string; onDone:
           <TextField
             label={CONTACT_LABELS.contactHours}
             value={f.contactHours}
-            hint="Pour les habitants, par exemple « du lundi au vendredi, de 9 h à 17 h »."
+            hint="Pour les habitants, par exemple «&nbsp;du lundi au vendredi, de 9 h à 17 h&nbsp;»."
             error={fieldError(editor, 'contactHours')}
             onInput={(contactHours) => editor.set({ contactHours })}
           />

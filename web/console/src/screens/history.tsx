@@ -30,10 +30,10 @@ export default function History({ query }: ScreenProps) {
   );
   return (
     <section>
-      <Title text={`Historique de ${name}`}>Historique de « {name} »</Title>
+      <Title text={`Historique de ${name}`}>Historique de «&nbsp;{name}&nbsp;»</Title>
       {!valid ? (
         <p class="problem" role="alert">
-          Ce lien d’historique est incomplet : ouvrez l’historique depuis la liste de l’élément.
+          Ce lien d’historique est incomplet&nbsp;: ouvrez l’historique depuis la liste de l’élément.
         </p>
       ) : (
         <Loaded resource={resource} what="de l’historique">
@@ -54,7 +54,7 @@ export default function History({ query }: ScreenProps) {
                       ) : (
                         <div class="table-wrap">
                           <table class="diff">
-                            <caption class="visually-hidden">Champs modifiés : {ACTIONS[e.action].toLowerCase()} du {frenchMoment(e.at)}</caption>
+                            <caption class="visually-hidden">Champs modifiés&nbsp;: {ACTIONS[e.action].toLowerCase()} du {frenchMoment(e.at)}</caption>
                             <thead>
                               <tr>
                                 <th scope="col">Champ</th>

@@ -1,8 +1,8 @@
 // The console's home: who is logged in, and the screens their permissions open.
 import { currentUser, holds } from '../api.ts';
-import { Link } from '../router.tsx';
 import { screens } from '../screens.ts';
 import { Title } from '../ui.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 const PERMISSION_NAMES: Record<string, string> = {
   CITIES: 'données de collecte',
@@ -20,7 +20,7 @@ export default function Home() {
   return (
     <section>
       <Title text="Accueil">Bonjour {user.name}</Title>
-      <p class="muted">Vos droits : {rights || 'aucun pour l’instant'}.</p>
+      <p class="muted">Vos droits&nbsp;: {rights || 'aucun pour l’instant'}.</p>
       {entries.length === 0 ? (
         <p>Aucun écran ne vous est ouvert. Demandez une permission à un administrateur de votre collectivité.</p>
       ) : (

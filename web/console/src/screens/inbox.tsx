@@ -3,10 +3,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentUser, get, type Page } from '../api.ts';
 import { STATUS_LABELS, frenchMoment, type ConversationStatus, type InboxConversation } from '../chat-types.ts';
+import { Checkbox, SelectField } from '../form-fields.tsx';
 import { listen } from '../live.ts';
-import { Link, setQuery } from '../router.tsx';
+import { setQuery } from '../location.ts';
 import type { ScreenProps } from '../screens.ts';
-import { Checkbox, Loaded, SelectField, Table, Title, useResource } from '../ui.tsx';
+import { Table } from '../table.tsx';
+import { Loaded, Title, useResource } from '../ui.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -41,7 +44,7 @@ export default function Inbox({ query }: ScreenProps) {
         setRows((current) => {
           if (!current) return current;
           const known = current.some((c) => c.id === changed.id);
-          if (!known && fits) setNews(`Nouvelle activité : ${changed.devicePseudonym}, ${STATUS_LABELS[changed.status].toLowerCase()}.`);
+          if (!known && fits) setNews(`Nouvelle activité\u00a0: ${changed.devicePseudonym}, ${STATUS_LABELS[changed.status].toLowerCase()}.`);
           const others = current.filter((c) => c.id !== changed.id);
           return (fits ? [...others, changed] : others).sort(newestFirst).slice(0, PAGE_SIZE);
         });

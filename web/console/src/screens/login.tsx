@@ -28,7 +28,7 @@ export function Login({ expired }: { expired: boolean }) {
         <p class="muted">Connectez-vous avec le compte que votre administrateur vous a donné.</p>
         {expired && (
           <p class="notice" role="status">
-            Votre session a pris fin. Reconnectez-vous : le formulaire que vous remplissiez a été conservé.
+            Votre session a pris fin. Reconnectez-vous&nbsp;: le formulaire que vous remplissiez a été conservé.
           </p>
         )}
         <div class="field">

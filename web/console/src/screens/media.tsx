@@ -2,14 +2,16 @@
 // file picker with its progress, alt text and public flag, deletion.
 import { useRef, useState } from 'preact/hooks';
 import '../content/content.css';
-import { get, getAll, messageOf, request, type Page } from '../api.ts';
-import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
-import { setQuery } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import type { CityGroup } from '../types.ts';
-import { Checkbox, Loaded, Problem, SelectField, Status, TextArea, Title, useResource } from '../ui.tsx';
+import { get, getAll, type Page } from '../api.ts';
 import { Thumbnail, fileSize, publicMediaUrl, uploadMedia } from '../content/media.tsx';
 import type { Media } from '../content/types.ts';
+import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
+import { removeRecord, useEditing, useEditor } from '../editor.tsx';
+import { Checkbox, SelectField, TextArea } from '../form-fields.tsx';
+import { quoted } from '../french.ts';
+import type { ScreenProps } from '../screens.ts';
+import type { CityGroup } from '../types.ts';
+import { Loaded, Notices, Problem, Title, useResource } from '../ui.tsx';
 
 interface Form {
   alt: string;
@@ -26,32 +28,29 @@ function MediaForm({ media, onDone }: { media: Media; onDone: (message: string |
     empty: { alt: '', public: false },
     toForm: (m) => ({ alt: m.alt ?? '', public: m.public }),
     toBody: (f) => ({ alt: f.alt.trim() === '' ? null : f.alt.trim(), public: f.public }),
-    onSaved: (m) => onDone(`Média « ${m.filename} » enregistré.`),
+    onSaved: (m) => onDone(`Média ${quoted(m.filename)} enregistré.`),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
   return (
-    <form
-      class="card media-form"
-      aria-labelledby="media-form-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="media-form-title"
+      title={() => `Modifier ${quoted(media.filename)}`}
+      class="media-form"
+      labels={LABELS}
+      show={(v, field) => (field === 'public' ? (v ? 'oui' : 'non') : showValue(v))}
+      atFields={['alt']}
+      onCancel={() => onDone(null)}
     >
-      <h2 id="media-form-title">Modifier « {media.filename} »</h2>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} show={(v, field) => (field === 'public' ? (v ? 'oui' : 'non') : v === null || v === '' ? '—' : String(v))} />
-      <div class="media-form-body">
-        <Thumbnail media={media} />
-        <div>
-          <TextArea label={LABELS.alt} value={f.alt} hint={ALT_HINT} onInput={(alt) => editor.set({ alt })} />
-          <Checkbox label="Publique : les habitants peuvent la voir (pages, articles)" checked={f.public} onChange={(v) => editor.set({ public: v })} />
+      {(f) => (
+        <div class="media-form-body">
+          <Thumbnail media={media} />
+          <div>
+            <TextArea label={LABELS.alt} value={f.alt} hint={ALT_HINT} error={fieldError(editor, 'alt')} onInput={(alt) => editor.set({ alt })} />
+            <Checkbox label="Publique&nbsp;: les habitants peuvent la voir (pages, articles)" checked={f.public} onChange={(v) => editor.set({ public: v })} />
+          </div>
         </div>
-      </div>
-      <EditorActions editor={editor} onCancel={() => onDone(null)} />
-    </form>
+      )}
+    </EditorForm>
   );
 }
 
@@ -105,7 +104,7 @@ function Uploader({ groups, onUploaded }: { groups: CityGroup[]; onUploaded: (me
           if (dropped) (setFile(dropped), setProgress(null), setError(null));
         }}
       >
-        <p class="dropzone-hint">Déposez une image ou un PDF ici, ou choisissez-le :</p>
+        <p class="dropzone-hint">Déposez une image ou un PDF ici, ou choisissez-le&nbsp;:</p>
         <label for="upload-file">Fichier (PNG, JPEG, GIF, WebP, AVIF, SVG ou PDF)</label>
         <input
           id="upload-file"
@@ -119,19 +118,19 @@ function Uploader({ groups, onUploaded }: { groups: CityGroup[]; onUploaded: (me
           }}
         />
         <p class="muted" aria-live="polite">
-          {file ? `Fichier choisi : ${file.name} (${fileSize(file.size)})` : 'Aucun fichier choisi.'}
+          {file ? `Fichier choisi\u00a0: ${file.name} (${fileSize(file.size)})` : 'Aucun fichier choisi.'}
         </p>
       </div>
       <TextArea label={LABELS.alt} value={alt} hint={ALT_HINT} rows={2} onInput={setAlt} />
-      <Checkbox label="Publique : les habitants peuvent la voir (pages, articles)" checked={isPublic} onChange={setPublic} />
+      <Checkbox label="Publique&nbsp;: les habitants peuvent la voir (pages, articles)" checked={isPublic} onChange={setPublic} />
       {groups.length > 1 && (
         <SelectField label="Collectivité" value={groupId} options={groups.map((g) => ({ value: g.id, label: g.name }))} onChange={setGroupId} />
       )}
       {progress !== null && (
         <div class="upload-progress">
-          <label for="upload-progress">Envoi du fichier : {progress} %</label>
+          <label for="upload-progress">Envoi du fichier&nbsp;: {progress}&nbsp;%</label>
           <progress id="upload-progress" max={100} value={progress}>
-            {progress} %
+            {progress}&nbsp;%
           </progress>
         </div>
       )}
@@ -150,17 +149,15 @@ export default function MediaLibrary({ query }: ScreenProps) {
     groups: (await get<Page<CityGroup>>('/admin/city-groups?pageSize=100')).data,
     media: await getAll<Media>('/admin/media'),
   }));
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, setStatus, open, done } = useEditing(query, data.reload);
   const [problem, setProblem] = useState<unknown>(null);
-  const editing = query.get('edit');
 
   const remove = async (m: Media) => {
-    if (!confirm(`Supprimer définitivement « ${m.filename} » ? Les pages et articles qui l’affichent ne la montreront plus.`)) return;
+    if (!confirm(`Supprimer définitivement ${quoted(m.filename)}\u202f? Les pages et articles qui l’affichent ne la montreront plus.`)) return;
     setProblem(null);
     try {
-      const current = await request<Media>('GET', `/admin/media/${m.id}`);
-      await request('DELETE', `/admin/media/${m.id}`, { ifMatch: current.etag });
-      setStatus(`Média « ${m.filename} » supprimé.`);
+      await removeRecord(`/admin/media/${m.id}`);
+      setStatus(`Média ${quoted(m.filename)} supprimé.`);
       data.reload();
     } catch (err) {
       setProblem(err);
@@ -170,32 +167,19 @@ export default function MediaLibrary({ query }: ScreenProps) {
   return (
     <section>
       <Title text="Médiathèque">Médiathèque</Title>
-      {status && <Status>{status}</Status>}
-      {problem !== null && (
-        <p class="problem" role="alert">
-          {messageOf(problem)}
-        </p>
-      )}
+      <Notices status={status} problem={problem} />
       <Loaded resource={data} what="de la médiathèque">
         {({ groups, media }) => {
           const current = editing ? media.find((m) => m.id === editing) : undefined;
           return (
             <>
               {current ? (
-                <MediaForm
-                  key={current.id}
-                  media={current}
-                  onDone={(message) => {
-                    setStatus(message);
-                    setQuery('edit', null);
-                    if (message) data.reload();
-                  }}
-                />
+                <MediaForm key={current.id} media={current} onDone={done} />
               ) : (
                 <Uploader
                   groups={groups}
                   onUploaded={(m) => {
-                    setStatus(`Fichier « ${m.filename} » ajouté à la médiathèque.`);
+                    setStatus(`Fichier ${quoted(m.filename)} ajouté à la médiathèque.`);
                     data.reload();
                   }}
                 />
@@ -216,7 +200,7 @@ export default function MediaLibrary({ query }: ScreenProps) {
                       </p>
                       <p class="media-alt">{m.alt ?? <em class="muted">Sans texte alternatif</em>}</p>
                       <div class="actions">
-                        <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', m.id))}>
+                        <button type="button" class="link-button" onClick={() => open(m.id)}>
                           Modifier<span class="visually-hidden"> {m.filename}</span>
                         </button>
                         {m.public && (

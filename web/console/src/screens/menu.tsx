@@ -1,14 +1,15 @@
 // A menu of a site as a tree: items moved up and down (or dragged among their siblings), added, changed, removed,
 // each linking to a page of the site, to an address, or to nothing (a heading of sub-items).
-import { useEffect, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import '../content/content.css';
-import { ApiError, get, getAll, messageOf, request } from '../api.ts';
-import { setQuery } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import { Breadcrumbs, Loaded, Status, Title, useResource } from '../ui.tsx';
-import type { CmsPage, Menu, MenuItem, Site } from '../content/types.ts';
+import { ApiError, get, getAll, request } from '../api.ts';
 import { ItemForm, childrenOf, subtree } from '../content/menu-item-form.tsx';
+import type { CmsPage, Menu, MenuItem, Site } from '../content/types.ts';
+import { removeRecord, useEditing } from '../editor.tsx';
+import { quoted } from '../french.ts';
+import type { ScreenProps } from '../screens.ts';
+import { Breadcrumbs, Loaded, Notices, Title, useResource } from '../ui.tsx';
 
 export default function MenuScreen({ params, query }: ScreenProps) {
   const { menuId } = params;
@@ -21,11 +22,10 @@ export default function MenuScreen({ params, query }: ScreenProps) {
     ]);
     return { menu, site, items, pages };
   });
-  const [status, setStatus] = useState<string | null>(null);
+  const { editing, status, setStatus, open, done } = useEditing(query, data.reload);
   const [problem, setProblem] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [dragged, setDragged] = useState<string | null>(null);
-  const editing = query.get('edit');
   /** The item just moved with a button, and that button: the focus follows it into the tree read again. */
   const [moved, setMoved] = useState<{ id: string; action: 'up' | 'down'; before: unknown } | null>(null);
   useEffect(() => {
@@ -53,11 +53,11 @@ export default function MenuScreen({ params, query }: ScreenProps) {
         if (current.data.order !== sibling.order || current.data.parentId !== sibling.parentId) throw new ApiError('stale', 412);
         await request('PATCH', `/admin/menu-items/${sibling.id}`, { body: { order: k + 1 }, ifMatch: current.etag });
       }
-      setStatus(`« ${item.label} » est maintenant en position ${siblings.indexOf(item) + 1}.`);
+      setStatus(`${quoted(item.label)} est maintenant en position ${siblings.indexOf(item) + 1}.`);
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 412
-          ? new ApiError('Quelqu’un a modifié ce menu pendant ce temps : il est affiché tel qu’il est maintenant. Refaites le déplacement si besoin.', 412)
+          ? new ApiError('Quelqu’un a modifié ce menu pendant ce temps\u00a0: il est affiché tel qu’il est maintenant. Refaites le déplacement si besoin.', 412)
           : err,
       );
     } finally {
@@ -68,12 +68,11 @@ export default function MenuScreen({ params, query }: ScreenProps) {
 
   const remove = async (item: MenuItem, items: MenuItem[]) => {
     const below = subtree(items, item.id).size - 1;
-    if (!confirm(`Supprimer « ${item.label} »${below ? ` et ses ${below} sous-élément${below > 1 ? 's' : ''}` : ''} du menu ?`)) return;
+    if (!confirm(`Supprimer ${quoted(item.label)}${below ? ` et ses ${below} sous-élément${below > 1 ? 's' : ''}` : ''} du menu\u202f?`)) return;
     setProblem(null);
     try {
-      const current = await request<MenuItem>('GET', `/admin/menu-items/${item.id}`);
-      await request('DELETE', `/admin/menu-items/${item.id}`, { ifMatch: current.etag });
-      setStatus(`Élément « ${item.label} » supprimé.`);
+      await removeRecord(`/admin/menu-items/${item.id}`);
+      setStatus(`Élément ${quoted(item.label)} supprimé.`);
       data.reload();
     } catch (err) {
       setProblem(err);
@@ -84,7 +83,7 @@ export default function MenuScreen({ params, query }: ScreenProps) {
     <Loaded resource={data} what="du menu">
       {({ menu, site, items, pages }) => {
         const target = (i: MenuItem) => {
-          if (i.linkType === 'PAGE') return `page « ${pages.find((p) => p.id === i.pageId)?.title ?? '?'} »`;
+          if (i.linkType === 'PAGE') return `page ${quoted(pages.find((p) => p.id === i.pageId)?.title ?? '?')}`;
           if (i.linkType === 'EXTERNAL') return i.externalUrl;
           return 'sous-menu';
         };
@@ -126,7 +125,7 @@ export default function MenuScreen({ params, query }: ScreenProps) {
                       >
                         Descendre<span class="visually-hidden"> {i.label}</span>
                       </button>
-                      <button type="button" class="link-button" onClick={() => (setStatus(null), setQuery('edit', i.id))}>
+                      <button type="button" class="link-button" onClick={() => open(i.id)}>
                         Modifier<span class="visually-hidden"> {i.label}</span>
                       </button>
                       <button type="button" class="link-button danger" onClick={() => void remove(i, items)}>
@@ -150,30 +149,14 @@ export default function MenuScreen({ params, query }: ScreenProps) {
             />
             <Title text={`Menu – ${menu.name}`}>{menu.name}</Title>
             <p class="muted">
-              Emplacement : {menu.location}. Déplacez les éléments avec « Monter » et « Descendre » (ou en les glissant parmi leurs voisins).
+              Emplacement&nbsp;: {menu.location}. Déplacez les éléments avec «&nbsp;Monter&nbsp;» et «&nbsp;Descendre&nbsp;» (ou en les glissant parmi leurs voisins).
             </p>
-            {status && <Status>{status}</Status>}
-            {problem !== null && (
-              <p class="problem" role="alert">
-                {messageOf(problem)}
-              </p>
-            )}
+            <Notices status={status} problem={problem} />
             {editing ? (
-              <ItemForm
-                key={editing}
-                menuId={menuId}
-                id={editing === 'nouveau' ? null : editing}
-                items={items}
-                pages={pages}
-                onDone={(message) => {
-                  setStatus(message);
-                  setQuery('edit', null);
-                  if (message) data.reload();
-                }}
-              />
+              <ItemForm key={editing} menuId={menuId} id={editing === 'nouveau' ? null : editing} items={items} pages={pages} onDone={done} />
             ) : (
               <p>
-                <button type="button" class="button" onClick={() => (setStatus(null), setQuery('edit', 'nouveau'))}>
+                <button type="button" class="button" onClick={() => open('nouveau')}>
                   Ajouter un élément
                 </button>
               </p>

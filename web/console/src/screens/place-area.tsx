@@ -1,8 +1,10 @@
-// A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a Polygon or MultiPolygon in WGS 84,
-// as drawn on geojson.io or exported from a GIS), checked as it is typed; part of the place screen's chunk.
-import { ConflictPanel, EditorActions, RestoredNotice, useEditor } from '../editor.tsx';
+// A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a
+// Polygon or MultiPolygon in WGS 84, as drawn on geojson.io or exported from a GIS), checked as it is typed; part of
+// the place screen's chunk.
+import { EditorForm, fieldError } from '../editor-form.tsx';
+import { useEditor } from '../editor.tsx';
+import { TextArea, TextField } from '../form-fields.tsx';
 import type { Area, Place } from '../types.ts';
-import { FormHeading, Problem, TextArea, TextField } from '../ui.tsx';
 import { AreaDrawing } from './area-drawing.tsx';
 
 interface Form {
@@ -19,7 +21,7 @@ export function areaProblem(text: string): string | null {
   try {
     value = JSON.parse(text);
   } catch {
-    return 'Ce texte n’est pas du JSON valide : collez l’objet GeoJSON tel quel.';
+    return 'Ce texte n’est pas du JSON valide\u00a0: collez l’objet GeoJSON tel quel.';
   }
   const geometry = (value as { type?: string; geometry?: unknown }).type === 'Feature' ? (value as { geometry: unknown }).geometry : value;
   const type = (geometry as { type?: unknown } | null)?.type;
@@ -36,7 +38,7 @@ function areaOf(text: string): Area {
 }
 
 export function describeArea(area: Area): string {
-  if (!area) return 'Aucune zone : le secteur se trouve par ses rues ou ses lieux rattachés.';
+  if (!area) return 'Aucune zone\u00a0: le secteur se trouve par ses rues ou ses lieux rattachés.';
   const rings = area.type === 'MultiPolygon' ? (area.coordinates as unknown[][]).length : 1;
   return area.type === 'MultiPolygon' ? `Zone en ${rings} polygones.` : 'Zone d’un polygone.';
 }
@@ -50,35 +52,37 @@ export function PlaceEditor({ cityId, placeId, onDone }: { cityId: string; place
     toBody: (f) => ({ name: f.name.trim(), area: areaOf(f.area) }),
     onSaved: () => onDone('Secteur enregistré.'),
   });
-  if (editor.loadError) return <Problem error={editor.loadError} />;
-  const f = editor.form;
-  if (!f) return null;
-  const problem = areaProblem(f.area);
   return (
-    <form
-      class="card"
-      aria-labelledby="place-form-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!problem) void editor.save();
-      }}
+    <EditorForm
+      editor={editor}
+      id="place-form-title"
+      title={() => 'Nom et zone du secteur'}
+      labels={LABELS}
+      // The area as typed is checked here first: the save waits for a Polygon or MultiPolygon.
+      beforeSave={(f) => areaProblem(f.area) === null}
+      atFields={['name', 'area']}
+      onCancel={() => onDone(null)}
     >
-      <FormHeading id="place-form-title">Nom et zone du secteur</FormHeading>
-      <RestoredNotice editor={editor} />
-      <ConflictPanel editor={editor} labels={LABELS} />
-      <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
-      <AreaDrawing cityId={cityId} placeId={placeId} area={problem ? null : areaOf(f.area)} onChange={(area) => editor.set({ area })} />
-      <TextArea
-        label={LABELS.area}
-        rows={6}
-        hint="Dessinez la zone sur le plan ci-dessus, ou collez ici le Polygon, le MultiPolygon ou la Feature, en longitude, latitude. Vide : pas de zone."
-        value={f.area}
-        onInput={(area) => editor.set({ area })}
-      />
-      <p class={problem ? 'field-error' : 'open-now'} aria-live="polite">
-        {problem ?? (f.area.trim() ? describeArea(areaOf(f.area)) : 'Pas de zone.')}
-      </p>
-      <EditorActions editor={editor} onCancel={() => onDone(null)} />
-    </form>
+      {(f) => {
+        const problem = areaProblem(f.area);
+        return (
+          <>
+            <TextField label={LABELS.name} value={f.name} required maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />
+            <AreaDrawing cityId={cityId} placeId={placeId} area={problem ? null : areaOf(f.area)} onChange={(area) => editor.set({ area })} />
+            <TextArea
+              label={LABELS.area}
+              rows={6}
+              hint="Dessinez la zone sur le plan ci-dessus, ou collez ici le Polygon, le MultiPolygon ou la Feature, en longitude, latitude. Vide&nbsp;: pas de zone."
+              value={f.area}
+              error={fieldError(editor, 'area')}
+              onInput={(area) => editor.set({ area })}
+            />
+            <p class={problem ? 'field-error' : 'open-now'} aria-live="polite">
+              {problem ?? (f.area.trim() ? describeArea(areaOf(f.area)) : 'Pas de zone.')}
+            </p>
+          </>
+        );
+      }}
+    </EditorForm>
   );
 }

@@ -1,16 +1,13 @@
 // French text of a place's rules, shared by the places list and the place screen.
+import { dayToTimestamp, frenchDate } from '../french.ts';
 import type { CollectionDay } from '../types.ts';
-import { frenchDate } from '../french.ts';
 
-export { frenchDate };
+export { dayToTimestamp, frenchDate };
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
 export function dayIn(timestamp: string, timeZone: string): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(timestamp));
 }
-
-/** A day typed in a form as the timestamp the API takes: noon UTC falls on that day in every European time zone. */
-export const dayToTimestamp = (day: string): string => `${day}T12:00:00.000Z`;
 
 /** `chaque lundi`, `un mardi sur deux (à partir de la semaine du …)`. */
 export function dayRule(day: Pick<CollectionDay, 'name' | 'biweekly' | 'startDate'>, timeZone: string): string {

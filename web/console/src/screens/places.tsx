@@ -1,11 +1,39 @@
 // A commune's collection places (sectors): the list, each with its days, and a form to add one.
-import { useState } from 'preact/hooks';
-import { get, getAll, messageOf, post } from '../api.ts';
-import { Link, navigate } from '../router.tsx';
+import { get, getAll } from '../api.ts';
+import { EditorForm, fieldError } from '../editor-form.tsx';
+import { useEditor } from '../editor.tsx';
+import { TextField } from '../form-fields.tsx';
 import type { ScreenProps } from '../screens.ts';
+import { Swatch, Table } from '../table.tsx';
 import type { City, Place, WasteType } from '../types.ts';
-import { Breadcrumbs, Loaded, Swatch, Table, TextField, Title, useResource } from '../ui.tsx';
+import { Breadcrumbs, Loaded, Title, useResource } from '../ui.tsx';
 import { dayRule } from './place-text.ts';
+import { Link, navigate } from '../../../shared/router.tsx';
+
+/** A new place, named here: its days, exceptions and area are given on its own screen, where the agent goes next. */
+function NewPlace({ cityId }: { cityId: string }) {
+  const editor = useEditor<Place, { name: string }>({
+    key: `place:new:${cityId}`,
+    url: null,
+    createUrl: `/admin/cities/${cityId}/places`,
+    empty: { name: '' },
+    toForm: (p) => ({ name: p.name }),
+    toBody: (f) => ({ name: f.name.trim() }),
+    onSaved: (p) => navigate(`/console/secteurs/${p.id}`),
+  });
+  return (
+    <EditorForm
+      editor={editor}
+      id="new-place"
+      title={() => 'Nouveau secteur'}
+      labels={{ name: 'Nom du secteur' }}
+      atFields={['name']}
+      onCancel={() => editor.reload()}
+    >
+      {(f) => <TextField label="Nom du secteur" value={f.name} required maxLength={200} error={fieldError(editor, 'name')} onInput={(name) => editor.set({ name })} />}
+    </EditorForm>
+  );
+}
 
 export default function Places({ params }: ScreenProps) {
   const { cityId } = params;
@@ -14,20 +42,6 @@ export default function Places({ params }: ScreenProps) {
     places: await getAll<Place>(`/admin/cities/${cityId}/places`),
     types: await getAll<WasteType>(`/admin/cities/${cityId}/waste-types`),
   }));
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState<unknown>(null);
-
-  const create = async (event: Event) => {
-    event.preventDefault();
-    setProblem(null);
-    try {
-      const place = await post<Place>(`/admin/cities/${cityId}/places`, { name: name.trim() });
-      navigate(`/console/secteurs/${place.id}`);
-    } catch (err) {
-      setProblem(err);
-    }
-  };
-
   return (
     <Loaded resource={data} what="des secteurs">
       {({ city, places, types }) => {
@@ -50,7 +64,7 @@ export default function Places({ params }: ScreenProps) {
                       {p.collectionDays.map((d) => (
                         <li key={d.id}>
                           <Swatch color={typeOf.get(d.wasteTypeId)?.color ?? null} />
-                          {typeOf.get(d.wasteTypeId)?.name ?? '?'} : {dayRule(d, city.timeZone)}
+                          {typeOf.get(d.wasteTypeId)?.name ?? '?'}&nbsp;: {dayRule(d, city.timeZone)}
                         </li>
                       ))}
                     </ul>
@@ -59,14 +73,7 @@ export default function Places({ params }: ScreenProps) {
                 { label: 'Exceptions', cell: (p) => p.exceptions.length },
               ]}
             />
-            <form class="card" onSubmit={create} aria-labelledby="new-place">
-              <h2 id="new-place">Nouveau secteur</h2>
-              <TextField label="Nom du secteur" value={name} required maxLength={200} onInput={setName} />
-              {problem !== null && <p class="problem" role="alert">{messageOf(problem)}</p>}
-              <button type="submit" class="button" disabled={!name.trim()}>
-                Créer le secteur
-              </button>
-            </form>
+            <NewPlace cityId={cityId} />
           </section>
         );
       }}

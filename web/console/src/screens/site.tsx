@@ -1,10 +1,11 @@
 // One site or app: its pages (drafts, scheduled and published) and its menus.
 import '../content/content.css';
 import { get, getAll } from '../api.ts';
-import { Link } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import { Breadcrumbs, Loaded, Table, Title, useResource } from '../ui.tsx';
 import { publicationLabel, publicationOf, type CmsPage, type Menu, type Site } from '../content/types.ts';
+import type { ScreenProps } from '../screens.ts';
+import { Table } from '../table.tsx';
+import { Breadcrumbs, Loaded, Title, useResource } from '../ui.tsx';
+import { Link } from '../../../shared/router.tsx';
 
 export default function SiteScreen({ params }: ScreenProps) {
   const { siteId } = params;

@@ -1,10 +1,10 @@
 // The sites and apps of the agent's city groups: where pages and menus are edited.
 import '../content/content.css';
 import { get, getAll, type Page } from '../api.ts';
-import { Link } from '../router.tsx';
+import type { Site } from '../content/types.ts';
 import type { CityGroup } from '../types.ts';
 import { Loaded, Title, useResource } from '../ui.tsx';
-import type { Site } from '../content/types.ts';
+import { Link } from '../../../shared/router.tsx';
 
 async function loadSites(): Promise<{ group: CityGroup; sites: Site[] }[]> {
   const groups = await get<Page<CityGroup>>('/admin/city-groups?pageSize=100');

@@ -2,11 +2,11 @@
 import { get } from '../api.ts';
 import { BarChart } from '../chart.tsx';
 import { lastDays, type UsageRow } from '../chat-types.ts';
-import { setQuery } from '../router.tsx';
-import type { ScreenProps } from '../screens.ts';
-import { frenchDate } from './place-text.ts';
-import { Loaded, Title, useResource } from '../ui.tsx';
 import { DateField } from '../date-field.tsx';
+import { setQuery } from '../location.ts';
+import type { ScreenProps } from '../screens.ts';
+import { Loaded, Title, useResource } from '../ui.tsx';
+import { frenchDate } from './place-text.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,20 +1,37 @@
-// A commune's waste types: the list, and a form to create or change one (name, colours, icon, texts).
-import { get, getAll } from '../api.ts';
-import { EditorForm, removeRecord, useEditing, useEditor } from '../editor.tsx';
-import type { ScreenProps } from '../screens.ts';
-import type { City, WasteType } from '../types.ts';
-import { Breadcrumbs, Field, Loaded, Notices, Swatch, Table, TextArea, TextField, Title, useResource } from '../ui.tsx';
+// A commune's waste types: the list, and a form to create or change one (name, colours, icon, texts) with its
+// materials below, a list drawn from their spec.
 import { useState } from 'preact/hooks';
+import { get, getAll } from '../api.ts';
+import { CrudSection } from '../crud/crud-section.tsx';
+import type { ResourceSpec } from '../crud/spec.ts';
+import { EditorForm } from '../editor-form.tsx';
+import { removeRecord, useEditing, useEditor } from '../editor.tsx';
+import { Field, TextArea, TextField } from '../form-fields.tsx';
+import { quoted } from '../french.ts';
 import { HistoryLink } from '../history-link.tsx';
-import { ChildRecords, type ChildField } from '../child-records.tsx';
+import type { ScreenProps } from '../screens.ts';
+import { Swatch, Table } from '../table.tsx';
+import type { City, WasteType, WasteTypeDetail } from '../types.ts';
+import { Breadcrumbs, Loaded, Notices, Title, useResource } from '../ui.tsx';
 
 /** A waste type's materials (details): what the sorting guide lists under it. */
-const DETAIL_FIELDS: ChildField[] = [
-  { name: 'material', label: 'Matériau', required: true, hint: 'Par exemple « Bouteille en verre (eau, vin) ».' },
-  { name: 'description', label: 'Description du matériau', type: 'long' },
-  { name: 'instructions', label: 'Consignes pour ce matériau', type: 'long' },
-  { name: 'imageUrl', label: 'Adresse de l’image', hint: 'Une adresse https, ou vide.' },
-];
+const detailSpec = (wasteTypeId: string): ResourceSpec<WasteTypeDetail> => ({
+  key: `wasteTypeDetail:${wasteTypeId}`,
+  noun: { label: 'Matériau', the: 'le matériau' },
+  caption: 'Matériaux de ce type de déchets',
+  listUrl: `/admin/waste-types/${wasteTypeId}/details`,
+  itemUrl: (id) => `/admin/waste-type-details/${id}`,
+  fields: [
+    { name: 'material', label: 'Matériau', required: true, help: 'Par exemple «\u00a0Bouteille en verre (eau, vin)\u00a0».' },
+    { name: 'description', label: 'Description du matériau', kind: 'long' },
+    { name: 'instructions', label: 'Consignes pour ce matériau', kind: 'long' },
+    { name: 'imageUrl', label: 'Adresse de l’image', kind: 'url', help: 'Une adresse https, ou vide.' },
+  ],
+  columns: ['material', 'instructions'],
+  nameOf: (d) => d.material,
+  addLabel: 'Ajouter un matériau',
+  empty: 'Aucun matériau pour ce type de déchets.',
+});
 
 /** Icon names of the Material Design Icons set the apps draw (the demo's, and a few more). */
 const ICONS = ['trash-can-outline', 'recycle', 'bottle-wine-outline', 'food-apple-outline', 'leaf', 'warehouse', 'tshirt-crew-outline', 'pill', 'battery', 'lightbulb-outline', 'newspaper-variant-outline', 'sofa-outline'];
@@ -87,10 +104,10 @@ function WasteTypeForm({ cityId, id, onDone }: { cityId: string; id: string | nu
     empty: EMPTY,
     toForm,
     toBody,
-    onSaved: (w, created) => onDone(created ? `Type de déchets « ${w.name} » créé.` : `Type de déchets « ${w.name} » enregistré.`),
+    onSaved: (w, created) => onDone(created ? `Type de déchets ${quoted(w.name)} créé.` : `Type de déchets ${quoted(w.name)} enregistré.`),
   });
   return (
-    <EditorForm editor={editor} id="waste-type-form-title" title={(f) => (id ? `Modifier « ${f.name || '…'} »` : 'Nouveau type de déchets')} labels={LABELS} onCancel={() => onDone(null)}>
+    <EditorForm editor={editor} id="waste-type-form-title" title={(f) => (id ? `Modifier ${quoted(f.name || '…')}` : 'Nouveau type de déchets')} labels={LABELS} onCancel={() => onDone(null)}>
       {(f) => (
         <>
           <TextField label={LABELS.name} value={f.name} required maxLength={200} onInput={(name) => editor.set({ name })} />
@@ -111,7 +128,7 @@ function WasteTypeForm({ cityId, id, onDone }: { cityId: string; id: string | nu
             ))}
           </datalist>
           <p class="muted">
-            Aperçu : <Swatch color={f.color || null} />
+            Aperçu&nbsp;: <Swatch color={f.color || null} />
             <strong>{f.name || 'Nom du type'}</strong> {f.icon && <span>· icône {f.icon}</span>}
           </p>
           <TextArea label={LABELS.description} value={f.description} onInput={(description) => editor.set({ description })} />
@@ -132,11 +149,11 @@ export default function WasteTypes({ params, query }: ScreenProps) {
   const [problem, setProblem] = useState<unknown>(null);
 
   const remove = async (w: WasteType) => {
-    if (!confirm(`Supprimer le type de déchets « ${w.name} » et ses consignes ?`)) return;
+    if (!confirm(`Supprimer le type de déchets ${quoted(w.name)} et ses consignes\u202f?`)) return;
     setProblem(null);
     try {
       await removeRecord(`/admin/waste-types/${w.id}`);
-      setStatus(`Type de déchets « ${w.name} » supprimé.`);
+      setStatus(`Type de déchets ${quoted(w.name)} supprimé.`);
       data.reload();
     } catch (err) {
       setProblem(err);
@@ -159,20 +176,7 @@ export default function WasteTypes({ params, query }: ScreenProps) {
                 onDone={done}
               />
               {editing !== 'nouveau' && (
-                <ChildRecords
-                  key={`details:${editing}`}
-                  heading="Matériaux de ce type de déchets"
-                  listUrl={`/admin/waste-types/${editing}/details`}
-                  createUrl={`/admin/waste-types/${editing}/details`}
-                  itemUrl={(id) => `/admin/waste-type-details/${id}`}
-                  draftKey={`wasteTypeDetail:${editing}`}
-                  fields={DETAIL_FIELDS}
-                  columns={['material', 'instructions']}
-                  nameOf={(r) => String(r.material)}
-                  addLabel="Ajouter un matériau"
-                  empty="Aucun matériau pour ce type de déchets."
-                  what={{ one: 'le matériau', saved: 'enregistré', removed: 'supprimé' }}
-                />
+                <CrudSection key={`details:${editing}`} heading="Matériaux de ce type de déchets" spec={detailSpec(editing)} onChange={data.reload} />
               )}
             </>
           ) : (

@@ -1,5 +1,5 @@
-// Renders the MDX of blog posts and CMS pages: the Markdown subset they use, with the
-// :::tip, :::warning and :::info callouts. Built as Preact elements, never as HTML strings,
+// Renders the MDX of blog posts and CMS pages, in the citizens' app and in the console's preview alike: the Markdown
+// subset they use, with the :::tip, :::warning and :::info callouts. Built as Preact elements, never as HTML strings,
 // so that nothing in the content can run. JSX and import/export lines of MDX are left out.
 import type { ComponentChildren, VNode } from 'preact';
 

@@ -1,0 +1,179 @@
+// The form fields of the screens: a label, an optional hint and the API's refusal, each tied to its control for
+// screen readers (loaded with the screens, not with the first screen).
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** A labelled field: the label, an optional hint and error, each tied to the control for screen readers. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ComponentChildren;
+  error?: string | null;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ComponentChildren;
+}) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children({ id, describedBy: described, invalid: Boolean(error) })}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The input attributes a text field may pass on. */
+interface InputProps {
+  type?: 'text' | 'email' | 'date' | 'number' | 'url' | 'time';
+  required?: boolean;
+  autocomplete?: string;
+  placeholder?: string;
+  maxLength?: number;
+  min?: string;
+  max?: string;
+  list?: string;
+  spellcheck?: boolean;
+  inputMode?: 'decimal' | 'numeric' | 'text' | 'email' | 'tel';
+}
+
+export function TextField({
+  label,
+  value,
+  onInput,
+  hint,
+  error,
+  ...rest
+}: InputProps & { label: string; value: string; onInput: (value: string) => void; hint?: ComponentChildren; error?: string | null }) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          value={value}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          onInput={(e) => onInput(e.currentTarget.value)}
+          {...rest}
+          type={rest.type ?? 'text'}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function TextArea({
+  label,
+  value,
+  onInput,
+  hint,
+  error,
+  rows = 3,
+  required,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: ComponentChildren;
+  error?: string | null;
+  rows?: number;
+  required?: boolean;
+  maxLength?: number;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          rows={rows}
+          value={value}
+          required={required}
+          maxLength={maxLength}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function SelectField({
+  label,
+  value,
+  options,
+  onChange,
+  hint,
+  error,
+  required,
+}: {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+  hint?: ComponentChildren;
+  error?: string | null;
+  required?: boolean;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <select id={id} value={value} required={required} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(e) => onChange(e.currentTarget.value)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  disabled,
+  error,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  error?: string | null;
+}) {
+  const id = useId();
+  return (
+    <div class="checkbox">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+      />
+      <label for={id}>{label}</label>
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
