@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { frameworkErrors } from './http/error-handler.ts';
 import edge from './http/edge.ts';
+import { forAudience, type Audience } from './http/audience.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { deriveOperationIds } from './http/operation-ids.ts';
 import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
@@ -61,37 +62,39 @@ declare module 'fastify' {
 }
 
 /**
- * Every area's routes and where they are mounted: the citizens' API under /public, the agents' under /chat, /auth
- * and /admin; health at the root, and the web app last (it answers the paths nobody else does).
+ * Every area's routes, where they are mounted and whom they answer (src/http/audience.ts: the edge's headers, rate
+ * limit and caching follow the audience, not the URL): the citizens' API under /public, the agents' under /chat and
+ * /auth, the back office under /admin; health at the root, and the web app last (it answers the paths nobody else
+ * does; its catch-all route declares its own audience).
  */
-const ROUTES: [FastifyPluginAsync, string][] = [
-  [healthRoutes, ''],
-  [cityRoutes, '/public'],
-  [calendarRoutes, '/public'],
-  [calendarExportRoutes, '/public'],
-  [recyclingRoutes, '/public'],
-  [guideRoutes, '/public'],
-  [challengeRoutes, '/public'],
-  [blogRoutes, '/public'],
-  [cmsRoutes, '/public'],
-  [mediaRoutes, '/public'],
-  [chatRoutes, '/public'],
-  [reminderRoutes, '/public'],
-  [consoleRoutes, '/chat'],
-  [authRoutes, '/auth'],
-  [authAdminRoutes, '/admin'],
-  [cityAdminRoutes, '/admin'],
-  [calendarAdminRoutes, '/admin'],
-  [blogAdminRoutes, '/admin'],
-  [cmsAdminRoutes, '/admin'],
-  [contentCheckRoutes, '/admin'],
-  [bundleAdminRoutes, '/admin'],
-  [mediaAdminRoutes, '/admin'],
-  [recyclingAdminRoutes, '/admin'],
-  [guideAdminRoutes, '/admin'],
-  [challengeAdminRoutes, '/admin'],
-  [consoleAdminRoutes, '/admin'],
-  [webRoutes, ''],
+const ROUTES: [FastifyPluginAsync, string, Audience][] = [
+  [healthRoutes, '', 'operations'],
+  [cityRoutes, '/public', 'public'],
+  [calendarRoutes, '/public', 'public'],
+  [calendarExportRoutes, '/public', 'public'],
+  [recyclingRoutes, '/public', 'public'],
+  [guideRoutes, '/public', 'public'],
+  [challengeRoutes, '/public', 'public'],
+  [blogRoutes, '/public', 'public'],
+  [cmsRoutes, '/public', 'public'],
+  [mediaRoutes, '/public', 'public'],
+  [chatRoutes, '/public', 'public'],
+  [reminderRoutes, '/public', 'public'],
+  [consoleRoutes, '/chat', 'agent'],
+  [authRoutes, '/auth', 'agent'],
+  [authAdminRoutes, '/admin', 'admin'],
+  [cityAdminRoutes, '/admin', 'admin'],
+  [calendarAdminRoutes, '/admin', 'admin'],
+  [blogAdminRoutes, '/admin', 'admin'],
+  [cmsAdminRoutes, '/admin', 'admin'],
+  [contentCheckRoutes, '/admin', 'admin'],
+  [bundleAdminRoutes, '/admin', 'admin'],
+  [mediaAdminRoutes, '/admin', 'admin'],
+  [recyclingAdminRoutes, '/admin', 'admin'],
+  [guideAdminRoutes, '/admin', 'admin'],
+  [challengeAdminRoutes, '/admin', 'admin'],
+  [consoleAdminRoutes, '/admin', 'admin'],
+  [webRoutes, '', 'web'],
 ];
 
 /** Largest request body accepted (contract: 413 beyond 100 KiB). */
@@ -164,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
   deriveOperationIds(app);
 
-  for (const [routes, prefix] of ROUTES) await app.register(routes, { prefix });
+  for (const [routes, prefix, audience] of ROUTES) await app.register(forAudience(audience, routes), { prefix });
 
   return app;
 }

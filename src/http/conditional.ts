@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUuid } from '../kernel/schemas.ts';
-import { isPublicUrl } from './public-headers.ts';
 import { ResponseCache, type CachedRepresentation, type CachedResponse } from './response-cache.ts';
 
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
@@ -19,8 +18,9 @@ declare module 'fastify' {
      * Answers a GET or HEAD whose URL the response cache holds, in one write: the entry's prebuilt header lines
      * (security, CORS, type, Cache-Control, Vary, ETag, length), then `extraHeaders` (name, value…), then the
      * body; a 304 when If-None-Match matches. False, having written nothing, when the cache cannot answer.
+     * `config` is the request's route config, as the caller already read it.
      */
-    answerFromCache(request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean;
+    answerFromCache(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, extraHeaders: string[] | null): boolean;
     /**
      * While the database is down: answers a GET or HEAD with the last good answer the cache kept for it, however
      * stale (up to STALE_IF_ERROR_MS past its expiry), with the reply's own rate-limit headers. False when none.
@@ -28,7 +28,7 @@ declare module 'fastify' {
     answerStale(request: FastifyRequest, reply: FastifyReply): boolean;
   }
   interface FastifyContextConfig {
-    /** Cache this GET route's 200 answers until public data changes (default for GET /public routes and their HEAD). */
+    /** Cache this GET route's 200 answers until public data changes (default for the GET routes of audience `public` and their HEAD). */
     cache?: boolean;
     /**
      * The answer depends on the request's origin (a URL built from its protocol and Host, both of which a trusted proxy
@@ -119,10 +119,24 @@ function isCompressible(type: unknown): boolean {
   return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json)|text\/)/.test(type);
 }
 
+const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+const GZIP_OPTIONS: ZlibOptions = { level: 6 };
+
+/**
+ * A body compressed on the event loop: for a cached body's variant, made once and then served many times. The same
+ * settings as `encodeAsync`, so a body has the same bytes, and the same ETag, whichever made it.
+ */
 export function encode(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
-  return encoding === 'br'
-    ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
-    : gzipSync(body, { level: 6 });
+  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body)) : gzipSync(body, GZIP_OPTIONS);
+}
+
+/**
+ * A body compressed on libuv's thread pool: for an answer that is sent once (not cached), so that a large admin
+ * listing or uncached read does not hold the event loop, and every other request, while it is compressed.
+ */
+export function encodeAsync(body: Buffer, encoding: Exclude<Encoding, 'identity'>, done: (err: Error | null, encoded: Buffer) => void): void {
+  if (encoding === 'br') brotliCompress(body, brotliOptions(body), done);
+  else gzip(body, GZIP_OPTIONS, done);
 }
 
 function strongEtag(body: Buffer): string {
@@ -229,11 +243,12 @@ async function conditionalResponses(app: FastifyInstance) {
   app.metricSources.cacheEntries = () => cache.size;
   app.metricSources.cacheBytes = () => cache.bytes;
 
+  // After audience.ts's onRoute hook (registered before this plugin): every route's config holds its audience.
   app.addHook('onRoute', (route) => {
     // HEAD routes too: Fastify's HEAD of a GET route is a route of its own, and answers from the same entry.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const read = methods.includes('GET') || methods.includes('HEAD');
-    if (read && isPublicUrl(route.url) && route.config?.cache !== false && app.config.responseCache) {
+    if (read && route.config?.audience === 'public' && route.config.cache !== false && app.config.responseCache) {
       const plan: CacheKeyPlan = {
         url: route.url,
         params: declaredNames(route.schema?.params),
@@ -245,9 +260,9 @@ async function conditionalResponses(app: FastifyInstance) {
   });
 
   /** The request's cache key, made on its first use and kept on the request; null for a route never cached. */
-  const keyOf = (request: FastifyRequest): string | null => {
+  const keyOf = (request: FastifyRequest, config: FastifyContextConfig): string | null => {
     if (request.cacheKey !== undefined) return request.cacheKey;
-    const plan = request.routeOptions.config?.cacheKeyPlan;
+    const plan = config.cacheKeyPlan;
     if (!plan) return null;
     request.cacheKey = cacheKeyOf(request, plan);
     return request.cacheKey;
@@ -267,10 +282,10 @@ async function conditionalResponses(app: FastifyInstance) {
 
   // An entry exists only for a URL a cacheable route answered with 200, and a URL always reaches the same
   // route: a hit needs no look at the route's options.
-  app.decorate('answerFromCache', (request: FastifyRequest, reply: FastifyReply, extraHeaders: string[] | null): boolean => {
+  app.decorate('answerFromCache', (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, extraHeaders: string[] | null): boolean => {
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
-    const key = keyOf(request);
+    const key = keyOf(request, config);
     if (key === null) return false;
     const entry = cache.get(key, app.dataVersion.current, app.clock().getTime());
     if (!entry) return false;
@@ -281,7 +296,7 @@ async function conditionalResponses(app: FastifyInstance) {
 
   app.decorate('answerStale', (request: FastifyRequest, reply: FastifyReply): boolean => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-    const key = keyOf(request);
+    const key = keyOf(request, request.routeOptions.config);
     const entry = key === null ? undefined : cache.getStale(key, app.clock().getTime());
     if (!entry) return false;
     const extra: string[] = [];
@@ -294,16 +309,15 @@ async function conditionalResponses(app: FastifyInstance) {
     return true;
   });
 
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    done(null, representationOf(request, reply, payload));
-  });
-
-  function representationOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     // Byte-range answers (media files) carry their own validators and are sent as stored.
-    if (reply.statusCode !== 200 || reply.hasHeader('accept-ranges')) return payload;
-    const isPublic = isPublicUrl(request.url);
+    if (reply.statusCode !== 200 || reply.hasHeader('accept-ranges')) return done(null, payload);
+    const config = request.routeOptions.config;
+    // A 200 always comes from a route: the not-found handler and the web app's catch-all never answer one on a
+    // public URL, so the route's audience is the whole answer.
+    const isPublic = config.audience === 'public';
     const now = app.clock().getTime();
     // Nothing public is kept past the next scheduled publication, by this cache or by the client's.
     const freshUntil = isPublic ? app.dataVersion.freshUntil(now) : Infinity;
@@ -321,7 +335,7 @@ async function conditionalResponses(app: FastifyInstance) {
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     const encoding = pickEncoding(request, compressible, body.length);
 
-    const key = request.routeOptions.config?.cache && !isPrivate(cacheControl) ? keyOf(request) : null;
+    const key = config.cache && !isPrivate(cacheControl) ? keyOf(request, config) : null;
     if (key !== null) {
       const until = Math.min(now + CACHE_TTL_MS, request.cacheUntil?.getTime() ?? Infinity, freshUntil);
       const headers = sharedHeaderLines(reply);
@@ -334,13 +348,17 @@ async function conditionalResponses(app: FastifyInstance) {
         identity: cachedRepresentation(headers, body, etag, 'identity'),
         variants: {},
       });
+      // The variant is compressed here, once, and served from memory from then on.
       const rep = representationIn(cache, entry, encoding);
-      return sendRepresentation(request, reply, { body: rep.body, etag: rep.etag, encoding });
+      return done(null, sendRepresentation(request, reply, { body: rep.body, etag: rep.etag, encoding }));
     }
-    if (encoding === 'identity') return sendRepresentation(request, reply, { body, etag, encoding });
-    const encoded = encode(body, encoding);
-    return sendRepresentation(request, reply, { body: encoded, etag: routeEtag ?? `"${strongEtag(encoded)}-${encoding}"`, encoding });
-  }
+    if (encoding === 'identity') return done(null, sendRepresentation(request, reply, { body, etag, encoding }));
+    // Sent once: compressed off the event loop.
+    encodeAsync(body, encoding, (err, encoded) => {
+      if (err) return done(err);
+      done(null, sendRepresentation(request, reply, { body: encoded, etag: routeEtag ?? `"${strongEtag(encoded)}-${encoding}"`, encoding }));
+    });
+  });
 }
 
 export default fp(conditionalResponses, { name: 'collecte-conditional-responses', dependencies: ['collecte-data-version', 'collecte-metrics'] });

@@ -153,6 +153,7 @@ async function metrics(app: FastifyInstance) {
   app.get(
     '/metrics',
     {
+      config: { audience: 'operations' },
       schema: {
         tags: ['operations'],
         summary: 'Prometheus metrics',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { forAudience } from './audience.ts';
 
 /** Decisions the seed spec leaves open, stated where API users look for them. */
 const DESCRIPTION = `Public API of Collecte: waste-collection information for French cities and their groups.
@@ -129,17 +130,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // office. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
   // tags and nothing more), and the back office alone has over 100; /openapi.json stays the whole document.
   const page = (routePrefix: string, keep: (path: string) => boolean) =>
-    app.register(async (scope) => {
-      await scope.register(swaggerUi, {
-        routePrefix,
-        uiConfig: { deepLinking: true, layout: 'BaseLayout' },
-        transformSpecification: (spec) => {
-          const whole = spec as { paths?: Record<string, unknown> };
-          return { ...whole, paths: Object.fromEntries(Object.entries(whole.paths ?? {}).filter(([path]) => keep(path))) };
-        },
-      });
-    });
+    app.register(
+      forAudience('docs', async (scope) => {
+        await scope.register(swaggerUi, {
+          routePrefix,
+          uiConfig: { deepLinking: true, layout: 'BaseLayout' },
+          transformSpecification: (spec) => {
+            const whole = spec as { paths?: Record<string, unknown> };
+            return { ...whole, paths: Object.fromEntries(Object.entries(whole.paths ?? {}).filter(([path]) => keep(path))) };
+          },
+        });
+      }),
+    );
   await page('/docs', (path) => !path.startsWith('/admin'));
   await page('/docs/admin', (path) => path.startsWith('/admin') || path.startsWith('/auth'));
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { audience: 'docs' } }, async () => app.swagger());
 }

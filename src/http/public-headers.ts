@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isApiPath, WEB_APP_CSP } from './url-space.ts';
-
-/**
- * The one test of "is this the public API": `/public`, `/public/…`, `/public?…`, never `/publicity`. CORS, the rate
- * limit, Cache-Control and the response cache all ask it.
- */
-export const isPublicUrl = (url: string | undefined): boolean =>
-  url !== undefined && url.startsWith('/public') && (url.length === 7 || url[7] === '/' || url[7] === '?');
+import type { Audience } from './audience.ts';
+import { isApiPath, isPublicUrl, WEB_APP_CSP } from './url-space.ts';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',
@@ -47,7 +41,7 @@ const PREFLIGHT = {
   'access-control-max-age': '600',
 };
 
-/** The headers of each kind of URL, built once: a request only picks its set. */
+/** The header sets, built once: a request only picks its set. */
 const HEADER_SETS = {
   public: { ...SECURITY, 'content-security-policy': API_CSP, 'cross-origin-resource-policy': 'cross-origin', ...PUBLIC_CORS },
   api: { ...SECURITY, 'content-security-policy': API_CSP },
@@ -56,10 +50,23 @@ const HEADER_SETS = {
 };
 
 /**
- * The headers of an answer to `url`. Headers suited to a JSON API: nothing here is meant to be framed, sniffed or
- * run as a page, except the human-readable docs and the web app, each under a policy of its own; CORS on /public.
- * Also used for answers written before any hook runs (a URL the router cannot decode), so that a browser can read
- * those errors too.
+ * The headers of a routed answer, by its route's audience. Headers suited to a JSON API: nothing here is meant to be
+ * framed, sniffed or run as a page, except the human-readable docs and the web app, each under a policy of its own;
+ * CORS on the public API.
+ */
+export const AUDIENCE_HEADERS: Record<Exclude<Audience, 'fallback'>, Record<string, string>> = {
+  public: HEADER_SETS.public,
+  admin: HEADER_SETS.api,
+  agent: HEADER_SETS.api,
+  operations: HEADER_SETS.api,
+  docs: HEADER_SETS.docs,
+  web: HEADER_SETS.webApp,
+};
+
+/**
+ * The headers of an answer to a URL no route answers (a 404, the web app's catch-all), by the space the URL falls
+ * in. Also used for answers written before any hook runs (a URL the router cannot decode), so that a browser can
+ * read those errors too.
  */
 export function securityHeaders(url: string): Record<string, string> {
   if (isPublicUrl(url)) return HEADER_SETS.public;
@@ -75,7 +82,7 @@ async function publicHeaders(app: FastifyInstance) {
   // Preflights of the public API. A bare OPTIONS (no Origin, no Access-Control-Request-Method) gets the same
   // empty 204: every answer is JSON or empty.
   for (const url of ['/public', '/public/*']) {
-    app.options(url, { schema: { hide: true } }, (request, reply) => {
+    app.options(url, { schema: { hide: true }, config: { audience: 'public' } }, (request, reply) => {
       const asked = request.headers['access-control-request-headers'];
       reply.headers(PREFLIGHT);
       reply.header('access-control-allow-headers', typeof asked === 'string' && asked ? asked : 'Content-Type, If-None-Match, Range');

@@ -34,7 +34,7 @@ declare module 'fastify' {
      * in the same windows as the rate limits (shared through Redis when REDIS_URL is set, failing open like them).
      */
     rateBudget(name: string, max: number, windowMs: number): Budget;
-    /** The general limit per client IP on every /public request (see request-entry.ts); null when RATE_LIMIT_MAX=0. */
+    /** The general limit per client IP on every request of audience public, or to an unknown /public URL (request-entry.ts); null when RATE_LIMIT_MAX=0. */
     publicRateLimit: ((request: FastifyRequest) => RateVerdict | Promise<RateVerdict>) | null;
   }
 }

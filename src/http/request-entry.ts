@@ -1,14 +1,19 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { isPublicUrl, securityHeaders } from './public-headers.ts';
+import { AUDIENCE_HEADERS, securityHeaders } from './public-headers.ts';
 import { setRateHeaders, tooManyRequests, type RateVerdict } from './rate-limit.ts';
 import { withTransportSecurity } from './transport-security.ts';
+import { isPublicUrl } from './url-space.ts';
 
 /**
- * The first hook of every request, and the only one a cached read meets. Every request gets its security (and, on
- * /public, CORS) headers; every /public request, matched route or not, is counted against its client IP's budget
- * (429 past it); then a GET or HEAD the response cache holds is answered at once, in one write of prebuilt headers
- * plus this request's rate-limit figures.
+ * The first hook of every request, and the only one a cached read meets. Every request gets the security (and, for
+ * the public API, CORS) headers of its route's audience (audience.ts); every public request is counted against its
+ * client IP's budget (429 past it); then a GET or HEAD the response cache holds is answered at once, in one write of
+ * prebuilt headers plus this request's rate-limit figures.
+ *
+ * A request no route answers (the not-found handler, whose context has no route config, or the web app's catch-all,
+ * audience `fallback`) is judged by its URL instead, as it always was: an unknown /public URL gets the public API's
+ * headers and is counted.
  *
  * One synchronous hook rather than one per concern: a small cached read costs about 10 µs in all at this machine's
  * limit, and each extra hook, promise or header written one by one is a measurable share of it. The count is
@@ -18,28 +23,43 @@ async function requestEntry(app: FastifyInstance) {
   const limit = app.publicRateLimit;
 
   /** After the count: the 429, the cached answer, or the headers and the rest of the lifecycle. */
-  const proceed = (request: FastifyRequest, reply: FastifyReply, verdict: RateVerdict | null, done: HookHandlerDoneFunction) => {
+  const proceed = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig,
+    verdict: RateVerdict | null,
+    done: HookHandlerDoneFunction,
+  ) => {
     // Past the limit, the 429 wins over a cached answer.
-    if (!verdict?.exceeded && app.answerFromCache(request, reply, withTransportSecurity(request, verdict && verdict.headers))) return;
-    reply.headers(securityHeaders(request.url));
+    if (!verdict?.exceeded && app.answerFromCache(request, reply, config, withTransportSecurity(request, verdict && verdict.headers))) return;
+    reply.headers(AUDIENCE_HEADERS.public);
     if (verdict) setRateHeaders(reply, verdict);
     done(verdict?.exceeded ? tooManyRequests(verdict) : undefined);
   };
 
   app.addHook('onRequest', (request, reply, done) => {
-    // Only /public URLs are counted, and only they are ever cached.
-    if (!isPublicUrl(request.url)) {
-      reply.headers(securityHeaders(request.url));
-      return done();
+    // Read once: Fastify builds routeOptions anew at each access.
+    const config = request.routeOptions.config;
+    const audience = config.audience ?? 'fallback';
+    if (audience !== 'public') {
+      if (audience !== 'fallback') {
+        reply.headers(AUDIENCE_HEADERS[audience]);
+        return done();
+      }
+      if (!isPublicUrl(request.url)) {
+        reply.headers(securityHeaders(request.url));
+        return done();
+      }
     }
+    // Only public requests are counted, and only public routes are ever cached.
     const verdict = limit ? limit(request) : null;
     // Not returned: a hook that answers a promise is taken for an async one.
-    if (verdict instanceof Promise) void verdict.then((v) => proceed(request, reply, v, done), done);
-    else proceed(request, reply, verdict, done);
+    if (verdict instanceof Promise) void verdict.then((v) => proceed(request, reply, config, v, done), done);
+    else proceed(request, reply, config, verdict, done);
   });
 }
 
 export default fp(requestEntry, {
   name: 'collecte-request-entry',
-  dependencies: ['collecte-public-headers', 'collecte-rate-limits', 'collecte-conditional-responses'],
+  dependencies: ['collecte-audiences', 'collecte-public-headers', 'collecte-rate-limits', 'collecte-conditional-responses'],
 });

@@ -1,7 +1,16 @@
 /**
  * Which URLs belong to the API and which to the web apps, and the web apps' Content-Security-Policy: shared by the
  * security headers (public-headers.ts) and the web app's routes (src/web/routes.ts), so that the two never disagree.
+ * A routed request is judged by its route's audience (audience.ts); the URL only speaks for requests no route
+ * answers (404s, the web app's catch-all, URLs the router cannot decode).
  */
+
+/**
+ * Whether a URL no route answers is the public API's: `/public`, `/public/…`, `/public?…`, never `/publicity`. Such a
+ * request gets the public API's headers and counts against its rate limit, as the public routes' requests do.
+ */
+export const isPublicUrl = (url: string | undefined): boolean =>
+  url !== undefined && url.startsWith('/public') && (url.length === 7 || url[7] === '/' || url[7] === '?');
 
 /** The API and its documentation: never answered by the web app, not even by its client-side fallback. */
 const API_PREFIXES = ['/public', '/chat', '/auth', '/admin', '/docs', '/openapi.json', '/health', '/ready'];

@@ -91,5 +91,7 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
     return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   };
   app.get('/', { schema: { hide: true } }, fallback);
-  app.get('/*', { schema: { hide: true } }, fallback);
+  // Every path no other route answers, API paths included: judged by its URL at the edge, as a URL no route answers
+  // (src/http/audience.ts), so that an unknown /public path keeps the public API's headers.
+  app.get('/*', { schema: { hide: true }, config: { audience: 'fallback' } }, fallback);
 }

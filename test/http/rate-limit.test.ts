@@ -25,7 +25,7 @@ async function appWith(
   const database = shared ?? (await createTestDatabase('pglite'));
   const app = await buildApp({ config: testConfig(env), database, logger });
   // A stand-in for the chat routes: the named 20-per-minute rule keyed by the body's deviceId.
-  app.post('/public/__chat-probe', async (request, reply) => {
+  app.post('/public/__chat-probe', { config: { audience: 'public' } }, async (request, reply) => {
     const body = request.body as { deviceId?: string } | undefined;
     await app.chatRateLimit(request, reply, body?.deviceId ?? null);
     return { ok: true };
