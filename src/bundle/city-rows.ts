@@ -15,6 +15,7 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
         population: n(city.population),
         status: city.status,
         time_zone: city.timeZone ?? 'Europe/Paris',
+        holiday_calendar: city.holidayCalendar ?? 'FR',
         out_of_the_bins: n(city.outOfTheBins),
         presentation_of_bins: n(city.presentationOfBins),
         return_of_bins: n(city.returnOfBins),
@@ -82,6 +83,8 @@ export function addCityRows(rows: BundleRows, city: BundleCity, now: string): vo
         waste_type_id: e.wasteTypeId,
         name: n(e.name),
         description: n(e.description),
+        kind: e.kind ?? 'CANCEL',
+        moved_to: n(e.movedTo),
       });
     }
     for (const l of place.attachedLocations ?? []) {

@@ -29,6 +29,8 @@ export async function exportRows(db: Kysely<DB>, scope: ExportScope): Promise<Ex
     city_group: () => db.selectFrom('city_group').selectAll().$if(groups !== null, (qb) => qb.where('id', 'in', groups!)).orderBy('id').execute(),
     canned_reply: () =>
       db.selectFrom('canned_reply').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
+    holiday_rule: () =>
+      db.selectFrom('holiday_rule').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('city_group_id').orderBy('position').execute(),
     city: () => db.selectFrom('city').selectAll().where('id', 'in', cities).orderBy('id').execute(),
     waste_type: () => db.selectFrom('waste_type').selectAll().where('city_id', 'in', cities).orderBy('id').execute(),
     waste_type_detail: () => db.selectFrom('waste_type_detail').selectAll().where('waste_type_id', 'in', wasteTypes).orderBy('id').execute(),

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable, MenuItemTable } from '../db/types.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import { iso, timestamps } from '../kernel/french.ts';
-import { toAttachedLocation, toException, toQuizQuestion, toWasteType } from '../domain/city-model/mapper.ts';
+import { toAttachedLocation, toExceptionRecord, toQuizQuestion, toWasteType } from '../domain/city-model/mapper.ts';
+import { toHolidayRule } from '../domain/holiday-rules.ts';
 import { toAdminCity } from '../cities/admin-cities.ts';
 import { toBadge } from '../domain/challenges.ts';
 import { toAdminCityGroup } from '../cities/admin-city-groups.ts';
@@ -54,6 +55,7 @@ export async function exportBundle(
 export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOptions = { cannedReplies: true }): ExportedBundle {
   const by = <R, K extends keyof R>(list: R[], key: K) => Map.groupBy(list, (row) => row[key]);
   const repliesOf = by(rows.canned_reply, 'city_group_id');
+  const rulesOf = by(rows.holiday_rule, 'city_group_id');
   const detailsOf = by(rows.waste_type_detail, 'waste_type_id');
   const wasteTypesOf = by(rows.waste_type, 'city_id');
   const placesOf = by(rows.collection_place, 'city_id');
@@ -88,7 +90,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
         biweekly: day.biweekly,
         startDate: iso(day.start_date),
       })),
-      exceptions: (exceptionsOf.get(place.id) ?? []).map(toException),
+      exceptions: (exceptionsOf.get(place.id) ?? []).map(toExceptionRecord),
       attachedLocations: (locationsOf.get(place.id) ?? []).map(toAttachedLocation),
       streets: (streetsOf.get(place.id) ?? []).map((r) => ({
         id: r.id,
@@ -160,7 +162,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
   const media: ExportedMedia[] = withMedia ? rows.media.map((row) => ({ row, path: mediaPath(row) })) : [];
   const bundle: Bundle = {
     cityGroups: rows.city_group.map((g) => ({
-      ...toAdminCityGroup(g),
+      ...toAdminCityGroup(g, (rulesOf.get(g.id) ?? []).sort((a, b) => a.position - b.position).map(toHolidayRule)),
       // The console's canned replies: the group's configuration, so that a moved group answers its citizens the same.
       ...(options.cannedReplies
         ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...timestamps(r) })) }

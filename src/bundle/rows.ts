@@ -1,4 +1,5 @@
 import { groupContactColumns } from '../domain/group-contact.ts';
+import { holidayRuleRows } from '../domain/holiday-rules.ts';
 import { addCityRows, sortByRequirement } from './city-rows.ts';
 import type { ValidatedMedia } from './media-entry.ts';
 import type { Bundle, BundleMenuItem } from './schema.ts';
@@ -13,7 +14,7 @@ import { datedRow, orNull as n, WRITE_ORDER, type BundleRows, type Row } from '.
 export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Date): BundleRows {
   const now = nowDate.toISOString();
   const rows = Object.fromEntries(WRITE_ORDER.map((table) => [table, []])) as unknown as BundleRows;
-  rows.listedParents = { canned_reply: [] };
+  rows.listedParents = { canned_reply: [], holiday_rule: [] };
 
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
@@ -23,7 +24,11 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
         now,
       ),
     );
-    // Left out: the group's canned replies stay as they are (schema.ts).
+    // Left out: the group's holiday rules and canned replies stay as they are (schema.ts).
+    if (g.holidayRules != null) {
+      rows.listedParents.holiday_rule.push(g.id);
+      rows.holiday_rule.push(...holidayRuleRows(g.id, g.holidayRules));
+    }
     if (g.cannedReplies == null) continue;
     rows.listedParents.canned_reply.push(g.id);
     for (const reply of g.cannedReplies) {

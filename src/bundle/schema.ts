@@ -6,6 +6,7 @@ import { PHONE_PATTERN } from '../kernel/schemas.ts';
 import { MAX_MESSAGE_LENGTH } from '../chat/schemas.ts';
 import { MAX_CANNED_TITLE_LENGTH } from '../console/schemas.ts';
 import { MAX_STREET_NUMBER } from '../cities/place-rules.ts';
+import { ExceptionKindSchema, HolidayCalendarSchema, holidayRuleSchema, MovedToDescription } from '../domain/city-model/schemas.ts';
 
 /**
  * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
@@ -97,6 +98,12 @@ export const BundleCityGroupSchema = Type.Object({
    * write them in the console, and re-importing an older bundle must not wipe them. [] deletes them all.
    */
   cannedReplies: List(BundleCannedReplySchema),
+  /**
+   * The group's holiday rules (CONTRACT section 16), all of them, in order. Absent or null (a bundle written before
+   * they existed) leaves the stored ones alone, like cannedReplies: they are written in the console's « Jours fériés »
+   * screen. [] deletes them all.
+   */
+  holidayRules: List(holidayRuleSchema(Id)),
 });
 
 export const BundleWasteTypeDetailSchema = Type.Object({
@@ -135,12 +142,15 @@ export const BundleCollectionDaySchema = Type.Object({
 export const BundleCollectionExceptionSchema = Type.Object({
   id: Id,
   dateFrom: Timestamp,
-  /** null: the day of dateFrom only. */
+  /** CANCEL: null for the day of dateFrom only. Null for MOVE and ADD. */
   dateTo: Opt(Timestamp),
   /** A waste type of the same city. */
   wasteTypeId: Id,
   name: Opt(Type.String()),
   description: Opt(Type.String()),
+  /** CANCEL when absent. */
+  kind: Opt(ExceptionKindSchema),
+  movedTo: Opt(Type.String({ format: 'date-time', description: MovedToDescription })),
 });
 
 export const BundleAttachedLocationSchema = Type.Object({
@@ -241,6 +251,8 @@ export const BundleCitySchema = Type.Object({
   status: Type.Union([Type.Literal('ACTIF'), Type.Literal('NON_ACTIF')]),
   /** IANA time zone the collection dates are computed in; Europe/Paris when absent. */
   timeZone: Opt(Type.String()),
+  /** FR when absent. */
+  holidayCalendar: Opt(HolidayCalendarSchema),
   ...OptionalFields(CityNoticeFields),
   /** A group of the bundle or of the database. */
   cityGroupId: Opt(Id),

@@ -56,12 +56,23 @@ interface LinkDescription<L extends LinkTable> {
   key: readonly [owner: keyof DB[L] & string, linked: keyof DB[L] & string];
 }
 
+/**
+ * Lists a bundle gives whole for their owner, rows without ids of their own (a group's holiday rules, in order): the
+ * rows of a listed owner that differ from the bundle's are replaced. Like KEPT_WHEN_LEFT_OUT, a list left out leaves
+ * the stored rows alone.
+ */
+export const LIST_TABLES = {
+  holiday_rule: { ownerColumn: 'city_group_id', key: ['city_group_id', 'position'] },
+} as const;
+
+export type ListTable = keyof typeof LIST_TABLES;
+
 /** The tables whose rows carry created_at / updated_at, which a bundle may give or leave to the import. */
 export const DATED_TABLES = ['city_group', 'canned_reply', 'city', 'blog_post', 'site', 'page', 'media'] as const;
 
 export type DatedTable = (typeof DATED_TABLES)[number];
 
-export type BundleTable = ChildTable | LinkTable | DatedTable;
+export type BundleTable = ChildTable | LinkTable | DatedTable | ListTable;
 
 /**
  * Every table of a bundle, parents before children: rows are written in this order. The children a bundle no longer
@@ -74,6 +85,7 @@ export const WRITE_ORDER: readonly BundleTable[] = [
   'city',
   'waste_type',
   'waste_type_detail',
+  'holiday_rule',
   'collection_place',
   'collection_day',
   'collection_exception',
@@ -109,8 +121,11 @@ export interface DatedRow<T extends DatedTable> {
  * require it; menu items by depth, parents first.
  */
 export type BundleRows = { [T in DatedTable]: DatedRow<T>[] } & { [T in Exclude<BundleTable, DatedTable>]: Row<T>[] } & {
-  /** For each table of KEPT_WHEN_LEFT_OUT, the parents whose bundle entry lists its rows (the others' are left alone). */
-  listedParents: { [T in KeptWhenLeftOut]: string[] };
+  /**
+   * For each table of KEPT_WHEN_LEFT_OUT and LIST_TABLES, the parents whose bundle entry lists its rows (the others'
+   * are left alone).
+   */
+  listedParents: { [T in KeptWhenLeftOut | ListTable]: string[] };
 };
 
 /** An optional field of the bundle as a column: null when absent. */

@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 import { childPath, under, type RecordFault } from '../domain/rules/faults.ts';
-import { cityGroupReferenceFaults } from '../domain/rules/cities.ts';
+import { cityGroupReferenceFaults, holidayRuleFaults } from '../domain/rules/cities.ts';
 import { requirementFaults } from '../challenges/challenge-rules.ts';
-import type { Bundle, BundleChallenge } from './schema.ts';
+import type { Bundle, BundleChallenge, BundleCityGroup } from './schema.ts';
 import { CHILD_TABLES, type ChildTable } from './tables.ts';
 
 /**
@@ -22,6 +22,8 @@ export interface DatabaseChecks {
   owned: Map<ChildTable, Owned[]>;
   /** The site slugs of the bundle. */
   slugs: string[];
+  /** The groups' holiday rules, which name the waste types of their cities. */
+  holidayRules: { groupId: string; rules: NonNullable<BundleCityGroup['holidayRules']>; path: string }[];
 }
 
 export interface Owned {
@@ -35,6 +37,30 @@ export async function checkAgainstDatabase(db: Kysely<DB>, bundle: Bundle, found
   await checkParents(db, found.owned, faults);
   await checkSiteSlugs(db, bundle, found.slugs, faults);
   await checkRequirements(db, bundle, found.requirements, faults);
+  await checkHolidayRules(db, bundle, found.holidayRules, faults);
+}
+
+/**
+ * A group's holiday rules name waste types of its cities once the import is done: the bundle's cities of the group,
+ * and the stored ones the bundle does not hold (those it holds are replaced, or moved to another group).
+ */
+async function checkHolidayRules(db: Kysely<DB>, bundle: Bundle, lists: DatabaseChecks['holidayRules'], faults: RecordFault[]): Promise<void> {
+  if (lists.length === 0) return;
+  const groupIds = lists.map((l) => l.groupId);
+  const bundleCities = bundle.cities ?? [];
+  const wasteTypesOf = new Map<string, Set<string>>(groupIds.map((id) => [id, new Set()]));
+  for (const city of bundleCities) {
+    const ids = city.cityGroupId == null ? undefined : wasteTypesOf.get(city.cityGroupId);
+    for (const w of city.wasteTypes ?? []) ids?.add(w.id);
+  }
+  const stored = await sql<{ id: string; group_id: string }>`
+    SELECT w.id, c.city_group_id AS group_id FROM waste_type w JOIN city c ON c.id = w.city_id
+    WHERE c.city_group_id = ANY(${groupIds}::uuid[]) AND c.id <> ALL(${bundleCities.map((c) => c.id)}::uuid[])
+  `.execute(db);
+  for (const row of stored.rows) wasteTypesOf.get(row.group_id)?.add(row.id);
+  for (const { groupId, rules, path } of lists) {
+    faults.push(...under(path, holidayRuleFaults(rules, { wasteTypeIds: wasteTypesOf.get(groupId)! })));
+  }
 }
 
 /** City groups: of the bundle, or already in the database. */

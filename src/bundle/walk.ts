@@ -38,7 +38,7 @@ import type { DatabaseChecks } from './validate-database.ts';
  */
 export class BundleWalk {
   readonly faults: RecordFault[] = [];
-  readonly forDatabase: DatabaseChecks = { groupReferences: [], requirements: [], owned: new Map(), slugs: [] };
+  readonly forDatabase: DatabaseChecks = { groupReferences: [], requirements: [], owned: new Map(), slugs: [], holidayRules: [] };
   private readonly ids = new Map<IdTable, FirstUses>();
   private readonly siteSlugs = new FirstUses();
   private readonly compiling: Promise<void>[] = [];
@@ -65,13 +65,16 @@ export class BundleWalk {
     this.claim('city_group', group.id, path);
     this.report(path, cityGroupFaults(group));
     this.children('canned_reply', group.cannedReplies, `${path}.cannedReplies`, group.id);
+    // The waste types they name are the group's cities', of the bundle or of the database.
+    if (group.holidayRules != null) this.forDatabase.holidayRules.push({ groupId: group.id, rules: group.holidayRules, path });
   }
 
   private city(city: BundleCity, path: string): void {
     this.claim('city', city.id, path);
     this.report(path, cityFaults(city));
     if (city.cityGroupId != null) this.forDatabase.groupReferences.push({ record: city, path });
-    const ids: CityWasteTypes & CityQuizQuestions = {
+    const ids: CityWasteTypes & CityQuizQuestions & { timeZone?: string | null } = {
+      timeZone: city.timeZone,
       wasteTypeIds: new Set((city.wasteTypes ?? []).map((w) => w.id)),
       quizQuestionIds: new Set((city.quizQuestions ?? []).map((q) => q.id)),
     };
@@ -91,7 +94,7 @@ export class BundleWalk {
     this.children('challenge', city.challenges, `${path}.challenges`, city.id, (challenge, p) => this.challenge(challenge, p, ids));
   }
 
-  private collectionPlace(place: BundleCollectionPlace, path: string, city: CityWasteTypes): void {
+  private collectionPlace(place: BundleCollectionPlace, path: string, city: CityWasteTypes & { timeZone?: string | null }): void {
     this.children('collection_day', place.collectionDays, `${path}.collectionDays`, place.id, (day, p) =>
       this.report(p, collectionDayFaults(day, city)),
     );

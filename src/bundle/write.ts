@@ -5,6 +5,7 @@ import {
   DATED_TABLES,
   KEPT_WHEN_LEFT_OUT,
   LINK_TABLES,
+  LIST_TABLES,
   WRITE_ORDER,
   type BundleRows,
   type BundleTable,
@@ -13,6 +14,7 @@ import {
   type DatedTable,
   type KeptWhenLeftOut,
   type LinkTable,
+  type ListTable,
   type Row,
 } from './tables.ts';
 
@@ -44,6 +46,7 @@ export async function writeBundleRows(db: Kysely<DB>, rows: BundleRows): Promise
 
 async function writeTable(db: Kysely<DB>, rows: BundleRows, table: BundleTable): Promise<number> {
   if (isLinkTable(table)) return insertLinks(db, table, rows[table]);
+  if (isListTable(table)) return insertListRows(db, table, rows[table]);
   if (isDatedTable(table)) return upsertDatedRows(db, table, rows[table]);
   return upsertRows(db, table, rows[table]);
 }
@@ -53,6 +56,7 @@ async function removeStale(db: Kysely<DB>, rows: BundleRows, table: BundleTable)
   if (isLinkTable(table)) {
     return { deleted: await deleteStaleLinks(db, table, idsOf(rows, LINK_TABLES[table].owner), rows[table]), disabled: 0 };
   }
+  if (isListTable(table)) return { deleted: await deleteChangedListRows(db, table, rows.listedParents[table], rows[table]), disabled: 0 };
   if (table === 'challenge') return retireStaleChallenges(db, idsOf(rows, 'city'), idsOf(rows, 'challenge'));
   if (!isChildTable(table)) return { deleted: 0, disabled: 0 };
   const parents = isKeptWhenLeftOut(table) ? rows.listedParents[table] : idsOf(rows, CHILD_TABLES[table].parent);
@@ -65,6 +69,7 @@ function idsOf(rows: BundleRows, table: UpsertTable): string[] {
 }
 
 const isLinkTable = (table: BundleTable): table is LinkTable => table in LINK_TABLES;
+const isListTable = (table: BundleTable): table is ListTable => table in LIST_TABLES;
 const isChildTable = (table: BundleTable): table is ChildTable => table in CHILD_TABLES;
 const isDatedTable = (table: BundleTable): table is DatedTable => (DATED_TABLES as readonly string[]).includes(table);
 const isKeptWhenLeftOut = (table: BundleTable): table is KeptWhenLeftOut => (KEPT_WHEN_LEFT_OUT as readonly string[]).includes(table);
@@ -161,6 +166,46 @@ export async function insertLinks<L extends LinkTable>(db: Kysely<DB>, table: L,
       .insertInto(table)
       .values(batch)
       .onConflict((oc) => oc.columns(LINK_TABLES[table].key).doNothing())
+      .executeTakeFirst();
+    changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return changed;
+}
+
+/**
+ * The rows of the listed owners' lists that the bundle's lists do not hold as they are: a row differs in any column
+ * (a rule moved, or its action changed) is deleted, to be inserted anew by insertListRows. Same lists: nothing moves.
+ */
+export async function deleteChangedListRows<T extends ListTable>(db: Kysely<DB>, table: T, ownerIds: string[], rows: Row<T>[]): Promise<number> {
+  if (ownerIds.length === 0) return 0;
+  const { ownerColumn } = LIST_TABLES[table];
+  const columns = Object.keys(rows[0] ?? {});
+  if (columns.length === 0) {
+    const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(ownerColumn)} = ANY(${ownerIds}::uuid[])`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  }
+  // The bundle's rows as JSON, compared column by column with the stored ones (null equal to null).
+  const kept = JSON.stringify(rows);
+  const same = sql.join(
+    columns.map((c) => sql`(kept.${sql.ref(c)})::text IS NOT DISTINCT FROM (l.${sql.ref(c)})::text`),
+    sql` AND `,
+  );
+  const result = await sql`
+    DELETE FROM ${sql.table(table)} l
+    WHERE l.${sql.ref(ownerColumn)} = ANY(${ownerIds}::uuid[])
+      AND NOT EXISTS (SELECT 1 FROM json_populate_recordset(NULL::${sql.table(table)}, ${kept}::json) AS kept WHERE ${same})
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Inserts the rows of the lists that are not stored as they are (deleteChangedListRows removed the others). */
+export async function insertListRows<T extends ListTable>(db: Kysely<DB>, table: T, rows: Row<T>[]): Promise<number> {
+  let changed = 0;
+  for (const batch of batches(rows, Object.keys(rows[0] ?? {}).length)) {
+    const result = await db
+      .insertInto(table)
+      .values(batch)
+      .onConflict((oc) => oc.columns([...LIST_TABLES[table].key]).doNothing())
       .executeTakeFirst();
     changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }

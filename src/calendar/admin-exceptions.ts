@@ -4,42 +4,37 @@ import type { DB } from '../db/types.ts';
 import { assertNoFault, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
 import { collectionExceptionFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
-import { iso } from '../kernel/french.ts';
+import { toExceptionRecord } from '../domain/city-model/mapper.ts';
 import * as repo from './repository.ts';
 import type { ExceptionRow } from './repository.ts';
 import type { PlaceOwner } from '../domain/cities.ts';
 import type { AdminException, CreateExceptionInput, ExceptionPatch } from './schemas.ts';
 
 /**
- * The admin API's collection exceptions (CONTRACT section 13): created under their place, then read, changed and
+ * The admin API's collection exceptions (CONTRACT sections 13 and 16: a kind, CANCEL, MOVE or ADD, and the day a MOVE
+ * goes to): created under their place, then read, changed and
  * deleted at `/admin/exceptions/:id`. A place outside the agent's groups answers 404, as if missing. A write checks
  * the rules the import bundle runs too (src/domain/rules); adminService (src/admin/store.ts) wraps it in one
  * transaction with its audit entry and the data_version bump, so that the public calendars change within a second.
  */
 
-function toAdminException(row: ExceptionRow): AdminException {
-  return {
-    id: row.id,
-    dateFrom: iso(row.date_from)!,
-    dateTo: iso(row.date_to),
-    wasteTypeId: row.waste_type_id,
-    name: row.name,
-    description: row.description,
-    placeId: row.place_id,
-  };
-}
+const toAdminException = (row: ExceptionRow): AdminException => ({ ...toExceptionRecord(row), placeId: row.place_id });
+
+type ExceptionFields = Omit<AdminException, 'id' | 'placeId'>;
 
 /** The written record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */
-async function assertValid(db: Kysely<DB>, placeId: string, record: Pick<AdminException, 'wasteTypeId' | 'dateFrom' | 'dateTo'>) {
-  assertNoFault(collectionExceptionFaults(record, { wasteTypeIds: await repo.placeWasteTypeIds(db, placeId) }));
+async function assertValid(db: Kysely<DB>, placeId: string, record: ExceptionFields) {
+  assertNoFault(collectionExceptionFaults({ ...record, wasteTypeId: record.wasteTypeId.toLowerCase() }, await repo.placeCity(db, placeId)));
 }
 
-const columns = (e: Omit<AdminException, 'id' | 'placeId'>) => ({
+const columns = (e: ExceptionFields) => ({
   date_from: new Date(e.dateFrom),
   date_to: e.dateTo === null ? null : new Date(e.dateTo),
   waste_type_id: e.wasteTypeId.toLowerCase(),
   name: e.name,
   description: e.description,
+  kind: e.kind,
+  moved_to: e.movedTo === null ? null : new Date(e.movedTo),
 });
 
 export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner, CreateExceptionInput, ExceptionPatch> = {
@@ -48,7 +43,14 @@ export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner
   ...underPlace(repo.findException, repo.listPlaceExceptions),
   show: async (_db, rows) => rows.map(toAdminException),
   async insert(trx, { subject: place }, input) {
-    const record = { ...input, dateTo: input.dateTo ?? null, name: input.name ?? null, description: input.description ?? null };
+    const record = {
+      ...input,
+      dateTo: input.dateTo ?? null,
+      name: input.name ?? null,
+      description: input.description ?? null,
+      kind: input.kind ?? 'CANCEL',
+      movedTo: input.movedTo ?? null,
+    };
     await assertValid(trx, place!.placeId, record);
     return repo.insertException(trx, randomUUID(), place!.placeId, columns(record));
   },

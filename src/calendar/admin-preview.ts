@@ -32,7 +32,7 @@ export async function previewCollections(
 
 /** The schedule with the proposed days and exceptions instead of the stored ones; 400 naming the first faulty field. */
 function proposed(stored: PlaceSchedule, proposal: PreviewInput): PlaceSchedule {
-  const city = { wasteTypeIds: new Set(stored.wasteTypes.map((w) => w.id)) };
+  const city = { wasteTypeIds: new Set(stored.wasteTypes.map((w) => w.id)), timeZone: stored.timeZone };
   const days = proposal.collectionDays?.map((d) => ({ ...d, wasteTypeId: d.wasteTypeId.toLowerCase() }));
   const exceptions = proposal.exceptions?.map((e) => ({ ...e, wasteTypeId: e.wasteTypeId.toLowerCase() }));
   const faults: RecordFault[] = [
@@ -53,6 +53,8 @@ function proposed(stored: PlaceSchedule, proposal: PreviewInput): PlaceSchedule 
       exceptions?.map((e) => ({
         dateFrom: new Date(e.dateFrom),
         dateTo: e.dateTo == null ? null : new Date(e.dateTo),
+        kind: e.kind ?? 'CANCEL',
+        movedTo: e.movedTo == null ? null : new Date(e.movedTo),
         wasteTypeId: e.wasteTypeId,
         name: e.name ?? null,
         description: e.description ?? null,

@@ -92,11 +92,14 @@ export async function findException(
   return { row, owner: { placeId: row.place_id, cityId, cityGroupId } };
 }
 
-/** The ids of the waste types of a place's city: those its collections may name. */
-export async function placeWasteTypeIds(db: Kysely<DB>, placeId: string): Promise<Set<string>> {
+/** What a place's exceptions are checked against: its city's waste types (those they may name) and time zone. */
+export async function placeCity(db: Kysely<DB>, placeId: string): Promise<{ wasteTypeIds: Set<string>; timeZone: string | null }> {
   const city = db.selectFrom('collection_place').select('city_id').where('id', '=', placeId);
-  const rows = await db.selectFrom('waste_type').select('id').where('city_id', '=', city).execute();
-  return new Set(rows.map((row) => row.id));
+  const [rows, zone] = await Promise.all([
+    db.selectFrom('waste_type').select('id').where('city_id', '=', city).execute(),
+    db.selectFrom('city').select('time_zone').where('id', '=', city).executeTakeFirst(),
+  ]);
+  return { wasteTypeIds: new Set(rows.map((row) => row.id)), timeZone: zone?.time_zone ?? null };
 }
 
 export const { insert: insertException, update: updateException, remove: deleteException } =

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { adminSchemas, ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { WasteCollectionExceptionSchema } from '../domain/city-model/schemas.ts';
+import { ExceptionKindInput, ExceptionKindSchema, MovedToDescription, WasteCollectionExceptionSchema } from '../domain/city-model/schemas.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 
 export { ErrorSchema };
@@ -94,17 +94,27 @@ export const IcsResponseSchema = {
 /** No body at all (not even `null`): described for the OpenAPI document only. */
 export const NotModifiedSchema = { description: 'Not modified: the calendar is the one the client holds (same `ETag`); no body.' };
 
-// The admin API's exceptions (CONTRACT section 13): the public shape, the import bundle's field names, plus the place.
+// The admin API's exceptions (CONTRACT sections 13 and 16): the public shape, the import bundle's field names, plus
+// the kind, the day a MOVE goes to and the place.
 
 const exceptionFields = {
-  dateFrom: Timestamp('First day without (or with a changed) collection'),
-  dateTo: Type.Optional(Nullable(Timestamp('Last day, on or after dateFrom; null: the day of dateFrom only'))),
+  dateFrom: Timestamp('CANCEL: first day without collection; MOVE: the day of the collection moved; ADD: the day added'),
+  dateTo: Type.Optional(
+    Nullable(Timestamp('CANCEL: last day, on or after dateFrom; null: the day of dateFrom only. MOVE and ADD: null')),
+  ),
   wasteTypeId: Uuid('A waste type of the place’s city'),
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  kind: Type.Optional(ExceptionKindInput),
+  movedTo: Type.Optional(Nullable(Timestamp(MovedToDescription))),
 };
 export const exceptionSchemas = adminSchemas(
-  Type.Object({ ...WasteCollectionExceptionSchema.properties, placeId: Uuid('The collection place it belongs to') }),
+  Type.Object({
+    ...WasteCollectionExceptionSchema.properties,
+    kind: ExceptionKindSchema,
+    movedTo: Nullable(Timestamp(MovedToDescription)),
+    placeId: Uuid('The collection place it belongs to'),
+  }),
   exceptionFields,
   { id: 'Exception id' },
 );

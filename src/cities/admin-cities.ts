@@ -27,6 +27,7 @@ export const toAdminCity = (row: CityRow): AdminCity => ({
   population: row.population,
   status: row.status,
   timeZone: row.time_zone,
+  holidayCalendar: row.holiday_calendar,
   outOfTheBins: row.out_of_the_bins,
   presentationOfBins: row.presentation_of_bins,
   returnOfBins: row.return_of_bins,
@@ -47,6 +48,7 @@ function columns(city: CityFields, now: Date) {
     population: city.population,
     status: city.status,
     time_zone: city.timeZone ?? DEFAULT_TIME_ZONE,
+    holiday_calendar: city.holidayCalendar,
     out_of_the_bins: city.outOfTheBins,
     presentation_of_bins: city.presentationOfBins,
     return_of_bins: city.returnOfBins,
@@ -84,7 +86,7 @@ export const cityStore: AdminStore<CityRow, AdminCity, CityGroupRow, CreateCityI
   show: async (_db, rows) => rows.map(toAdminCity),
   insert(trx, { subject: group, now }, input) {
     const fields = {
-      population: null, timeZone: null, outOfTheBins: null, presentationOfBins: null, returnOfBins: null, respectOfCalendar: null,
+      population: null, timeZone: null, holidayCalendar: 'FR' as const, outOfTheBins: null, presentationOfBins: null, returnOfBins: null, respectOfCalendar: null,
       holidays: null, ...input, cityGroupId: group!.id,
     };
     return repo.insertCity(trx, randomUUID(), columns(fields, now), now);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { assertNoFault, groupFound, type AdminStore } from '../admin/store.ts';
 import type { AdminAgent } from '../admin/agent.ts';
-import { cityGroupFaults } from '../domain/rules/cities.ts';
+import { cityGroupFaults, holidayRuleFaults } from '../domain/rules/cities.ts';
+import { groupWasteTypeIds, holidayRulesOf, replaceHolidayRules } from '../domain/holiday-rules.ts';
+import type { HolidayRule } from '../domain/collection-calendar.ts';
 import { errors } from '../kernel/errors.ts';
 import { countedList, timestamps } from '../kernel/french.ts';
 import { groupContactColumns, toGroupContact } from '../domain/group-contact.ts';
@@ -11,12 +13,14 @@ import type { AdminCityGroup, CityGroupPatch, CreateCityGroupInput } from './adm
 
 /**
  * The admin API's city groups (CONTRACT section 13), a top-level resource at `/admin/city-groups`. An agent reads its
- * own groups (another group answers 404, as if missing); only a super admin creates, changes or deletes one (403). A
- * group that still holds cities, blog posts, sites or conversations is not deleted (409): the database would leave
- * its cities without a group and delete its posts and conversations with it.
+ * own groups (another group answers 404, as if missing); only a super admin creates, changes or deletes one (403),
+ * but for its holiday rules (section 16), which the group's own agents with the permission CITIES write: they decide
+ * the group's collections like its places' exceptions do. A group that still holds cities, blog posts, sites or
+ * conversations is not deleted (409): the database would leave its cities without a group and delete its posts and
+ * conversations with it.
  */
 
-export const toAdminCityGroup = (row: CityGroupRow): AdminCityGroup => ({
+export const toAdminCityGroup = (row: CityGroupRow, holidayRules: HolidayRule[]): AdminCityGroup => ({
   id: row.id,
   name: row.name,
   type: row.type,
@@ -25,6 +29,7 @@ export const toAdminCityGroup = (row: CityGroupRow): AdminCityGroup => ({
   siret: row.siret,
   chatEnabled: row.chat_enabled,
   ...toGroupContact(row),
+  holidayRules,
   ...timestamps(row),
 });
 
@@ -32,7 +37,7 @@ function assertSuperAdmin(agent: AdminAgent): void {
   if (!agent.superAdmin) throw errors.superAdminOnly();
 }
 
-type CityGroupFields = Omit<AdminCityGroup, 'id' | 'createdAt' | 'updatedAt'>;
+type CityGroupFields = Omit<AdminCityGroup, 'id' | 'createdAt' | 'updatedAt' | 'holidayRules'>;
 
 /** The record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */
 function columns(group: CityGroupFields, now: Date) {
@@ -47,6 +52,12 @@ function columns(group: CityGroupFields, now: Date) {
     ...groupContactColumns(group),
     updated_at: now,
   };
+}
+
+/** The group's rules as the bundle would hold them must pass its rules (400 naming `holidayRules[i]…`); then stored. */
+async function writeHolidayRules(trx: Parameters<typeof replaceHolidayRules>[0], groupId: string, rules: HolidayRule[]): Promise<void> {
+  assertNoFault(holidayRuleFaults(rules, { wasteTypeIds: await groupWasteTypeIds(trx, groupId) }));
+  await replaceHolidayRules(trx, groupId, rules);
 }
 
 /** `2 villes et 1 article de blog`: what a group holds, or null when it holds nothing that its deletion would lose. */
@@ -64,15 +75,25 @@ export const cityGroupStore: AdminStore<CityGroupRow, AdminCityGroup, never, Cre
   notFound: errors.cityGroupNotFound,
   find: async (db, id, options) => groupFound(await repo.findCityGroup(db, id, options)),
   list: (db, _parent, page, scope) => repo.listCityGroups(db, page, scope),
-  show: async (_db, rows) => rows.map(toAdminCityGroup),
-  insert(trx, { agent, now }, input) {
+  async show(db, rows) {
+    const rules = await holidayRulesOf(db, rows.map((row) => row.id));
+    return rows.map((row) => toAdminCityGroup(row, rules.get(row.id) ?? []));
+  },
+  async insert(trx, { agent, now }, { holidayRules, ...input }) {
     assertSuperAdmin(agent);
     const fields = { siret: null, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null, ...input };
-    return repo.insertCityGroup(trx, randomUUID(), columns(fields, now), now);
+    const row = await repo.insertCityGroup(trx, randomUUID(), columns(fields, now), now);
+    // A new group has no city, so no waste type a rule could name: only rules for every waste type pass.
+    if (holidayRules) await writeHolidayRules(trx, row.id, holidayRules);
+    return row;
   },
-  update(trx, { agent, subject, now }, patch) {
-    assertSuperAdmin(agent);
-    return repo.updateCityGroup(trx, subject.row.id, columns({ ...subject.record, ...patch }, now));
+  async update(trx, { agent, subject, now }, { holidayRules, ...patch }) {
+    const onlyRules = Object.values(patch).every((value) => value === undefined);
+    if (!agent.superAdmin && !(onlyRules && agent.permissions.includes('CITIES'))) assertSuperAdmin(agent);
+    if (holidayRules) await writeHolidayRules(trx, subject.row.id, holidayRules);
+    // The row's updated_at moves with its rules too: the group changed.
+    const { holidayRules: _rules, ...record } = subject.record;
+    return repo.updateCityGroup(trx, subject.row.id, columns({ ...record, ...patch }, now));
   },
   async remove(trx, { agent, subject }) {
     assertSuperAdmin(agent);

@@ -41,8 +41,13 @@ async function cityGroupAdminRoutes(app: FastifyInstance) {
       },
       get: { summary: 'One city group, with its ETag', description: 'A group the agent does not hold answers 404, like an unknown one.' },
       update: {
-        summary: 'Change a city group (partial; super admin)',
-        description: `Super admins only (403 otherwise; 404 for a group the agent does not hold). ${STALE} ${PUBLISHED}`,
+        summary: 'Change a city group (partial; super admin, or its holiday rules)',
+        description:
+          'Super admins only (403 otherwise; 404 for a group the agent does not hold), but for a PATCH that changes ' +
+          '`holidayRules` alone, which an agent of the group with the permission `CITIES` may send (CONTRACT section 16: ' +
+          'the rules decide the group’s collections, as its places’ exceptions do). `holidayRules` replaces the whole ' +
+          'list; each `wasteTypeId` must be a waste type of one of the group’s cities (400 naming `holidayRules[i].wasteTypeId`), ' +
+          `and no two rules name the same holiday and waste type (400 naming \`holidayRules[i]\`). ${STALE} ${PUBLISHED}`,
       },
       remove: {
         summary: 'Delete an empty city group (super admin)',

@@ -1,6 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { adminSchemas, CityNoticeFields, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { AttachedLocationSchema, WasteCollectionDaySchema, WasteCollectionPlaceSchema, WasteTypeDetailSchema } from '../domain/city-model/schemas.ts';
+import {
+  AttachedLocationSchema,
+  HolidayCalendarSchema,
+  holidayRuleSchema,
+  WasteCollectionDaySchema,
+  WasteCollectionPlaceSchema,
+  WasteTypeDetailSchema,
+} from '../domain/city-model/schemas.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import { GroupContactFields, GroupContactWriteFields } from '../domain/group-contact.ts';
 import { MAX_STREET_NUMBER } from './place-rules.ts';
@@ -16,6 +23,17 @@ const Text = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: ma
 
 // City groups
 
+/** The most holiday rules a group holds: every holiday (14 with `*`) for a few dozen waste types. */
+export const MAX_HOLIDAY_RULES = 500;
+
+const HolidayRules = Type.Array(holidayRuleSchema(Uuid('A waste type of one of the group’s cities; null: every waste type')), {
+  maxItems: MAX_HOLIDAY_RULES,
+  description:
+    'What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most ' +
+    'specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same ' +
+    'holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list.',
+});
+
 export const cityGroupSchemas = adminSchemas(
   Type.Object({
     id: Uuid(),
@@ -26,6 +44,7 @@ export const cityGroupSchemas = adminSchemas(
     siret: Nullable(Type.String({ pattern: '^[0-9]{14}$', description: 'The SIREN then the establishment’s NIC' })),
     chatEnabled: Type.Boolean({ description: 'The chat assistant module (CONTRACT section 7)' }),
     ...GroupContactFields,
+    holidayRules: HolidayRules,
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
   }),
@@ -37,6 +56,7 @@ export const cityGroupSchemas = adminSchemas(
     siret: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{14}$', description: '14 digits, starting with the SIREN' }))),
     chatEnabled: Type.Optional(Type.Boolean({ description: 'false when absent' })),
     ...GroupContactWriteFields,
+    holidayRules: Type.Optional(HolidayRules),
   },
   { id: 'City group id' },
 );
@@ -56,6 +76,7 @@ export const citySchemas = adminSchemas(
     population: Nullable(Type.Number()),
     status: CityStatus,
     timeZone: Type.String({ description: 'IANA time zone the collection dates are computed in', examples: ['Europe/Paris'] }),
+    holidayCalendar: HolidayCalendarSchema,
     ...CityNoticeFields,
     cityGroupId: Nullable(Uuid('Its city group; null: none (seen by super admins only)')),
     createdAt: Timestamp(),
@@ -68,6 +89,7 @@ export const citySchemas = adminSchemas(
     population: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }))),
     status: CityStatus,
     timeZone: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'IANA time zone; null or absent: Europe/Paris' }))),
+    holidayCalendar: Type.Optional(HolidayCalendarSchema),
     ...Object.fromEntries(Object.keys(CityNoticeFields).map((key) => [key, Text(5000)])) as { [K in keyof typeof CityNoticeFields]: ReturnType<typeof Text> },
   },
   {

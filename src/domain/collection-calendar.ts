@@ -32,6 +32,9 @@ export interface CollectionDayRule {
 export const EXCEPTION_KINDS = ['CANCEL', 'MOVE', 'ADD'] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
+/** How far a MOVE may take a collection, in days before or after its planned day (CONTRACT section 16). */
+export const MAX_MOVE_DAYS = 14;
+
 export interface CollectionExceptionRule {
   /** CANCEL when absent (an exception of the seed's shape). */
   kind?: ExceptionKind;
@@ -139,7 +142,7 @@ function ruleDays(rule: CollectionDayRule, range: CalendarRange, timeZone: strin
 }
 
 /**
- * How far a collection can travel: a MOVE goes at most 14 days; NEXT_DAY and PREVIOUS_DAY skip Sundays and holidays
+ * How far a collection can travel: a MOVE goes at most MAX_MOVE_DAYS; NEXT_DAY and PREVIOUS_DAY skip Sundays and holidays
  * (three days at most); SHIFT_WEEK moves a day per holiday of the week. Collections planned this far outside the range
  * are looked at, in case they land inside it.
  */

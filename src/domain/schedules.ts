@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { holidayCalendarOf } from '../kernel/holidays.ts';
 import { frenchCollator } from '../kernel/french.ts';
-import type { HolidayRule, PlaceSchedule } from './collection-calendar.ts';
+import type { PlaceSchedule } from './collection-calendar.ts';
+import { holidayRulesOf } from './holiday-rules.ts';
 
 /**
  * What the calendar engine needs for a set of places, read the same way for every channel (the calendar screen and
@@ -66,28 +67,15 @@ export async function schedulesOf(db: Kysely<DB>, places: readonly PlaceRef[]): 
       .orderBy('id')
       .execute(),
     db.selectFrom('waste_type').select(['id', 'city_id', 'name', 'color']).where('city_id', 'in', cityIds).execute(),
-    groupIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom('holiday_rule')
-          .select(['city_group_id', 'holiday', 'waste_type_id', 'action'])
-          .where('city_group_id', 'in', groupIds)
-          .orderBy('city_group_id')
-          .orderBy('position')
-          .execute(),
+    holidayRulesOf(db, groupIds),
   ]);
   const typesOf = Map.groupBy(
     wasteTypes.map((w) => ({ cityId: w.city_id, type: { id: w.id, name: w.name, color: w.color } })),
     (w) => w.cityId,
   );
-  const rulesOf = Map.groupBy(rules, (r) => r.city_group_id);
   const byPlace = new Map<string, ScheduledPlace>();
   for (const place of places) {
-    const holidayRules: HolidayRule[] = (place.city_group_id ? (rulesOf.get(place.city_group_id) ?? []) : []).map((r) => ({
-      holiday: r.holiday,
-      wasteTypeId: r.waste_type_id,
-      action: r.action,
-    }));
+    const holidayRules = (place.city_group_id && rules.get(place.city_group_id)) || [];
     byPlace.set(place.id, {
       id: place.id,
       name: place.name,

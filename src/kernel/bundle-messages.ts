@@ -57,6 +57,15 @@ export const bundleMessages = {
   startDateOfBiweekly: 'est obligatoire pour une collecte une semaine sur deux (biweekly)',
   /** An end date before the start date the message names (`dateFrom`, `startDate`). */
   endsBefore: (startField: string) => `doit être une date égale ou postérieure à ${startField}`,
+  /** An exception's field that its kind needs (`movedTo` for MOVE)… */
+  requiredForKind: (kind: string) => `est obligatoire quand kind vaut ${kind}`,
+  /** …and that its kind leaves null (`movedTo` unless MOVE, `dateTo` for MOVE and ADD). */
+  nullForKind: (kinds: string) => `doit être null quand kind vaut ${kinds}`,
+  /** A move that lands too far from, or on, its planned day. */
+  movedTooFar: (days: number) => `doit être un autre jour que dateFrom, à ${days}\u00a0jours au plus avant ou après`,
+  /** Two holiday rules of a group for the same holiday and waste type (`first` is the first one's path). */
+  holidayRuleTwice: (first: string) => `reprend le jour férié et le type de déchet de ${first}`,
+  notAWasteTypeOfTheGroup: (id: string) => `ne désigne aucun type de déchet des villes de ce groupe (${id})`,
   /** A menu item's field that its link type needs (`pageId` for PAGE, `externalUrl` for EXTERNAL)… */
   requiredForLinkType: (linkType: string) => `est obligatoire quand linkType vaut ${linkType}`,
   /** …and that any other link type leaves null. */

@@ -23,8 +23,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(created.statusCode, 201, created.body);
       const city = created.json();
       assert.deepEqual({ ...city, id: undefined, createdAt: undefined, updatedAt: undefined }, {
-        ...PLOUGASTEL, id: undefined, outOfTheBins: null, presentationOfBins: null, returnOfBins: null, respectOfCalendar: null,
-        holidays: 'Décalée', cityGroupId: ids.group, createdAt: undefined, updatedAt: undefined,
+        ...PLOUGASTEL, id: undefined, holidayCalendar: 'FR', outOfTheBins: null, presentationOfBins: null, returnOfBins: null,
+        respectOfCalendar: null, holidays: 'Décalée', cityGroupId: ids.group, createdAt: undefined, updatedAt: undefined,
       });
       assert.deepEqual(await publicCityNames(app), ['Brest', 'Élorn', 'Plougastel-Daoulas', 'Zeta']);
       const publicOne = (await app.inject(`/public/cities/${city.id}`)).json();

@@ -34,7 +34,7 @@ for (const kind of testDatabaseKinds()) {
       const group = created.json();
       assert.deepEqual({ ...group, id: undefined, createdAt: undefined, updatedAt: undefined }, {
         ...IROISE, id: undefined, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null,
-        createdAt: undefined, updatedAt: undefined,
+        holidayRules: [], createdAt: undefined, updatedAt: undefined,
       });
       assert.match(group.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.ok((await publicGroupNames(app)).includes('Pays d’Iroise'));

@@ -30,7 +30,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(created.statusCode, 201, created.body);
       const exception = created.json();
       assert.deepEqual({ ...exception, id: undefined }, {
-        id: undefined, dateFrom: FRIDAY, dateTo: null, wasteTypeId: ids.wasteOm, name: 'Grève', description: 'Collecte annulée', placeId: ids.placeCentre,
+        id: undefined, dateFrom: FRIDAY, dateTo: null, wasteTypeId: ids.wasteOm, name: 'Grève', description: 'Collecte annulée',
+        kind: 'CANCEL', movedTo: null, placeId: ids.placeCentre,
       });
       assert.match(String(created.headers.etag), /^"[A-Za-z0-9_-]{27}"$/);
       assert.equal(await householdOn(app), 0, 'the cancelled collection is gone from the public calendar at once');

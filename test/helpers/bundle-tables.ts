@@ -5,6 +5,7 @@ import type { DB } from '../../src/db/types.ts';
 /** Every table the import writes, plus data_version. */
 export const BUNDLE_TABLES = [
   'city_group',
+  'holiday_rule',
   'city',
   'waste_type',
   'waste_type_detail',
@@ -39,7 +40,9 @@ export async function dumpBundleTables(db: Kysely<DB>): Promise<Record<string, u
         ? ['serie_id', 'quiz_question_id']
         : table === 'recycling_point_material'
           ? ['recycling_point_id', 'waste_type_id']
-          : ['id'];
+          : table === 'holiday_rule'
+            ? ['city_group_id', 'position']
+            : ['id'];
     dump[table] = await (db as Kysely<any>).selectFrom(table).selectAll().orderBy(order).execute();
   }
   return dump;

@@ -1119,8 +1119,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a city group (partial; super admin)
-         * @description Super admins only (403 otherwise; 404 for a group the agent does not hold). With `If-Match`, 412 when it changed since it was read. Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.
+         * Change a city group (partial; super admin, or its holiday rules)
+         * @description Super admins only (403 otherwise; 404 for a group the agent does not hold), but for a PATCH that changes `holidayRules` alone, which an agent of the group with the permission `CITIES` may send (CONTRACT section 16: the rules decide the group’s collections, as its places’ exceptions do). `holidayRules` replaces the whole list; each `wasteTypeId` must be a waste type of one of the group’s cities (400 naming `holidayRules[i].wasteTypeId`), and no two rules name the same holiday and waste type (400 naming `holidayRules[i]`). With `If-Match`, 412 when it changed since it was read. Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.
          */
         patch: operations["updateAdminCityGroup"];
         trace?: never;
@@ -6577,6 +6577,20 @@ export interface operations {
                             contactEmail: string | null;
                             contactHours: string | null;
                             contactAddress: string | null;
+                            /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                            holidayRules: {
+                                /**
+                                 * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                                 * @enum {unknown}
+                                 */
+                                holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                                wasteTypeId: string | null;
+                                /**
+                                 * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                                 * @enum {unknown}
+                                 */
+                                action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                            }[];
                             /**
                              * Format: date-time
                              * @example 2026-11-21T09:30:00.000Z
@@ -6660,6 +6674,20 @@ export interface operations {
                     contactEmail?: string | null;
                     contactHours?: string | null;
                     contactAddress?: string | null;
+                    /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                    holidayRules?: {
+                        /**
+                         * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                         * @enum {unknown}
+                         */
+                        holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                        wasteTypeId: string | null;
+                        /**
+                         * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                         * @enum {unknown}
+                         */
+                        action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                    }[];
                 };
             };
         };
@@ -6688,6 +6716,20 @@ export interface operations {
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
+                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        holidayRules: {
+                            /**
+                             * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                             * @enum {unknown}
+                             */
+                            holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                            wasteTypeId: string | null;
+                            /**
+                             * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                             * @enum {unknown}
+                             */
+                            action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
@@ -6775,6 +6817,20 @@ export interface operations {
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
+                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        holidayRules: {
+                            /**
+                             * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                             * @enum {unknown}
+                             */
+                            holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                            wasteTypeId: string | null;
+                            /**
+                             * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                             * @enum {unknown}
+                             */
+                            action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
@@ -6942,6 +6998,20 @@ export interface operations {
                     contactEmail?: string | null;
                     contactHours?: string | null;
                     contactAddress?: string | null;
+                    /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                    holidayRules?: {
+                        /**
+                         * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                         * @enum {unknown}
+                         */
+                        holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                        wasteTypeId: string | null;
+                        /**
+                         * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                         * @enum {unknown}
+                         */
+                        action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                    }[];
                 };
             };
         };
@@ -6970,6 +7040,20 @@ export interface operations {
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
+                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        holidayRules: {
+                            /**
+                             * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                             * @enum {unknown}
+                             */
+                            holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                            wasteTypeId: string | null;
+                            /**
+                             * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                             * @enum {unknown}
+                             */
+                            action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
@@ -7076,6 +7160,11 @@ export interface operations {
                              * @example Europe/Paris
                              */
                             timeZone: string;
+                            /**
+                             * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                             * @enum {unknown}
+                             */
+                            holidayCalendar: "FR" | "FR-ALSACE-MOSELLE";
                             outOfTheBins: string | null;
                             presentationOfBins: string | null;
                             returnOfBins: string | null;
@@ -7162,6 +7251,11 @@ export interface operations {
                     /** @description NON_ACTIF: hidden from the public API */
                     status: "ACTIF" | "NON_ACTIF";
                     timeZone?: string | null;
+                    /**
+                     * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                     * @enum {unknown}
+                     */
+                    holidayCalendar?: "FR" | "FR-ALSACE-MOSELLE";
                     outOfTheBins?: string | null;
                     presentationOfBins?: string | null;
                     returnOfBins?: string | null;
@@ -7190,6 +7284,11 @@ export interface operations {
                          * @example Europe/Paris
                          */
                         timeZone: string;
+                        /**
+                         * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                         * @enum {unknown}
+                         */
+                        holidayCalendar: "FR" | "FR-ALSACE-MOSELLE";
                         outOfTheBins: string | null;
                         presentationOfBins: string | null;
                         returnOfBins: string | null;
@@ -7278,6 +7377,11 @@ export interface operations {
                          * @example Europe/Paris
                          */
                         timeZone: string;
+                        /**
+                         * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                         * @enum {unknown}
+                         */
+                        holidayCalendar: "FR" | "FR-ALSACE-MOSELLE";
                         outOfTheBins: string | null;
                         presentationOfBins: string | null;
                         returnOfBins: string | null;
@@ -7444,6 +7548,11 @@ export interface operations {
                     /** @description NON_ACTIF: hidden from the public API */
                     status?: "ACTIF" | "NON_ACTIF";
                     timeZone?: string | null;
+                    /**
+                     * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                     * @enum {unknown}
+                     */
+                    holidayCalendar?: "FR" | "FR-ALSACE-MOSELLE";
                     outOfTheBins?: string | null;
                     presentationOfBins?: string | null;
                     returnOfBins?: string | null;
@@ -7473,6 +7582,11 @@ export interface operations {
                          * @example Europe/Paris
                          */
                         timeZone: string;
+                        /**
+                         * @description The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday (`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now
+                         * @enum {unknown}
+                         */
+                        holidayCalendar: "FR" | "FR-ALSACE-MOSELLE";
                         outOfTheBins: string | null;
                         presentationOfBins: string | null;
                         returnOfBins: string | null;
@@ -10471,6 +10585,12 @@ export interface operations {
                             name: string | null;
                             description: string | null;
                             /**
+                             * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack
+                             * @enum {unknown}
+                             */
+                            kind: "CANCEL" | "MOVE" | "ADD";
+                            movedTo: string | null;
+                            /**
                              * Format: uuid
                              * @description The collection place it belongs to
                              */
@@ -10540,7 +10660,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description First day without (or with a changed) collection
+                     * @description CANCEL: first day without collection; MOVE: the day of the collection moved; ADD: the day added
                      * @example 2026-11-21T09:30:00.000Z
                      */
                     dateFrom: string;
@@ -10552,6 +10672,12 @@ export interface operations {
                     wasteTypeId: string;
                     name?: string | null;
                     description?: string | null;
+                    /**
+                     * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack. CANCEL when absent
+                     * @enum {unknown}
+                     */
+                    kind?: "CANCEL" | "MOVE" | "ADD";
+                    movedTo?: string | null;
                 };
             };
         };
@@ -10575,6 +10701,12 @@ export interface operations {
                         wasteTypeId: string;
                         name: string | null;
                         description: string | null;
+                        /**
+                         * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack
+                         * @enum {unknown}
+                         */
+                        kind: "CANCEL" | "MOVE" | "ADD";
+                        movedTo: string | null;
                         /**
                          * Format: uuid
                          * @description The collection place it belongs to
@@ -10652,6 +10784,12 @@ export interface operations {
                         wasteTypeId: string;
                         name: string | null;
                         description: string | null;
+                        /**
+                         * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack
+                         * @enum {unknown}
+                         */
+                        kind: "CANCEL" | "MOVE" | "ADD";
+                        movedTo: string | null;
                         /**
                          * Format: uuid
                          * @description The collection place it belongs to
@@ -10794,7 +10932,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description First day without (or with a changed) collection
+                     * @description CANCEL: first day without collection; MOVE: the day of the collection moved; ADD: the day added
                      * @example 2026-11-21T09:30:00.000Z
                      */
                     dateFrom?: string;
@@ -10806,6 +10944,12 @@ export interface operations {
                     wasteTypeId?: string;
                     name?: string | null;
                     description?: string | null;
+                    /**
+                     * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack. CANCEL when absent
+                     * @enum {unknown}
+                     */
+                    kind?: "CANCEL" | "MOVE" | "ADD";
+                    movedTo?: string | null;
                 };
             };
         };
@@ -10829,6 +10973,12 @@ export interface operations {
                         wasteTypeId: string;
                         name: string | null;
                         description: string | null;
+                        /**
+                         * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack
+                         * @enum {unknown}
+                         */
+                        kind: "CANCEL" | "MOVE" | "ADD";
+                        movedTo: string | null;
                         /**
                          * Format: uuid
                          * @description The collection place it belongs to
@@ -11037,7 +11187,7 @@ export interface operations {
                         id?: string;
                         /**
                          * Format: date-time
-                         * @description First day without (or with a changed) collection
+                         * @description CANCEL: first day without collection; MOVE: the day of the collection moved; ADD: the day added
                          * @example 2026-11-21T09:30:00.000Z
                          */
                         dateFrom: string;
@@ -11049,6 +11199,12 @@ export interface operations {
                         wasteTypeId: string;
                         name?: string | null;
                         description?: string | null;
+                        /**
+                         * @description `CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of `dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack. CANCEL when absent
+                         * @enum {unknown}
+                         */
+                        kind?: "CANCEL" | "MOVE" | "ADD";
+                        movedTo?: string | null;
                     }[];
                 };
             };

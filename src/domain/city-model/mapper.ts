@@ -1,6 +1,7 @@
 import { frenchCollator, iso, sortByText } from '../../kernel/french.ts';
 import { FRENCH_WEEKDAYS } from '../../kernel/dates.ts';
 import type { CityRow, CityRows } from './repository.ts';
+import type { ExceptionKind } from '../collection-calendar.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
 
 /** The one place where rows of the published city become its API shape, with the orders of CONTRACT section 1. */
@@ -52,6 +53,11 @@ export function toCollectionDays(days: Row<'days'>[], typeNames: Map<string, str
 /** One exception as the public API and the import bundle show it. */
 export function toException(e: Row<'exceptions'>): WasteCollectionPlaceApi['exceptions'][number] {
   return { id: e.id, dateFrom: iso(e.date_from)!, dateTo: iso(e.date_to), wasteTypeId: e.waste_type_id, name: e.name, description: e.description };
+}
+
+/** One exception as the import bundle and the admin API hold it: the public shape with its kind (section 16). */
+export function toExceptionRecord(e: Row<'exceptions'> & { kind: ExceptionKind; moved_to: Date | null }) {
+  return { ...toException(e), kind: e.kind, movedTo: iso(e.moved_to) };
 }
 
 /** Exceptions by dateFrom, then id. */

@@ -1,6 +1,8 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { CityGroupRefSchema, CityNoticeFields, Nullable, Timestamp, Uuid, WasteTypeDetailDisplayFields, WasteTypeDisplayFields } from '../../kernel/schemas.ts';
 import { ChallengeSchema } from '../challenges.ts';
+import { EXCEPTION_KINDS, HOLIDAY_ACTIONS, MAX_MOVE_DAYS } from '../collection-calendar.ts';
+import { HOLIDAY_CALENDARS, HOLIDAY_KEYS } from '../../kernel/holidays.ts';
 
 /**
  * The published city (CONTRACT sections 1 and 2): a city with everything nested, as GET /public/cities serves it.
@@ -40,6 +42,49 @@ export const WasteCollectionExceptionSchema = Type.Object({
   name: Nullable(Type.String()),
   description: Nullable(Type.String()),
 });
+
+// What section 16 adds to the records of the bundle and the admin API (GET /public/cities keeps the seed's shapes).
+
+const EXCEPTION_KIND_DESCRIPTION =
+  '`CANCEL` removes the collections of its waste type from `dateFrom` to `dateTo`; `MOVE` has the collection of ' +
+  '`dateFrom` take place on `movedTo` instead; `ADD` adds a collection on `dateFrom` that the weekly rules lack';
+
+export const ExceptionKindSchema = Type.Enum([...EXCEPTION_KINDS], { description: EXCEPTION_KIND_DESCRIPTION });
+
+/** The kind of a record written: CANCEL when absent. */
+export const ExceptionKindInput = Type.Enum([...EXCEPTION_KINDS], { description: `${EXCEPTION_KIND_DESCRIPTION}. CANCEL when absent` });
+
+export const MovedToDescription =
+  `MOVE only (null otherwise): the day the collection takes place instead, a day-timestamp like dateFrom, another day ` +
+  `at most ${MAX_MOVE_DAYS} days before or after it`;
+
+export const HolidayCalendarSchema = Type.Enum(
+  [...HOLIDAY_CALENDARS],
+  {
+    description:
+      'The city’s public holidays: `FR`, the eleven national ones, or `FR-ALSACE-MOSELLE`, which adds Good Friday ' +
+      '(`vendredi-saint`) and 26 December (`saint-etienne`), for collections and for open-now',
+  },
+);
+
+/** A city group's holiday rule (section 16); `id` is the schema of a waste type's id (the bundle's or the API's). */
+export function holidayRuleSchema<Id extends TSchema>(id: Id) {
+  return Type.Object({
+    holiday: Type.Enum(['*', ...HOLIDAY_KEYS], {
+      description: '`*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`',
+    }),
+    wasteTypeId: Nullable(id),
+    action: Type.Enum(
+      [...HOLIDAY_ACTIONS],
+      {
+        description:
+          '`KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is ' +
+          'neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to ' +
+          'the week’s Saturday move one day later)',
+      },
+    ),
+  });
+}
 
 export const AttachedLocationSchema = Type.Object({
   id: Uuid(),

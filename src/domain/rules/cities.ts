@@ -1,4 +1,5 @@
-import { isValidTimeZone } from '../../kernel/dates.ts';
+import { dayInTimeZone, isValidTimeZone, resolveTimeZone } from '../../kernel/dates.ts';
+import { MAX_MOVE_DAYS, type ExceptionKind, type HolidayAction } from '../collection-calendar.ts';
 import { bundleMessages } from '../../kernel/validation-messages.ts';
 import { openingHoursSpecProblem } from '../opening-hours.ts';
 import type { RecordFault } from './faults.ts';
@@ -50,14 +51,67 @@ export function collectionDayFaults(
   return faults;
 }
 
-export function collectionExceptionFaults(
-  exception: { wasteTypeId: string; dateFrom: string; dateTo?: string | null },
-  city: CityWasteTypes,
-): RecordFault[] {
+/** An exception of the bundle or the admin API: a kind (CANCEL when absent) and the dates that kind needs. */
+export interface ExceptionRecord {
+  wasteTypeId: string;
+  kind?: ExceptionKind | null;
+  dateFrom: string;
+  dateTo?: string | null;
+  movedTo?: string | null;
+}
+
+/**
+ * The waste type is the city's; CANCEL may span days (dateTo on or after dateFrom) and never moves; MOVE names the
+ * day it moves to, another day within MAX_MOVE_DAYS of dateFrom on the city's calendar; MOVE and ADD are one day.
+ */
+export function collectionExceptionFaults(exception: ExceptionRecord, city: CityWasteTypes & { timeZone?: string | null }): RecordFault[] {
   const faults = wasteTypeFaults(exception.wasteTypeId, 'wasteTypeId', city);
-  if (exception.dateTo != null && Date.parse(exception.dateTo) < Date.parse(exception.dateFrom)) {
-    faults.push({ path: 'dateTo', message: bundleMessages.endsBefore('dateFrom') });
+  const kind = exception.kind ?? 'CANCEL';
+  if (kind === 'CANCEL') {
+    if (exception.dateTo != null && Date.parse(exception.dateTo) < Date.parse(exception.dateFrom)) {
+      faults.push({ path: 'dateTo', message: bundleMessages.endsBefore('dateFrom') });
+    }
+  } else if (exception.dateTo != null) {
+    faults.push({ path: 'dateTo', message: bundleMessages.nullForKind('MOVE ou ADD') });
   }
+  if (kind !== 'MOVE') {
+    if (exception.movedTo != null) faults.push({ path: 'movedTo', message: bundleMessages.nullForKind('CANCEL ou ADD') });
+  } else if (exception.movedTo == null) {
+    faults.push({ path: 'movedTo', message: bundleMessages.requiredForKind('MOVE') });
+  } else {
+    const timeZone = resolveTimeZone(city.timeZone);
+    const days = dayInTimeZone(new Date(exception.movedTo), timeZone) - dayInTimeZone(new Date(exception.dateFrom), timeZone);
+    if (days === 0 || Math.abs(days) > MAX_MOVE_DAYS) faults.push({ path: 'movedTo', message: bundleMessages.movedTooFar(MAX_MOVE_DAYS) });
+  }
+  return faults;
+}
+
+/** What a city group's holiday rules may reference: the waste types of the group's cities. */
+export interface GroupWasteTypes {
+  wasteTypeIds: ReadonlySet<string>;
+}
+
+/**
+ * A group's holiday rules, as a list: each names a waste type of the group's cities (or null for all), and no two
+ * name the same holiday and waste type (which would win is then unsaid). Paths are relative to the group:
+ * `holidayRules[1].wasteTypeId`.
+ */
+export function holidayRuleFaults(
+  rules: readonly { holiday: string; wasteTypeId?: string | null; action: HolidayAction }[],
+  group: GroupWasteTypes,
+): RecordFault[] {
+  const faults: RecordFault[] = [];
+  const first = new Map<string, number>();
+  rules.forEach((rule, i) => {
+    const wasteTypeId = rule.wasteTypeId?.toLowerCase() ?? null;
+    if (wasteTypeId !== null && !group.wasteTypeIds.has(wasteTypeId)) {
+      faults.push({ path: `holidayRules[${i}].wasteTypeId`, message: bundleMessages.notAWasteTypeOfTheGroup(wasteTypeId) });
+    }
+    const target = `${rule.holiday} ${wasteTypeId ?? '*'}`;
+    const earlier = first.get(target);
+    if (earlier === undefined) first.set(target, i);
+    else faults.push({ path: `holidayRules[${i}]`, message: bundleMessages.holidayRuleTwice(`holidayRules[${earlier}]`) });
+  });
   return faults;
 }
 
