@@ -5,6 +5,7 @@ import { contactBlock } from './contact.ts';
 import { passageHits, passageHolds } from './content.ts';
 import { objectWords } from './knowledge.ts';
 import { colourWordsOf } from './vocabulary.ts';
+import { changesAhead, collectionMovesOn, collectionsOn, listed } from './collection-changes.ts';
 import type { Place } from './knowledge.ts';
 import type { Question, QuestionKind, Reading } from './question.ts';
 
@@ -63,11 +64,31 @@ export const HANDLERS: HandlerTable = {
   greeting: { topic: TOPIC.welcome, answer: (q, { reading: r }) => say.greeting(r.knowledge, q.thanksOnly) },
   outOfScope: { topic: TOPIC.other, unanswered: true, answer: (_q, { reading: r }) => say.outOfScope(r.knowledge) },
   help: { topic: TOPIC.welcome, answer: (_q, { reading: r }) => say.help(r.knowledge) },
+  // « elle est reportée quand ? »: that day's collections, else the changes ahead (the next collections when none).
+  collectionMoved: {
+    topic: TOPIC.collections,
+    needsPlace: true,
+    answer: (q, { reading: r, place }) => {
+      const types = q.wasteTypes.length > 0 ? q.wasteTypes : null;
+      const parts: string[] = [];
+      if (q.day !== null) parts.push(collectionMovesOn(r.knowledge, place!, formatDayNumber(q.day), types));
+      else {
+        const changes = changesAhead(r.knowledge, place!, types, r.now);
+        if (changes.length > 0) parts.push(`Changements prévus à ${place!.name} dans les deux prochains mois\u00a0:\n${listed(changes)}`);
+        else {
+          parts.push(`Aucune collecte n’est reportée, avancée ni annulée à ${place!.name} dans les deux prochains mois\u00a0: elles ont lieu aux jours habituels.`);
+          parts.push(say.nextCollections(r.knowledge, place!, types, r.now));
+        }
+      }
+      if (q.withHolidayRule) parts.push(say.guidance(r.knowledge, 'holidays'));
+      return parts.join('\n');
+    },
+  },
   collectionsOnDay: {
     topic: TOPIC.collections,
     needsPlace: true,
     answer: (q, { reading: r, place }) => {
-      const parts = [say.collectionsOn(r.knowledge, place!, formatDayNumber(q.day), q.wasteTypes.length > 0 ? q.wasteTypes : null)];
+      const parts = [collectionsOn(r.knowledge, place!, formatDayNumber(q.day), q.wasteTypes.length > 0 ? q.wasteTypes : null)];
       if (q.withHolidayRule) parts.push(say.guidance(r.knowledge, 'holidays'));
       return parts.join('\n');
     },

@@ -41,6 +41,10 @@ export interface Intents {
   pointNoun: boolean;
   /** Asks an hour (« à quelle heure »). */
   hour: boolean;
+  /** Asks whether a collection moved, or was kept (« reportée », « décalée », « maintenu »). */
+  moved: boolean;
+  /** Asks what comes after a day (« après le 25 décembre », not « après-demain »). */
+  after: boolean;
 }
 
 const W = INTENT_WORDS;
@@ -87,6 +91,9 @@ export function readIntents(text: string): Intents {
     allPoints: hasAny(tokens, W.allPoints),
     pointNoun: hasAny(tokens, W.pointNouns),
     hour: hasAny(tokens, W.truckHour),
+    // Exact words: a typo's distance would take « avance » (« sortir le bac en avance ») for « avancée ».
+    moved: tokens.some((t) => W.moved.includes(t)),
+    after: /\bapres (?!demain\b)/.test(raw),
   };
 }
 

@@ -4,7 +4,8 @@
  * every fact either of them states comes from here. No I/O: repository.ts loads a city's knowledge.
  *
  * - model.ts: the knowledge itself, types only (the city, its street rules, its points' specs, pages and contact);
- * - collections.ts: a place's calendar (next collections, a day's, exceptions) and where a waste type is collected;
+ * - collections.ts: a place's calendar with its moves (next collections, a day's and what became of them, changes
+ *   ahead) and where a waste type is collected;
  * - waste-types.ts: the waste types a text names;
  * - sorting.ts: the sorting guide's entries and the material a text names;
  * - points.ts: the recycling points a question is about;
@@ -14,12 +15,14 @@
 
 export type { CityKnowledge, KnowledgePoint, KnowledgeStreetRule, Place, WasteType } from './knowledge/model.ts';
 export {
-  collectionsOfDay,
+  collectionsAfter,
+  dayFates,
   frenchDate,
   nextCollectionFacts,
   placesCollecting,
   scheduleOf,
-  upcomingExceptions,
+  upcomingChanges,
+  type DayFate,
   type NextCollectionFact,
 } from './knowledge/collections.ts';
 export { wasteTypesMentioned } from './knowledge/waste-types.ts';

@@ -33,6 +33,7 @@ export const INTENT_WORDS = {
   pointNouns: stems(intents.pointNouns),
   pointPhrases: phrases(intents.pointPhrases),
   truckHour: stems(intents.truckHour),
+  moved: stems(intents.moved),
   contact: stems(intents.contact),
   out: stems(intents.out),
   present: stems(intents.present),

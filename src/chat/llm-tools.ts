@@ -2,6 +2,8 @@ import * as knowledge from './knowledge.ts';
 import { isSure, rankedMaterial, rankedOverride } from './guide-search.ts';
 import { pointStateNow } from './opening.ts';
 import { rankedPassages } from './content.ts';
+import { addedNote, changesAhead, fateSentence, movedFrom, reasonOf, sortFates } from './collection-changes.ts';
+import { parseCalendarDate } from '../kernel/dates.ts';
 import type { CityKnowledge, GuidanceTopic, MaterialEntry, Place, WasteType } from './knowledge.ts';
 
 /**
@@ -31,6 +33,15 @@ export const TOOL_DEFINITIONS = [
     'next_collections',
     'Prochaines dates de collecte au lieu de collecte de la personne. Sans lieu connu et si la ville en a plusieurs, renvoie la liste des lieux à proposer.',
     {
+      waste_type: { type: 'string', description: 'Type de déchet ou couleur du bac tel que dit par la personne (facultatif : tous)' },
+      place: { type: 'string', description: 'Secteur ou rue donnés par la personne (facultatif)' },
+    },
+  ),
+  fn(
+    'collection_changes',
+    'Ce que deviennent les collectes d’un jour au lieu de collecte de la personne : reportées ou avancées (à quel jour), annulées, maintenues, ajoutées. Sans date : les changements des deux prochains mois.',
+    {
+      date: { type: 'string', description: 'Le jour demandé, au format AAAA-MM-JJ (facultatif)' },
       waste_type: { type: 'string', description: 'Type de déchet ou couleur du bac tel que dit par la personne (facultatif : tous)' },
       place: { type: 'string', description: 'Secteur ou rue donnés par la personne (facultatif)' },
     },
@@ -79,25 +90,37 @@ const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 500
 
 type Tool = (state: ToolState, args: Record<string, unknown>) => unknown;
 
-/** The collections of the place named, the conversation's, or the city's only one; else the places to choose from. */
-const nextCollections: Tool = (state, args) => {
+/** The place named, the conversation's, or the city's only one; null when the citizen must choose. */
+function placeAsked(state: ToolState, args: Record<string, unknown>): Place | null {
   const k = state.knowledge;
   const asked = text(args.place);
   const match = asked ? knowledge.placeMentioned(k, asked) : null;
   if (match) state.namedPlace = match.place;
   const places = k.city.wasteCollectionPlaces;
-  const place = match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
-  if (!place) return { needsPlace: true, places: places.map((p) => p.name) };
+  return match?.place ?? state.namedPlace ?? state.place ?? (places.length === 1 ? places[0] : null);
+}
+
+/** The waste types a tool's `waste_type` names (null: every one), or the error to give back when it names none. */
+function typesAsked(k: CityKnowledge, args: Record<string, unknown>): { types: WasteType[] | null } | { error: string } {
   const typeText = text(args.waste_type);
-  let types = typeText ? knowledge.wasteTypesMentioned(k, typeText) : null;
-  if (typeText && types!.length === 0) {
-    const material = knowledge.findMaterial(k, typeText);
-    types = material.kind === 'found' ? [material.entry.wasteType] : [];
-    if (types.length === 0) return { place: place.name, error: `Aucun type de déchet ne correspond à « ${typeText} ».`, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
-  }
+  if (!typeText) return { types: null };
+  const named = knowledge.wasteTypesMentioned(k, typeText);
+  if (named.length > 0) return { types: named };
+  const material = knowledge.findMaterial(k, typeText);
+  if (material.kind === 'found') return { types: [material.entry.wasteType] };
+  return { error: `Aucun type de déchet ne correspond à « ${typeText} ».` };
+}
+
+/** The collections of the place named, the conversation's, or the city's only one; else the places to choose from. */
+const nextCollections: Tool = (state, args) => {
+  const k = state.knowledge;
+  const place = placeAsked(state, args);
+  if (!place) return { needsPlace: true, places: k.city.wasteCollectionPlaces.map((p) => p.name) };
+  const asked = typesAsked(k, args);
+  if ('error' in asked) return { place: place.name, error: asked.error, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
   return {
     place: place.name,
-    collections: knowledge.nextCollectionFacts(k, place, types, state.now).map((f) => ({
+    collections: knowledge.nextCollectionFacts(k, place, asked.types, state.now).map((f) => ({
       wasteType: f.wasteType.name,
       // The déchèterie, the pharmacy, glass banks: no date to give, the points to go to instead.
       ...(place.collectionDays.some((d) => d.wasteTypeId === f.wasteType.id)
@@ -106,7 +129,44 @@ const nextCollections: Tool = (state, args) => {
       date: f.next?.date ?? null,
       dateText: f.next ? knowledge.frenchDate(f.next.date) : null,
       holiday: f.next?.holiday ?? null,
-      cancelled: f.cancelled.map((c) => ({ date: knowledge.frenchDate(c.date), name: c.exceptionName, description: c.exceptionDescription })),
+      // « reportée du vendredi 25 décembre (Noël) », « collecte supplémentaire (…) »: the next one is not the usual one.
+      change: f.next?.status === 'MOVED' ? movedFrom(f.next) : f.next?.status === 'ADDED' ? addedNote(f.next) : null,
+      cancelled: f.cancelled.map((c) => ({
+        date: knowledge.frenchDate(c.date),
+        name: c.exceptionName,
+        description: c.exceptionDescription,
+        reason: c.exceptionName || c.exceptionDescription ? null : (reasonOf(c)?.text ?? null),
+      })),
+    })),
+  };
+};
+
+/** What became of a day's collections at the place (or the changes of the next two months), as sentences to give. */
+const collectionChanges: Tool = (state, args) => {
+  const k = state.knowledge;
+  const place = placeAsked(state, args);
+  if (!place) return { needsPlace: true, places: k.city.wasteCollectionPlaces.map((p) => p.name) };
+  const asked = typesAsked(k, args);
+  if ('error' in asked) return { place: place.name, error: asked.error, wasteTypes: k.city.wasteTypes.map((w) => w.name) };
+  const wanted = (id: string) => asked.types === null || asked.types.some((w) => w.id === id);
+  const dateText = text(args.date);
+  if (!dateText) {
+    const changes = changesAhead(k, place, asked.types, state.now);
+    const note = changes.length > 0 ? null : 'Aucun changement dans les deux prochains mois : les collectes ont lieu aux jours habituels.';
+    return { place: place.name, changes, note };
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(dateText) || parseCalendarDate(dateText) === null) return { error: 'date doit être un jour au format AAAA-MM-JJ.' };
+  const fates = sortFates(knowledge.dayFates(k, place, dateText).filter((f) => wanted(f.kind === 'notHeld' ? f.wasteTypeId : f.occurrence.wasteTypeId)));
+  if (fates.length > 0) return { place: place.name, date: knowledge.frenchDate(dateText), changes: fates.map(fateSentence) };
+  return {
+    place: place.name,
+    date: knowledge.frenchDate(dateText),
+    changes: [],
+    note: 'Aucune collecte n’était prévue ce jour-là.',
+    nextCollections: knowledge.collectionsAfter(k, place, dateText).filter((o) => wanted(o.wasteTypeId)).map((o) => ({
+      wasteType: o.wasteTypeName,
+      dateText: knowledge.frenchDate(o.date),
+      change: o.status === 'MOVED' ? movedFrom(o) : o.status === 'ADDED' ? addedNote(o) : null,
     })),
   };
 };
@@ -146,6 +206,7 @@ const findAddress: Tool = (state, args) => {
 
 const TOOLS: Record<string, Tool> = {
   next_collections: nextCollections,
+  collection_changes: collectionChanges,
   find_material: findMaterial,
   find_address: findAddress,
   recycling_points: (state, args) =>

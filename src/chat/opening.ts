@@ -8,7 +8,8 @@ import { OPENING_WORDS } from './lexicon.ts';
 /**
  * « La déchèterie est-elle ouverte ? »: whether the city's points are open now and when that changes, from the
  * domain's evaluation of their `opening_hours` spec (domain/opening-hours.ts, the one GET
- * /public/cities/:cityId/recycling-points computes openNow and nextChange with), never from the free text.
+ * /public/cities/:cityId/recycling-points computes openNow and nextChange with, on the city's public holidays),
+ * never from the free text.
  */
 
 type Point = CityApi['recyclingPoints'][number];
@@ -46,13 +47,13 @@ export function pointsNamed(knowledge: CityKnowledge, text: string): Point[] {
 export function pointStateNow(knowledge: CityKnowledge, pointId: string, now: Date): { openNow: boolean; nextChange: string | null } | null {
   const spec = knowledge.points.find((p) => p.id === pointId)?.openingHoursSpec ?? null;
   if (spec === null) return null;
-  const state = openingStateAt(spec, now, knowledge.timeZone);
+  const state = openingStateAt(spec, now, knowledge.timeZone, knowledge.holidayCalendar);
   return { openNow: state.openNow, nextChange: state.nextChange && frenchMomentFrom(state.nextChange, now, knowledge.timeZone) };
 }
 
 /** « ouvert en ce moment, fermeture aujourd’hui à 17 h 30 » for a spec at `now`, and whether it is open. */
 function stateNow(spec: string, knowledge: CityKnowledge, now: Date): { open: boolean; words: string } {
-  const state = openingStateAt(spec, now, knowledge.timeZone);
+  const state = openingStateAt(spec, now, knowledge.timeZone, knowledge.holidayCalendar);
   const change = state.nextChange
     ? `, ${state.openNow ? 'fermeture' : 'ouverture'} ${frenchMomentFrom(state.nextChange, now, knowledge.timeZone)}`
     : state.openNow

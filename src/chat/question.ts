@@ -52,7 +52,8 @@ export function readQuestion(r: Reading): Question {
 
 /** The state after answering `q`: what a follow-up may continue. */
 export function nextState(r: Reading, q: Question, awaitingPlace: boolean): AssistantState {
-  const day = q.kind === 'collectionsOnDay' ? formatDayNumber(q.day) : null;
+  const asked = q.kind === 'collectionsOnDay' || q.kind === 'collectionMoved' ? q.day : null;
+  const day = asked === null ? null : formatDayNumber(asked);
   const wasteTypeIds = 'wasteTypes' in q ? q.wasteTypes.map((w) => w.id) : [];
   const pointIds = 'pointIds' in q ? q.pointIds : q.kind === 'openNow' ? pointsNamed(r.knowledge, r.text).map((p) => p.id) : [];
   // A greeting moves nothing: the question before it may still be continued.

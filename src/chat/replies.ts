@@ -1,10 +1,8 @@
 import {
-  collectionsOfDay,
   frenchDate,
   guidanceText,
   nextCollectionFacts,
   recyclingPointsOfWasteType,
-  upcomingExceptions,
   type CityKnowledge,
   type GuidanceTopic,
   type MaterialEntry,
@@ -14,6 +12,7 @@ import {
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import type { CityApi } from '../domain/city-model/schemas.ts';
 import type { AddressMatch } from '../domain/address-match.ts';
+import { addedNote, changesAhead, listed, movedFrom, reasonOf } from './collection-changes.ts';
 
 /**
  * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from
@@ -133,7 +132,8 @@ export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: Wast
     const collected = place.collectionDays.some((d) => d.wasteTypeId === wasteType.id);
     if (next) {
       const holiday = next.holiday ? ` (${next.holiday})` : '';
-      lines.push(`- ${wasteType.name} : ${frenchDate(next.date)}${holiday}`);
+      const change = next.status === 'MOVED' ? `, ${movedFrom(next)}` : next.status === 'ADDED' ? `, ${addedNote(next)}` : '';
+      lines.push(`- ${wasteType.name} : ${frenchDate(next.date)}${holiday}${change}`);
       if (single) {
         const description = dayDescription(place, wasteType);
         if (description) lines.push(description);
@@ -149,9 +149,11 @@ export function nextCollections(k: CityKnowledge, place: Place, wasteTypes: Wast
       lines.push(`- ${wasteType.name} : aucune collecte prévue dans les douze prochains mois.`);
     }
     for (const c of cancelled) {
-      const key = `${c.exceptionName ?? ''}|${c.exceptionDescription ?? ''}`;
+      // A holiday rule's cancellation has no exception: its note names the holiday, and differs from day to day.
+      const key = c.exceptionName || c.exceptionDescription ? `${c.exceptionName ?? ''}|${c.exceptionDescription ?? ''}` : `${c.note ?? ''}|${c.date}`;
       if (!notes.has(key)) {
-        const label = c.exceptionName ? `${c.exceptionName} – ` : '';
+        const name = c.exceptionName ?? (c.exceptionDescription ? null : reasonOf(c)?.text);
+        const label = name ? `${name} – ` : '';
         notes.set(key, `${label}pas de collecte « ${c.wasteTypeName} » le ${frenchDate(c.date)}${c.exceptionDescription ? ` : ${c.exceptionDescription}` : '.'}`);
       }
     }
@@ -200,26 +202,6 @@ export function notCollectedAnywhere(k: CityKnowledge, types: WasteType[]): stri
     parts.push(lines.join('\n'));
   }
   return parts.join('\n');
-}
-
-/** What the calendar holds for one day at a place: collections, and those an exception removes. */
-export function collectionsOn(k: CityKnowledge, place: Place, day: string, wasteTypes: WasteType[] | null): string {
-  const { occurrences, cancelled } = collectionsOfDay(k, place, day);
-  const asked = (wasteTypeId: string) => wasteTypes === null || wasteTypes.some((w) => w.id === wasteTypeId);
-  const held = occurrences.filter((o) => asked(o.wasteTypeId));
-  const removed = cancelled.filter((c) => asked(c.wasteTypeId));
-  const date = frenchDate(day);
-  if (held.length === 0 && removed.length === 0) {
-    const what = wasteTypes === null ? 'Aucune collecte n’est prévue' : `Aucune collecte « ${wasteTypes.map((w) => w.name).join(' » ni « ')} » n’est prévue`;
-    return `${what} le ${date} à ${place.name} (${k.city.name}).`;
-  }
-  const lines = [`À ${place.name} (${k.city.name}) :`];
-  for (const o of held) lines.push(`- ${o.wasteTypeName} : ${date}${o.holiday ? ` (${o.holiday})` : ''}`);
-  for (const c of removed) {
-    const label = c.exceptionName ? ` (${c.exceptionName})` : '';
-    lines.push(`- ${c.wasteTypeName} : pas de collecte le ${date}${label}${c.exceptionDescription ? ` : ${c.exceptionDescription}` : '.'}`);
-  }
-  return lines.join('\n');
 }
 
 function pointList(points: CityApi['recyclingPoints']): string {
@@ -295,15 +277,8 @@ export function weeklySchedule(k: CityKnowledge, place: Place): string {
 export function holidays(k: CityKnowledge, place: Place | null, now: Date): string {
   const parts = [guidance(k, 'holidays')];
   if (place) {
-    const seen = new Set<string>();
-    const lines: string[] = [];
-    for (const c of upcomingExceptions(k, place, now)) {
-      const key = `${c.exceptionName ?? ''}|${c.exceptionDescription ?? ''}|${c.wasteTypeId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      lines.push(`- ${frenchDate(c.date)}${c.exceptionName ? ` (${c.exceptionName})` : ''}, ${c.wasteTypeName} : ${c.exceptionDescription ?? 'pas de collecte.'}`);
-    }
-    parts.push(lines.length ? `Changements prévus à ${place.name} dans les deux prochains mois :\n${lines.join('\n')}` : `Aucun changement n’est prévu à ${place.name} dans les deux prochains mois.`);
+    const lines = changesAhead(k, place, null, now);
+    parts.push(lines.length > 0 ? `Changements prévus à ${place.name} dans les deux prochains mois :\n${listed(lines)}` : `Aucun changement n’est prévu à ${place.name} dans les deux prochains mois.`);
   } else if (k.city.wasteCollectionPlaces.length > 1) {
     parts.push(`Indiquez votre secteur (${k.city.wasteCollectionPlaces.map((p) => p.name).join(', ')}) pour connaître les reports qui vous concernent.`);
   }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { findCities } from '../domain/city-model/read.ts';
+import { loadCities } from '../domain/city-model/read.ts';
+import { loadSchedules } from '../domain/schedules.ts';
+import { readSnapshot } from '../db/snapshot.ts';
 import type { ConversationTable, DB, MessageTable } from '../db/types.ts';
+import { holidayCalendarOf } from '../kernel/holidays.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import type { CityKnowledge } from './knowledge.ts';
 import { passagesOf } from './content.ts';
@@ -156,28 +159,37 @@ export async function recordLlmUsage(
     .execute();
 }
 
-/** Everything the assistants know about an ACTIF city (the public city read plus its time zone), or null. */
+/**
+ * Everything the assistants know about an ACTIF city (the public city read plus its time zone, holiday calendar and
+ * its places' schedules), or null. The city and the rest are read on one snapshot, so that a place's schedule is
+ * always the one of the place the published city shows.
+ */
 export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Date): Promise<CityKnowledge | null> {
-  const [cities, zone, streets, points, materials] = await Promise.all([
-    findCities(db, { id: cityId }, now),
-    db.selectFrom('city').select(['time_zone', 'city_group_id']).where('id', '=', cityId).executeTakeFirst(),
-    db
-      .selectFrom('place_street as s')
-      .innerJoin('collection_place as p', 'p.id', 's.place_id')
-      .where('p.city_id', '=', cityId)
-      .select(['s.place_id as placeId', 's.street', 's.street_key as streetKey', 's.from_number as fromNumber', 's.to_number as toNumber', 's.side'])
-      .execute(),
-    db.selectFrom('recycling_point').select(['id', 'opening_hours_spec', 'kind']).where('city_id', '=', cityId).execute(),
-    db.selectFrom('recycling_point_material').select(['recycling_point_id', 'waste_type_id']).where('city_id', '=', cityId).execute(),
-  ]);
+  const [cities, settings, streets, points, materials, schedules] = await readSnapshot(db, (trx) =>
+    Promise.all([
+      loadCities(trx, [cityId], now),
+      trx.selectFrom('city').select(['time_zone', 'city_group_id', 'holiday_calendar']).where('id', '=', cityId).executeTakeFirst(),
+      trx
+        .selectFrom('place_street as s')
+        .innerJoin('collection_place as p', 'p.id', 's.place_id')
+        .where('p.city_id', '=', cityId)
+        .select(['s.place_id as placeId', 's.street', 's.street_key as streetKey', 's.from_number as fromNumber', 's.to_number as toNumber', 's.side'])
+        .execute(),
+      trx.selectFrom('recycling_point').select(['id', 'opening_hours_spec', 'kind']).where('city_id', '=', cityId).execute(),
+      trx.selectFrom('recycling_point_material').select(['recycling_point_id', 'waste_type_id']).where('city_id', '=', cityId).execute(),
+      loadSchedules(trx, { cityId }),
+    ]),
+  );
   const city = cities[0];
-  if (!city || !zone) return null;
-  const group = await loadGroupKnowledge(db, zone.city_group_id, now);
+  if (!city || !settings) return null;
+  const group = await loadGroupKnowledge(db, settings.city_group_id, now);
   const taken = new Map<string, string[]>();
   for (const m of materials) taken.set(m.recycling_point_id, [...(taken.get(m.recycling_point_id) ?? []), m.waste_type_id]);
   return {
     city,
-    timeZone: zone.time_zone,
+    timeZone: settings.time_zone,
+    holidayCalendar: holidayCalendarOf(settings.holiday_calendar),
+    schedules: Object.fromEntries(schedules.map((s) => [s.id, s.schedule])),
     streets,
     points: points.map((p) => ({ id: p.id, openingHoursSpec: p.opening_hours_spec, kind: p.kind, wasteTypeIds: taken.get(p.id) ?? [] })),
     ...group,

@@ -1,6 +1,7 @@
 import OpeningHours from 'opening_hours';
 import { wallClockParts } from '../kernel/dates.ts';
 import { bundleMessages } from '../kernel/bundle-messages.ts';
+import type { HolidayCalendar } from '../kernel/holidays.ts';
 
 /**
  * OpenStreetMap `opening_hours` specs (`Mo-Fr 09:00-12:00,14:00-18:00; Sa 09:00-18:00; PH off`), read by the OSM
@@ -15,24 +16,34 @@ import { bundleMessages } from '../kernel/bundle-messages.ts';
  */
 
 /**
- * Where the holidays are taken from: France, no region, so the 11 national legal holidays (the calendar's too;
- * Alsace-Moselle's two extra days are not passed a region). The position only matters to `sunrise`/`sunset`.
+ * Where the holidays (`PH`) are taken from, per calendar a city may follow (kernel/holidays.ts), as the library's
+ * nominatim-like `address`. Its French data lists the 11 national holidays, and marks Good Friday and 26 December
+ * (« Lendemain de Noël ») `only_states` Bas-Rhin, Haut-Rhin and Moselle (Good Friday also in some overseas
+ * territories): without a state, `PH` is the national calendar; with Moselle's, the national one plus those two
+ * days, which is Alsace-Moselle's calendar (the three departments have the same two days; Moselle's entry carries
+ * no `PH` list of its own that would replace the national one). test/domain/opening-hours.test.ts holds both against
+ * the kernel's calendars, day by day. The position only matters to `sunrise`/`sunset`: the middle of France, and of
+ * Alsace-Moselle.
  */
-const FRANCE = { lat: 46.6033, lon: 1.8892, address: { country_code: 'fr', state: '' } };
+const WHERE: Record<HolidayCalendar, { lat: number; lon: number; address: { country_code: string; state: string } }> = {
+  FR: { lat: 46.6033, lon: 1.8892, address: { country_code: 'fr', state: '' } },
+  'FR-ALSACE-MOSELLE': { lat: 48.7, lon: 7.0, address: { country_code: 'fr', state: 'Moselle' } },
+};
 
-/** Parsed specs kept for evaluation; a city has a handful of distinct specs, a country a few thousand. */
+/** Parsed specs kept for evaluation, per calendar; a city has a handful of distinct specs, a country a few thousand. */
 const PARSED_MAX = 2000;
 const parsed = new Map<string, OpeningHours>();
 
 /** French messages from the library, so that a bundle fault reads like the others. */
 const OPTIONS = { mode: 0, tag_key: 'opening_hours', map_value: false, warnings_severity: 4, locale: 'fr' } as const;
 
-function parse(spec: string): OpeningHours {
-  let hours = parsed.get(spec);
+function parse(spec: string, calendar: HolidayCalendar): OpeningHours {
+  const key = `${calendar}\n${spec}`;
+  let hours = parsed.get(key);
   if (!hours) {
-    hours = new OpeningHours(spec, FRANCE, OPTIONS);
+    hours = new OpeningHours(spec, WHERE[calendar], OPTIONS);
     if (parsed.size >= PARSED_MAX) parsed.clear();
-    parsed.set(spec, hours);
+    parsed.set(key, hours);
   }
   return hours;
 }
@@ -41,7 +52,9 @@ function parse(spec: string): OpeningHours {
 export function openingHoursSpecProblem(spec: string): string | null {
   if (spec.trim() === '') return bundleMessages.openingHoursEmpty;
   try {
-    parse(spec);
+    // The library looks its holidays up as it reads a spec; `PH` is known on both calendars (and `SH` on neither),
+    // so a spec that reads on the national one reads on Alsace-Moselle's.
+    parse(spec, 'FR');
     return null;
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
@@ -56,9 +69,12 @@ export interface OpeningState {
   nextChange: Date | null;
 }
 
-/** The state of a spec at an instant, read on the wall clock of `timeZone`. The spec must have been checked. */
-export function openingStateAt(spec: string, at: Date, timeZone: string): OpeningState {
-  const hours = parse(spec);
+/**
+ * The state of a spec at an instant, read on the wall clock of `timeZone`, its `PH` the public holidays of the city's
+ * `calendar`. The spec must have been checked.
+ */
+export function openingStateAt(spec: string, at: Date, timeZone: string, calendar: HolidayCalendar): OpeningState {
+  const hours = parse(spec, calendar);
   const local = wallClockOf(at, timeZone);
   const next = hours.getNextChange(local);
   return { openNow: hours.getState(local), nextChange: next ? instantOfWallClock(next, timeZone) : null };

@@ -1,5 +1,6 @@
 import { openingStateAt } from '../domain/opening-hours.ts';
 import { greatCircleMeters } from '../kernel/geo.ts';
+import type { HolidayCalendar } from '../kernel/holidays.ts';
 import type { StoredPoint } from './repository.ts';
 import type { RecyclingPointStatus } from './schemas.ts';
 
@@ -7,13 +8,15 @@ export interface PointsRequest {
   at: Date;
   /** IANA zone of the city, whose wall clock the specs speak of. */
   timeZone: string;
+  /** The city's public holidays, which the specs' `PH` means. */
+  holidayCalendar: HolidayCalendar;
   from: { lat: number; lon: number } | null;
   wasteTypeId: string | null;
 }
 
 /**
  * The city's points as GET /public/cities/:cityId/recycling-points answers them: those that take `wasteTypeId`
- * (all without it), each with its opening state at `at` and its distance from `from`; nearest first when `from`
+ * (all without it), each with its opening state at `at` (on the city's holidays) and its distance from `from`; nearest first when `from`
  * is given (points without a position last), else by name. Also answers the earliest state change among them,
  * until which the answer stays right.
  */
@@ -22,7 +25,7 @@ export function pointStatuses(points: StoredPoint[], request: PointsRequest): { 
   const answered = points
     .filter((p) => request.wasteTypeId === null || p.materials.some((m) => m.id === request.wasteTypeId))
     .map((p): RecyclingPointStatus => {
-      const state = p.openingHoursSpec === null ? null : openingStateAt(p.openingHoursSpec, request.at, request.timeZone);
+      const state = p.openingHoursSpec === null ? null : openingStateAt(p.openingHoursSpec, request.at, request.timeZone, request.holidayCalendar);
       if (state?.nextChange && (earliestChange === null || state.nextChange < earliestChange)) earliestChange = state.nextChange;
       const located = p.latitude !== null && p.longitude !== null;
       return {

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB, RecyclingPointKind, RecyclingPointTable } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
 import { sortByText } from '../kernel/french.ts';
+import { holidayCalendarOf, type HolidayCalendar } from '../kernel/holidays.ts';
 import { findActiveCity, findCityOwner } from '../domain/cities.ts';
 
 export interface StoredPoint {
@@ -37,6 +38,8 @@ export interface CityRef {
   id: string;
   name: string;
   timeZone: string;
+  /** The city's public holidays, which a spec's `PH` means: the national ones, or Alsace-Moselle's. */
+  holidayCalendar: HolidayCalendar;
 }
 
 /** The recycling points of some cities with their materials: two queries, whatever the number of points. */
@@ -76,7 +79,11 @@ async function pointsOf(db: Kysely<DB>, cityIds: string[]): Promise<StoredPoint[
 export async function findCityPoints(db: Kysely<DB>, cityId: string): Promise<{ city: CityRef; points: StoredPoint[] } | null> {
   const city = await findActiveCity(db, cityId);
   if (!city) return null;
-  return { city, points: await pointsOf(db, [city.id]) };
+  const [calendar, points] = await Promise.all([
+    db.selectFrom('city').select('holiday_calendar').where('id', '=', city.id).executeTakeFirst(),
+    pointsOf(db, [city.id]),
+  ]);
+  return { city: { ...city, holidayCalendar: holidayCalendarOf(calendar?.holiday_calendar) }, points };
 }
 
 export interface GroupPoints {
@@ -91,7 +98,7 @@ export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<
     db.selectFrom('city_group').select(['id', 'name', 'siren', 'siret']).where('id', '=', groupId).executeTakeFirst(),
     db
       .selectFrom('city')
-      .select(['id', 'name', 'time_zone'])
+      .select(['id', 'name', 'time_zone', 'holiday_calendar'])
       .where('city_group_id', '=', groupId)
       .where('status', '=', 'ACTIF')
       .execute(),
@@ -104,7 +111,7 @@ export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<
   return {
     group,
     cities: sortByText(cities, (c) => c.name).map((c) => ({
-      city: { id: c.id, name: c.name, timeZone: c.time_zone },
+      city: { id: c.id, name: c.name, timeZone: c.time_zone, holidayCalendar: holidayCalendarOf(c.holiday_calendar) },
       points: points.filter((p) => p.cityId === c.id),
     })),
   };

@@ -47,7 +47,7 @@ export default async function recyclingRoutes(fastify: FastifyInstance) {
           'A bare array of the city\'s recycling points: the seed\'s RecyclingPoint (the same fields as in `GET /public/cities`) ' +
           'plus `kind`, `materials`, `openingHoursSpec`, `openNow`, `nextChange` and `distanceMeters`. `openNow` and ' +
           '`nextChange` are computed at `at` (default now) on the wall clock of the city\'s time zone (Europe/Paris unless ' +
-          'the city says otherwise), French public holidays included (`PH`, the 11 national legal holidays); both are null ' +
+          'the city says otherwise), French public holidays included (`PH`: the 11 national legal holidays, plus Good Friday and 26 December for a city whose `holidayCalendar` is `FR-ALSACE-MOSELLE`); both are null ' +
           'without a spec, `nextChange` alone when the state never changes (`24/7`). With `lat` and `lon` (both, or neither: ' +
           '400) each point carries its great-circle distance in whole metres and the nearest come first (points without a ' +
           'position last); otherwise by name (French collation). `wasteTypeId` keeps the points that take that waste type. ' +
@@ -67,6 +67,7 @@ export default async function recyclingRoutes(fastify: FastifyInstance) {
       const { points, earliestChange } = pointStatuses(found.points, {
         at,
         timeZone: found.city.timeZone,
+        holidayCalendar: found.city.holidayCalendar,
         from,
         wasteTypeId: request.query.wasteTypeId?.toLowerCase() ?? null,
       });

@@ -67,7 +67,8 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(first.authorization, 'Bearer secret-key');
       assert.equal(first.body.model, 'test-model');
       assert.deepEqual(first.body.tools.map((tool) => tool.function.name).sort(), [
-        'find_address', 'find_material', 'guidance', 'handoff_to_agent', 'next_collections', 'recycling_points', 'search_city_pages', 'service_contact',
+        'collection_changes', 'find_address', 'find_material', 'guidance', 'handoff_to_agent', 'next_collections', 'recycling_points',
+        'search_city_pages', 'service_contact',
       ]);
       assert.equal(second.body.messages.at(-2)!.tool_calls![0].id, 'call_1');
       assert.equal(second.body.messages.at(-1)!.tool_call_id, 'call_1');

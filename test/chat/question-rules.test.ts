@@ -74,6 +74,31 @@ const TABLES: RuleTable[] = [
   { rule: topic.contact, rows: [['comment joindre le service ?', 'contact'], ['quel est votre numéro de téléphone ?', 'contact'], ['je peux vous envoyer un mail ?', 'contact']] },
   { rule: topic.help, rows: [['aide', 'help'], ['tu peux m’aider ?', 'help'], ['qu’est-ce que tu sais faire ?', 'help']] },
   {
+    rule: topic.collectionMoved,
+    place: 'Bourg',
+    rows: [
+      ['la collecte de Noël est décalée à quel jour ?', 'collectionMoved'],
+      ['quand passe le camion après le 25 décembre ?', 'collectionMoved'],
+      ['le ramassage du 1er mai est maintenu ?', 'collectionMoved'],
+      ['elle est reportée quand ?', 'collectionMoved'],
+      ['le bac jaune est avancé ou reporté à Noël ?', 'collectionMoved'],
+      ['la poubelle grise est déplacée cette semaine ?', 'collectionMoved'],
+      ['le verre est reporté ?', 'notCollectedAnywhere'],
+    ],
+  },
+  {
+    rule: topic.collectionMoved,
+    place: 'Bourg',
+    before: ['est-ce que ça passe le 25 décembre ?'],
+    rows: [['elle est reportée ?', 'collectionMoved'], ['c’est décalé ?', 'collectionMoved'], ['maintenue ou pas ?', 'collectionMoved']],
+  },
+  {
+    rule: topic.collectionMoved,
+    place: 'Bourg',
+    before: ['la collecte de Noël est décalée à quel jour ?'],
+    rows: [['et le 1er janvier ?', 'collectionMoved'], ['et les ordures ?', 'collectionMoved']],
+  },
+  {
     rule: topic.collectionsOnDay,
     place: 'Bourg',
     rows: [

@@ -1,29 +1,20 @@
 import { frenchDate as kernelFrenchDate } from '../../kernel/french.ts';
-import { todayIn, parseCalendarDate, type FrenchWeekday } from '../../kernel/dates.ts';
+import { todayIn, parseCalendarDate } from '../../kernel/dates.ts';
 import { computeCalendar, nextCollections, type CancelledOccurrence, type Occurrence, type PlaceSchedule } from '../../domain/collection-calendar.ts';
 import type { CityKnowledge, Place, WasteType } from './model.ts';
 
-/** A place's collections, from the calendar engine (domain/collection-calendar.ts): next ones, a day's, exceptions. */
+/**
+ * A place's collections, from the calendar engine (domain/collection-calendar.ts) with every move, addition and
+ * holiday rule applied: next ones, a day's and what became of the collections planned that day, changes ahead.
+ */
 
-/** The calendar engine's view of a place. */
+/**
+ * The calendar engine's view of a place: its schedule as loaded with the city (repository.ts). A place the schedules
+ * lack (none, read on one snapshot) has no collection the assistant could state: it never guesses one from the
+ * published days, which do not say where a collection moved.
+ */
 export function scheduleOf(knowledge: CityKnowledge, place: Place): PlaceSchedule {
-  return {
-    timeZone: knowledge.timeZone,
-    days: place.collectionDays.map((d) => ({
-      name: d.name as FrenchWeekday,
-      wasteTypeId: d.wasteTypeId,
-      biweekly: d.biweekly,
-      startDate: d.startDate ? new Date(d.startDate) : null,
-    })),
-    exceptions: place.exceptions.map((e) => ({
-      dateFrom: new Date(e.dateFrom),
-      dateTo: e.dateTo ? new Date(e.dateTo) : null,
-      wasteTypeId: e.wasteTypeId,
-      name: e.name,
-      description: e.description,
-    })),
-    wasteTypes: knowledge.city.wasteTypes.map((w) => ({ id: w.id, name: w.name, color: w.color })),
-  };
+  return knowledge.schedules[place.id] ?? { timeZone: knowledge.timeZone, days: [], exceptions: [], wasteTypes: [] };
 }
 
 /** "mardi 24 novembre 2026", "mardi 1er décembre 2026": the kernel's French date with its year. */
@@ -33,9 +24,9 @@ export function frenchDate(day: string): string {
 
 export interface NextCollectionFact {
   wasteType: WasteType;
-  /** The next collection on or after today, or null when none is planned within a year. */
+  /** The next collection on or after today (moved, added or as planned), or null when none is planned within a year. */
   next: Occurrence | null;
-  /** Regular collections removed by an exception between today and the next one (what happens instead). */
+  /** Regular collections removed by an exception or a holiday rule between today and the next one. */
   cancelled: CancelledOccurrence[];
 }
 
@@ -59,16 +50,67 @@ export function nextCollectionFacts(
   }).sort((a, b) => (a.next?.date ?? '9999').localeCompare(b.next?.date ?? '9999'));
 }
 
-/** The collections of one day ("YYYY-MM-DD") at a place, and those exceptions remove that day. */
-export function collectionsOfDay(knowledge: CityKnowledge, place: Place, day: string) {
+/**
+ * What became of a collection of a day at a place: held as planned (`kept`), moved away from that day or onto it
+ * (`moved`: its `originalDate` or its `date` is the day), added that day, cancelled (with the next collection of its
+ * waste type after the day), or not held that day without a day of its own (`notHeld`: moved onto a day that already
+ * had that waste type, where the engine counts one collection).
+ */
+export type DayFate =
+  | { kind: 'kept' | 'moved' | 'added'; occurrence: Occurrence }
+  /** `next`: the next collection of its waste type after the day (null: none within a year; undefined: not looked for). */
+  | { kind: 'cancelled'; occurrence: CancelledOccurrence; next?: Occurrence | null }
+  | { kind: 'notHeld'; wasteTypeId: string; wasteTypeName: string; day: string; next: Occurrence | null };
+
+/** How far from its planned day a collection may land (a MOVE at most 14 days; holiday rules a few). */
+const MOVE_REACH_DAYS = 16;
+/** How far the next collection after a cancelled one is looked for. */
+const NEXT_REACH_DAYS = 366;
+
+/** The fates of the collections planned on a day ("YYYY-MM-DD") at a place, or moved onto it or added to it. */
+export function dayFates(knowledge: CityKnowledge, place: Place, day: string): DayFate[] {
   const n = parseCalendarDate(day)!;
-  return computeCalendar(scheduleOf(knowledge, place), { from: n, to: n });
+  const schedule = scheduleOf(knowledge, place);
+  const { occurrences, cancelled } = computeCalendar(schedule, { from: n - MOVE_REACH_DAYS, to: n + NEXT_REACH_DAYS });
+  const nextAfter = (wasteTypeId: string) => occurrences.find((o) => o.wasteTypeId === wasteTypeId && o.date > day) ?? null;
+  const fates: DayFate[] = [];
+  for (const o of occurrences) {
+    if (o.date === day) fates.push({ kind: o.status === 'PLANNED' ? 'kept' : o.status === 'ADDED' ? 'added' : 'moved', occurrence: o });
+    else if (o.status === 'MOVED' && o.originalDate === day) fates.push({ kind: 'moved', occurrence: o });
+  }
+  for (const c of cancelled) if (c.date === day) fates.push({ kind: 'cancelled', occurrence: c, next: nextAfter(c.wasteTypeId) });
+  // The weekly rules' collections of the day that went nowhere the calendar shows.
+  const accounted = new Set(
+    fates.flatMap((f) => (f.kind === 'notHeld' || f.kind === 'added' || (f.kind === 'moved' && f.occurrence.originalDate !== day) ? [] : [f.occurrence.wasteTypeId])),
+  );
+  const weekly = computeCalendar({ ...schedule, exceptions: [], holidayRules: [] }, { from: n, to: n }).occurrences;
+  for (const o of weekly) {
+    if (accounted.has(o.wasteTypeId)) continue;
+    fates.push({ kind: 'notHeld', wasteTypeId: o.wasteTypeId, wasteTypeName: o.wasteTypeName, day, next: nextAfter(o.wasteTypeId) });
+  }
+  return fates;
 }
 
-/** Regular collections that exceptions remove over the coming days at a place (holidays, winter pause…). */
-export function upcomingExceptions(knowledge: CityKnowledge, place: Place, now: Date, days = 60): CancelledOccurrence[] {
+/** The first collection of each waste type after a day ("YYYY-MM-DD") at a place, by date. */
+export function collectionsAfter(knowledge: CityKnowledge, place: Place, day: string): Occurrence[] {
+  const n = parseCalendarDate(day)!;
+  const { occurrences } = computeCalendar(scheduleOf(knowledge, place), { from: n + 1, to: n + NEXT_REACH_DAYS });
+  const firsts = new Map<string, Occurrence>();
+  for (const o of occurrences) if (!firsts.has(o.wasteTypeId)) firsts.set(o.wasteTypeId, o);
+  return [...firsts.values()];
+}
+
+/**
+ * What differs from the weekly rules over the coming days at a place (holidays, works, winter pause…): the collections
+ * moved, added or cancelled, by the day they were planned for. A collection moved from a day already past onto one to
+ * come is among them.
+ */
+export function upcomingChanges(knowledge: CityKnowledge, place: Place, now: Date, days = 60): Occurrence[] {
   const today = todayIn(knowledge.timeZone, now);
-  return computeCalendar(scheduleOf(knowledge, place), { from: today, to: today + days }).cancelled;
+  const { occurrences, cancelled } = computeCalendar(scheduleOf(knowledge, place), { from: today, to: today + days });
+  const changed = [...occurrences.filter((o) => o.status !== 'PLANNED'), ...cancelled];
+  const planned = (o: Occurrence) => o.originalDate ?? o.date;
+  return changed.sort((a, b) => planned(a).localeCompare(planned(b)) || a.date.localeCompare(b.date));
 }
 
 /** The places of the city where a waste type is collected door to door. */

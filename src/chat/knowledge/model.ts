@@ -1,4 +1,6 @@
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from '../../domain/city-model/schemas.ts';
+import type { PlaceSchedule } from '../../domain/collection-calendar.ts';
+import type { HolidayCalendar } from '../../kernel/holidays.ts';
 import type { StreetSide } from '../../kernel/street-rules.ts';
 
 /**
@@ -11,6 +13,14 @@ export interface CityKnowledge {
   city: CityApi;
   /** IANA zone of the city, for "today" and for writing dates. */
   timeZone: string;
+  /** The city's public holidays (the national ones, or Alsace-Moselle's): what its points' `PH` means. */
+  holidayCalendar: HolidayCalendar;
+  /**
+   * Each place's calendar as the engine reads it (domain/schedules.ts, read on the same snapshot as `city`), by place
+   * id: its days, its exceptions with their kind (a MOVE's new day, an ADD), the city's holiday calendar and the
+   * group's holiday rules, which the published city does not show.
+   */
+  schedules: Record<string, PlaceSchedule>;
   /** The street rules of the city's places, which the public city does not show. */
   streets: KnowledgeStreetRule[];
   /** What the city's recycling points hold besides the public fields: their hours as a spec, their kind, what they take. */

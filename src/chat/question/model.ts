@@ -20,6 +20,7 @@ export type Question =
   | { kind: 'greeting'; thanksOnly: boolean }
   | { kind: 'outOfScope' }
   | { kind: 'help' }
+  | { kind: 'collectionMoved'; day: DayNumber | null; wasteTypes: WasteType[]; withHolidayRule: boolean }
   | { kind: 'collectionsOnDay'; day: DayNumber; wasteTypes: WasteType[]; withHolidayRule: boolean }
   | { kind: 'notCollectedAnywhere'; wasteTypes: WasteType[] }
   | { kind: 'holidays' }

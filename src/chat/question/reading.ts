@@ -58,7 +58,7 @@ export interface Reading {
   /** The day asked, unless the day's words name a material (« sapin de Noël »). */
   day: AskedDay | null;
   rawDay: AskedDay | null;
-  /** It asks in words of its own: a collection, where an object goes, points, a consign, or help. */
+  /** It asks in words of its own: a collection, where an object goes, points, a consign, help, or a move. */
   ownIntent: boolean;
   /** It asks nothing in words of its own but names a stream or a day after a collection question (« et le verre ? »). */
   followUp: boolean;
@@ -83,7 +83,7 @@ export interface Reading {
   askedPoints: () => string[];
 }
 
-const COLLECTION_KINDS: QuestionKind[] = ['nextCollections', 'collectionsOnDay', 'notCollectedAnywhere', 'unknownStream'];
+const COLLECTION_KINDS: QuestionKind[] = ['nextCollections', 'collectionsOnDay', 'collectionMoved', 'notCollectedAnywhere', 'unknownStream'];
 
 export function readMessage(knowledge: CityKnowledge, place: Place | null, state: AssistantState, whole: string, now: Date): Reading {
   const { address, text, intents } = withoutAddress(knowledge, whole);
@@ -170,7 +170,7 @@ function readSubject(
   const withoutDay = rawDay?.named && material.kind === 'found' ? findMaterial(knowledge, text.replace(rawDay.words, ' ')) : material;
   const namedMaterial = material.kind === 'found' && (material.score >= 2 || intents.material || withoutDay.kind === 'found') && !intents.collection;
   const day = namedMaterial ? null : rawDay;
-  const ownIntent = intents.collection || intents.material || intents.points || intents.guidance.length > 0 || intents.help;
+  const ownIntent = intents.collection || intents.material || intents.points || intents.guidance.length > 0 || intents.help || intents.moved;
   // "et le verre ?", "et le 1er janvier ?" after a collection question ask the same for another stream or day.
   const lastKind = state.last?.kind ?? null;
   const followUp = !ownIntent && (wasteTypes.length > 0 || day !== null) && lastKind !== null && COLLECTION_KINDS.includes(lastKind);

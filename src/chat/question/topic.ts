@@ -1,3 +1,4 @@
+import { parseCalendarDate } from '../../kernel/dates.ts';
 import { asksCollection, unknownWords } from '../intents.ts';
 import { normalizeText } from '../text-match.ts';
 import { asksOpenNow } from '../opening.ts';
@@ -30,6 +31,29 @@ export function contact(r: Reading): Question | null {
 /** « qu'est-ce que tu sais faire ? »: what the assistant answers, unless the message asks one of those things. */
 export function help(r: Reading): Question | null {
   return r.intents.help && !r.intents.collection && !r.intents.material && r.wasteTypes.length === 0 && r.day === null ? { kind: 'help' } : null;
+}
+
+/** Kinds after which « elle est reportée ? » is about the same collections. */
+const CALENDAR_KINDS: Question['kind'][] = ['nextCollections', 'collectionsOnDay', 'collectionMoved', 'holidays', 'schedule'];
+
+/**
+ * « la collecte de Noël est décalée à quel jour ? », « le ramassage du 1er mai est maintenu ? », « quand passe le
+ * camion après le 25 décembre ? », « elle est reportée quand ? »: what became of the collections of that day (moved,
+ * cancelled, kept), or the changes ahead. Without a day or a waste type of its own, it follows on the conversation's
+ * last calendar question (its day, its waste types). Before `collectionsOnDay`, which would read the day alone.
+ */
+export function collectionMoved(r: Reading): Question | null {
+  // « et le verre ? », « et le 1er janvier ? » after such a question ask the same of another stream or day.
+  const continues = r.followUp && r.state.last?.kind === 'collectionMoved';
+  const asks = r.intents.moved || continues || (r.intents.after && r.day !== null && (r.collection || r.collectionTypes.length > 0));
+  if (!asks || r.namedMaterial) return null;
+  const last = r.state.last && CALENDAR_KINDS.includes(r.state.last.kind) ? r.state.last : null;
+  if (!(r.day !== null || r.collection || r.collectionTypes.length > 0 || last)) return null;
+  if (r.nowhere) return { kind: 'notCollectedAnywhere', wasteTypes: r.collectionTypes };
+  const follows = last !== null && (continues || (r.day === null && r.collectionTypes.length === 0));
+  const day = r.day?.day ?? (follows && last.day ? parseCalendarDate(last.day) : null);
+  const types = r.collectionTypes.length > 0 ? r.collectionTypes : follows ? r.knowledge.city.wasteTypes.filter((w) => last.wasteTypeIds.includes(w.id)) : [];
+  return { kind: 'collectionMoved', day, wasteTypes: types, withHolidayRule: r.day?.named === true || r.intents.guidance.includes('holidays') };
 }
 
 /** "est-ce que ça passe le 25 décembre ?", "et à Noël ?": what the calendar holds that day. */
@@ -138,6 +162,7 @@ export const TOPIC_RULES: readonly Rule[] = [
   openNow,
   contact,
   help,
+  collectionMoved,
   collectionsOnDay,
   holidays,
   schedule,
