@@ -25,6 +25,7 @@ import cmsRoutes from './cms/routes.ts';
 import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
 import reminderRoutes from './reminders/routes.ts';
+import noticeRoutes from './notices/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
 import authAdminRoutes from './auth/admin-routes.ts';
@@ -39,6 +40,7 @@ import recyclingAdminRoutes from './recycling/admin-routes.ts';
 import guideAdminRoutes from './guide/admin-routes.ts';
 import challengeAdminRoutes from './challenges/admin-routes.ts';
 import consoleAdminRoutes from './console/admin-routes.ts';
+import noticeAdminRoutes from './notices/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -80,6 +82,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [mediaRoutes, '/public', 'public'],
   [chatRoutes, '/public', 'public'],
   [reminderRoutes, '/public', 'public'],
+  [noticeRoutes, '/public', 'public'],
   [consoleRoutes, '/chat', 'agent'],
   [authRoutes, '/auth', 'agent'],
   [authAdminRoutes, '/admin', 'admin'],
@@ -94,6 +97,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [guideAdminRoutes, '/admin', 'admin'],
   [challengeAdminRoutes, '/admin', 'admin'],
   [consoleAdminRoutes, '/admin', 'admin'],
+  [noticeAdminRoutes, '/admin', 'admin'],
   [webRoutes, '', 'web'],
 ];
 

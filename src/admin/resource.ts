@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type TSchema } from 'typebox';
+import { Type, type TProperties, type TSchema } from 'typebox';
 import { PaginationQuery, type PageRequest } from '../kernel/pagination.ts';
 import { ErrorSchema, Uuid } from '../kernel/schemas.ts';
 import { adminAgentOf } from './agent.ts';
@@ -34,6 +34,11 @@ export interface AdminResource {
    */
   schemas: { idParams: TSchema; list: TSchema; item: TSchema; create?: TSchema; patch: TSchema };
   docs: { list: Doc; create?: Doc; get: Doc; update: Doc; remove: Doc };
+  /**
+   * Query parameters the listing takes besides the page, for a top-level resource whose records name their parent in
+   * their body (a service notice's `?cityGroupId=`): handed to the store's `list` as they were validated.
+   */
+  listQuery?: TProperties;
   /** Whether a deletion can be refused with 409 (the record is still in use). */
   deleteConflict?: boolean;
   /** Whether a creation can be refused with 409 (the parent holds one already: a challenge's badge). */
@@ -79,6 +84,7 @@ export function registerAdminResource(app: FastifyInstance, resource: AdminResou
   const { schemas, docs, service } = resource;
   const listPath = `${resource.parent?.path ?? ''}${resource.parent?.list ?? resource.path}`;
   const parentParams = resource.parent ? { params: resource.parent.params } : {};
+  const listQuery = resource.listQuery ? Type.Object({ ...resource.listQuery, ...PaginationQuery }) : PageQuery;
   const onePath = `${resource.path}/:id`;
 
   const adopt = (dataVersion: number | undefined) => adoptDataVersion(app, dataVersion);
@@ -88,8 +94,8 @@ export function registerAdminResource(app: FastifyInstance, resource: AdminResou
   const ifMatch = (request: FastifyRequest) => (request.headers as Record<string, string | undefined>)['if-match'];
 
   app.get(listPath, {
-    schema: { ...adminRoute, ...docs.list, ...parentParams, querystring: PageQuery, response: { 200: schemas.list, ...oneErrors } },
-  }, async (request) => service.list(db, adminAgentOf(request), parentId(request), request.query as PageRequest));
+    schema: { ...adminRoute, ...docs.list, ...parentParams, querystring: listQuery, response: { 200: schemas.list, ...oneErrors } },
+  }, async (request) => service.list(db, adminAgentOf(request), parentId(request), request.query as PageRequest & Record<string, unknown>));
 
   if (schemas.create) {
     app.post(listPath, {

@@ -124,8 +124,17 @@ export interface AdminStore<Row, T extends { id: string }, Parent, Create, Patch
   parentNotFound?: () => DomainError;
   /** One record, locked `FOR UPDATE` when asked. */
   find(db: Kysely<DB>, id: string, options: { forUpdate: boolean }): Promise<Found<Row> | undefined>;
-  /** One page of the records under a parent (null: top level) that the agent may see (`scope` null: every group). */
-  list(db: Kysely<DB>, parent: Parent | null, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: Row[]; total: number }>;
+  /**
+   * One page of the records under a parent (null: top level) that the agent may see (`scope` null: every group).
+   * `query`: the listing's query parameters, the page's and the resource's own (`listQuery`).
+   */
+  list(
+    db: Kysely<DB>,
+    parent: Parent | null,
+    page: PageRequest,
+    scope: readonly string[] | null,
+    context: { agent: AdminAgent; query: Record<string, unknown> },
+  ): Promise<{ rows: Row[]; total: number }>;
   /** The rows as the admin API shows them, in order (batched: one query per kind of child, not one per row). */
   show(db: Kysely<DB>, rows: Row[]): Promise<T[]>;
   /** Checks and stores a new record (400 naming the field); answers its row. */
@@ -146,7 +155,7 @@ export interface WriteContext<Subject> {
 }
 
 export interface AdminService<T> {
-  list(db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined, page: PageRequest): Promise<{ data: T[]; meta: object }>;
+  list(db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined, page: PageRequest & Record<string, unknown>): Promise<{ data: T[]; meta: object }>;
   create(db: Kysely<DB>, agent: AdminAgent, parentId: string | undefined, body: never, now: Date): Promise<Versioned<T>>;
   get(db: Kysely<DB>, agent: AdminAgent, id: string): Promise<Versioned<T>>;
   update(db: Kysely<DB>, agent: AdminAgent, id: string, body: never, ifMatch: string | undefined, now: Date): Promise<Versioned<T>>;
@@ -201,7 +210,7 @@ export function adminService<Row, T extends { id: string }, Parent, Create, Patc
     async list(db, agent, parentId, page) {
       const parent = await parentOf(db, agent, parentId);
       const scope = agent.superAdmin ? null : agent.cityGroupIds;
-      const { rows, total } = await store.list(db, parent?.row ?? null, page, scope);
+      const { rows, total } = await store.list(db, parent?.row ?? null, page, scope, { agent, query: page });
       return { data: await store.show(db, rows), meta: pageMeta(page, total) };
     },
 

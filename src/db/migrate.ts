@@ -16,6 +16,7 @@ import * as cannedReplies from './migrations/0014-canned-replies.ts';
 import * as assistantState from './migrations/0016-assistant-state.ts';
 import * as reminderMailboxConfirms from './migrations/0017-reminder-mailbox-confirms.ts';
 import * as collectionsThatMove from './migrations/0018-collections-that-move.ts';
+import * as serviceNotices from './migrations/0019-service-notices.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0016-assistant-state': assistantState,
   '0017-reminder-mailbox-confirms': reminderMailboxConfirms,
   '0018-collections-that-move': collectionsThatMove,
+  '0019-service-notices': serviceNotices,
 };
 
 const provider: MigrationProvider = {

@@ -477,15 +477,17 @@ export interface ReminderSubscriptionTable {
   updated_at: Timestamp;
 }
 
-export type DeliveryKind = 'REMINDER' | 'ALERT';
-export type DeliveryStatus = 'PENDING' | 'SENDING' | 'SENT' | 'FAILED';
+/** NOTICE: a service notice (migration 0019). */
+export type DeliveryKind = 'REMINDER' | 'ALERT' | 'NOTICE';
+/** SKIPPED: not sent, because what it said stopped being true after it was planned (migration 0019; `last_error` says why). */
+export type DeliveryStatus = 'PENDING' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
 
 /** The delivery ledger and job queue: one row per subscription and message, unique (migration 0010). */
 export interface ReminderDeliveryTable {
   id: Generated<string>;
   subscription_id: string;
   kind: DeliveryKind;
-  /** REMINDER: the collection day, YYYY-MM-DD; ALERT: the change's key. */
+  /** REMINDER: the collection day, YYYY-MM-DD; ALERT: the change's key; NOTICE: `NOTICE-<notice id>`. */
   key: string;
   status: DeliveryStatus;
   /** What is sent: {title, body, url, tag}. */
@@ -509,6 +511,29 @@ export interface ReminderPlaceCalendarTable {
   to_day: string;
   /** `YYYY-MM-DD|wasteTypeId` of each collection in the window. */
   occurrences: ColumnType<string[], string, string>;
+}
+
+export type NoticeSeverity = 'INFO' | 'WARNING';
+
+/** What a city group tells its residents for a while (CONTRACT section 16, migration 0019). */
+export interface ServiceNoticeTable {
+  id: string;
+  city_group_id: string;
+  /** [] (with place_ids []): the whole group. */
+  city_ids: ColumnType<string[], string[] | undefined, string[]>;
+  /** []: every place of `city_ids` (or of the group). */
+  place_ids: ColumnType<string[], string[] | undefined, string[]>;
+  title: string;
+  body: string;
+  severity: NoticeSeverity;
+  starts_at: Timestamp;
+  /** null: in force until deleted. */
+  ends_at: Timestamp | null;
+  notify: Generated<boolean>;
+  /** When the reminder worker put the notice in the delivery ledger; null until then (or without `notify`). */
+  notified_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface DB {
@@ -554,4 +579,5 @@ export interface DB {
   reminder_delivery: ReminderDeliveryTable;
   canned_reply: CannedReplyTable;
   reminder_place_calendar: ReminderPlaceCalendarTable;
+  service_notice: ServiceNoticeTable;
 }

@@ -85,6 +85,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             '(CONTRACT section 12). Subscriptions belong to a deviceId; e-mails carry signed confirmation and one-click ' +
             'unsubscribe links (RFC 8058).',
         },
+        {
+          name: 'notices',
+          description:
+            'Service notices of a city group in force now (CONTRACT section 16): a strike, a closed road, a change of rounds, for the ' +
+            'whole group, some cities or some collection places. Agents write them under /admin/notices.',
+        },
         { name: 'operations', description: 'Health and readiness probes' },
         {
           name: 'console',

@@ -112,7 +112,9 @@ export const errors = {
 
   // Cities and calendars
   cityNotFound: () => make('cityNotFound', 404)('Ville introuvable'),
-  collectionPlaceNotFound: () => make('collectionPlaceNotFound', 404)('Lieu de collecte introuvable dans cette ville'),
+  /** `field`: the query parameter that named the place (`placeId`); null for the URL's own place. */
+  collectionPlaceNotFound: (field: string | null = null) =>
+    make('collectionPlaceNotFound', 404, {}, field)('Lieu de collecte introuvable dans cette ville'),
   /** `field`: the body or query field that named the group (a move, an export's `cityGroupId`); null for the URL's own group. */
   cityGroupNotFound: (field: string | null = null) => make('cityGroupNotFound', 404, {}, field)('Groupe de villes introuvable'),
   /** Two query parameters that go together (lat and lon), one given without the other. */
@@ -291,6 +293,8 @@ export const errors = {
   adminChallengeNotFound: () => make('adminChallengeNotFound', 404)('Défi introuvable'),
   badgeNotFound: () => make('badgeNotFound', 404)('Badge introuvable'),
   serieNotFound: () => make('serieNotFound', 404)('Série introuvable'),
+  /** A service notice (CONTRACT section 16) unknown or of a group outside the agent's. */
+  noticeNotFound: () => make('noticeNotFound', 404)('Avis introuvable'),
   /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
   invalidField: (field: string, rule: string) => fieldError('validation', 400, field)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
   wasteTypeInUse: (uses: number) =>

@@ -184,3 +184,21 @@ export const BUNDLE_PATTERN_MESSAGES = {
   mimeType: 'doit être un type MIME',
   phone: 'doit être un numéro de téléphone, par exemple 02 98 33 50 50',
 } as const;
+
+/**
+ * The faults of a service notice's own rules (CONTRACT section 16; notices are not in the import bundle), worded as
+ * the bundle's are: the rest of a sentence whose subject is the field (`Le champ « placeIds[1] » …`).
+ */
+export const noticeMessages = {
+  notACityOfTheGroup: (id: string) => `ne désigne aucune ville de ce groupe (${id})`,
+  /** A place outside the notice's cities (`cityIds` given)… */
+  notAPlaceOfTheCities: (id: string) => `ne désigne aucun lieu de collecte des villes de «\u00a0cityIds\u00a0» (${id})`,
+  /** …or, without cities, outside the group. */
+  notAPlaceOfTheGroup: (id: string) => `ne désigne aucun lieu de collecte des villes de ce groupe (${id})`,
+  endsNotAfterStart: 'doit être postérieur à startsAt (null\u00a0: sans fin)',
+  /**
+   * A timestamp the schema's format lets through but that names no instant (`23:59:60`, a leap second), or one
+   * outside the years the databases and the contract's form (`2026-11-21T09:30:00.000Z`) hold alike.
+   */
+  notAnInstant: 'doit être un horodatage réel, entre les années 1970 et 9999 (par exemple 2026-11-21T09:30:00.000Z)',
+};

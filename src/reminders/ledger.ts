@@ -7,7 +7,8 @@ import type { ReminderMessage } from './messages.ts';
  * SENDING, counts the attempt and moves `run_after` to the end of the worker's lease, in one statement over rows
  * picked with FOR UPDATE SKIP LOCKED, so two workers never claim the same row. After sending, the worker records SENT
  * (or a retry, or FAILED). A worker that dies in between leaves the row SENDING with its lease running out: the
- * row is then due again, and the next claim sends it again under the same Topic / Message-ID.
+ * row is then due again, and the next claim sends it again under the same Topic / Message-ID. A claimed row whose
+ * message stopped being true since it was planned (send-checks.ts) is recorded SKIPPED instead.
  */
 
 /** A claimed delivery with what sending it needs from its subscription. */
@@ -21,6 +22,9 @@ export interface ClaimedDelivery {
   attempts: number;
   channel: ReminderChannel;
   subscriptionStatus: ReminderStatus;
+  /** The subscription's place and the waste types it asked for ([]: all), to check a reminder again when it is sent. */
+  placeId: string;
+  wasteTypeIds: string[];
   endpoint: string | null;
   p256dh: string | null;
   auth: string | null;
@@ -38,6 +42,8 @@ interface ClaimedRow {
   attempts: number;
   channel: ReminderChannel;
   subscription_status: ReminderStatus;
+  place_id: string;
+  waste_type_ids: string[] | string;
   endpoint: string | null;
   p256dh: string | null;
   auth: string | null;
@@ -61,7 +67,7 @@ export async function claimDue(db: Kysely<DB>, now: Date, limit: number, leaseMs
     FROM due, reminder_subscription AS s
     WHERE d.id = due.id AND s.id = d.subscription_id
     RETURNING d.id, d.subscription_id, d.kind, d.key, d.message, d.expires_at, d.attempts, s.channel,
-      s.status AS subscription_status, s.endpoint, s.p256dh, s.auth, s.email, s.origin`.execute(db);
+      s.status AS subscription_status, s.place_id, s.waste_type_ids, s.endpoint, s.p256dh, s.auth, s.email, s.origin`.execute(db);
   return rows.map((r) => ({
     id: String(r.id),
     subscriptionId: r.subscription_id,
@@ -72,6 +78,8 @@ export async function claimDue(db: Kysely<DB>, now: Date, limit: number, leaseMs
     attempts: r.attempts,
     channel: r.channel,
     subscriptionStatus: r.subscription_status,
+    placeId: r.place_id,
+    wasteTypeIds: typeof r.waste_type_ids === 'string' ? (JSON.parse(r.waste_type_ids) as string[]) : r.waste_type_ids,
     endpoint: r.endpoint,
     p256dh: r.p256dh,
     auth: r.auth,
@@ -103,6 +111,19 @@ export async function markFailed(db: Kysely<DB>, id: string, error: string): Pro
   await db
     .updateTable('reminder_delivery')
     .set({ status: 'FAILED', last_error: error.slice(0, 500) })
+    .where('id', '=', id)
+    .where('status', '=', 'SENDING')
+    .execute();
+}
+
+/**
+ * Not sent, and never will be: what the message said stopped being true after it was planned (a collection cancelled
+ * or moved since, a notice deleted or ended). `reason` says which.
+ */
+export async function markSkipped(db: Kysely<DB>, id: string, reason: string): Promise<void> {
+  await db
+    .updateTable('reminder_delivery')
+    .set({ status: 'SKIPPED', last_error: reason.slice(0, 500) })
     .where('id', '=', id)
     .where('status', '=', 'SENDING')
     .execute();

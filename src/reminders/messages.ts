@@ -1,8 +1,8 @@
 import { frenchDate, frenchTime } from '../kernel/french.ts';
 
 /**
- * Everything the reminders say to citizens, in French: the reminder itself, the e-mails, and the pages the e-mails'
- * links open. No I/O.
+ * Everything the reminders say to citizens, in French: the reminder itself, the alerts and service notices, the
+ * e-mails, and the pages the e-mails' links open. No I/O.
  */
 
 /** What a reminder or an alert carries, whatever the channel; the web push payload as it is. */
@@ -26,6 +26,32 @@ export function reminderMessage(input: { dayText: string; wasteTypeNames: string
     body: reminderBody(input.dayText, input.wasteTypeNames),
     url: input.calendarUrl,
     tag: `collecte-${input.placeId}-${input.dayText}`,
+  };
+}
+
+/**
+ * The most of a message's body a push notification carries. A notice's body may be 1000 characters, which with JSON
+ * escaping could pass the 4 KiB a push service must accept; a notification shows a few lines anyway, and the e-mail
+ * carries the whole text. A reminder's or an alert's body is far shorter.
+ */
+export const PUSH_BODY_MAX = 300;
+
+/** The web push payload of a message: its JSON, the body cut at PUSH_BODY_MAX characters (with `…`). */
+export function pushPayload(message: ReminderMessage): string {
+  const chars = [...message.body];
+  const body = chars.length > PUSH_BODY_MAX ? `${chars.slice(0, PUSH_BODY_MAX - 1).join('').trimEnd()}…` : message.body;
+  return JSON.stringify({ ...message, body });
+}
+
+/**
+ * What a service notice says to a subscriber (CONTRACT section 16), the same for every place it covers but for its
+ * link: `Avis – Grève des agents`, `Avis important – …` for a WARNING; one notification per notice (`tag`).
+ */
+export function noticeMessage(notice: { id: string; title: string; body: string; severity: 'INFO' | 'WARNING' }): Omit<ReminderMessage, 'url'> {
+  return {
+    title: `${notice.severity === 'WARNING' ? 'Avis important' : 'Avis'} – ${notice.title}`,
+    body: notice.body,
+    tag: `avis-${notice.id}`,
   };
 }
 
@@ -96,6 +122,27 @@ export function reminderMail(message: ReminderMessage, unsubscribeUrl: string): 
     escapeHtml(message.body),
     `<a href="${escapeHtml(message.url)}">Voir le calendrier</a>`,
     `<a href="${escapeHtml(unsubscribeUrl)}">Ne plus recevoir ces rappels</a>`,
+  ]);
+  return { subject: message.title, text, html };
+}
+
+/** A service notice by e-mail: its whole text, paragraph by paragraph, the place's calendar and the unsubscribe link. */
+export function noticeMail(message: ReminderMessage, unsubscribeUrl: string): MailContent {
+  const text = [
+    message.body,
+    '',
+    `Voir le calendrier\u00a0: ${message.url}`,
+    '',
+    `Ne plus recevoir les rappels et avis de collecte\u00a0: ${unsubscribeUrl}`,
+  ].join('\n');
+  const paragraphs = message.body
+    .split(/\n\s*\n/)
+    .map((paragraph) => escapeHtml(paragraph.trim()).replace(/\n/g, '<br>'))
+    .filter((paragraph) => paragraph.length > 0);
+  const html = htmlMail(message.title, [
+    ...paragraphs,
+    `<a href="${escapeHtml(message.url)}">Voir le calendrier</a>`,
+    `<a href="${escapeHtml(unsubscribeUrl)}">Ne plus recevoir les rappels et avis de collecte</a>`,
   ]);
   return { subject: message.title, text, html };
 }

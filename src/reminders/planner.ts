@@ -144,6 +144,6 @@ export async function cleanUp(db: Kysely<DB>, now: Date): Promise<void> {
   await db
     .deleteFrom('reminder_delivery')
     .where('created_at', '<', new Date(now.getTime() - 30 * day))
-    .where('status', 'in', ['SENT', 'FAILED'])
+    .where('status', 'in', ['SENT', 'FAILED', 'SKIPPED'])
     .execute();
 }

@@ -3,19 +3,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { cachedReminderKeys, type ReminderKeys } from './keys.ts';
-import { claimDue, deleteGoneSubscription, markFailed, markRetry, markSent, markSentMany, type ClaimedDelivery } from './ledger.ts';
+import { claimDue, deleteGoneSubscription, markFailed, markRetry, markSent, markSentMany, markSkipped, type ClaimedDelivery } from './ledger.ts';
 import { signLink } from './links.ts';
 import { createMailer, mailDomain, type Mailer } from './mailer.ts';
-import { reminderMail } from './messages.ts';
+import { noticeMail, pushPayload, reminderMail, type ReminderMessage } from './messages.ts';
 import { cleanUp, planReminders } from './planner.ts';
 import { planAlerts } from './alerts.ts';
+import { planNotices } from './notice-planner.ts';
+import { createSendChecker, type SendCheck } from './send-checks.ts';
 import { createPushAgents, pushTopic, sendPush, type PushAgents } from './push.ts';
 import { linkUrl } from './service.ts';
 
 /**
- * The reminder worker: each tick cleans up, plans the deliveries whose evening has come (planner.ts) and the alerts
- * of changed data (alerts.ts), and sends every due delivery of the ledger (ledger.ts), claiming no more than it
- * sends at once. Any number of instances may run it on one database: the ledger's unique key and its SKIP LOCKED
+ * The reminder worker: each tick cleans up, plans the deliveries whose evening has come (planner.ts), the alerts
+ * of changed data (alerts.ts) and the service notices whose time has come (notice-planner.ts), and sends every due
+ * delivery of the ledger (ledger.ts), claiming no more than it sends at once. What a claimed delivery says is checked
+ * again just before it is sent (send-checks.ts): a reminder whose collection was cancelled or moved since it was
+ * planned, a notice deleted or ended since, is recorded SKIPPED. Any number of instances may run it on one database: the ledger's unique key and its SKIP LOCKED
  * claims keep each message to one. Time comes from `now()`, never from the system clock, so that tests play an
  * evening in a few ticks.
  */
@@ -40,18 +44,22 @@ export interface TickSummary {
   planned: number;
   /** Alert deliveries created (one per subscriber and change). */
   alerts: number;
+  /** Notice deliveries created (one per subscriber and notice). */
+  notices: number;
   sent: number;
   retried: number;
   failed: number;
   deleted: number;
+  /** Not sent: what they said stopped being true after they were planned. */
+  skipped: number;
 }
 
 export interface ReminderWorker {
   /** One pass: clean up, plan, send everything due. */
   tick(): Promise<TickSummary>;
   /**
-   * Sends one claimed delivery and records the outcome; a success through `recordSent` when given (the tick gathers
-   * them and records a few dozen in one statement), else at once.
+   * Checks one claimed delivery again (send-checks.ts), sends it and records the outcome; a success through
+   * `recordSent` when given (the tick gathers them and records a few dozen in one statement), else at once.
    */
   deliver(delivery: ClaimedDelivery, recordSent?: (id: string) => Promise<void>): Promise<DeliveryOutcome>;
   /** Ticks every intervalMs until stopped. */
@@ -60,7 +68,7 @@ export interface ReminderWorker {
   stop(): Promise<void>;
 }
 
-export type DeliveryOutcome = 'sent' | 'retried' | 'failed' | 'deleted';
+export type DeliveryOutcome = 'sent' | 'retried' | 'failed' | 'deleted' | 'skipped';
 
 /** Attempts of one delivery before it is given up (with backoff they span about an hour). */
 const MAX_ATTEMPTS = 8;
@@ -90,6 +98,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
   const keys = cachedReminderKeys(db, config);
   let mailer: Mailer | null = createMailer(config);
   let agents: PushAgents | null = createPushAgents();
+  const checkBeforeSending = createSendChecker(db);
 
   const retryOrFail = async (delivery: ClaimedDelivery, error: string, hintMs: number | null): Promise<'retried' | 'failed'> => {
     const delay = hintMs ?? Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (delivery.attempts - 1));
@@ -105,12 +114,12 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
   type RecordSent = (id: string) => Promise<void>;
   const recordNow: RecordSent = (id) => markSent(db, id, now());
 
-  const sendByPush = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, ttl: number, recordSent: RecordSent) => {
+  const sendByPush = async (delivery: ClaimedDelivery, message: ReminderMessage, reminderKeys: ReminderKeys, ttl: number, recordSent: RecordSent) => {
     let answer;
     try {
       answer = await sendPush(
         { endpoint: delivery.endpoint!, p256dh: delivery.p256dh!, auth: delivery.auth! },
-        JSON.stringify(delivery.message),
+        pushPayload(message),
         {
           vapid: reminderKeys.vapid,
           ttl,
@@ -137,7 +146,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     return 'failed' as const;
   };
 
-  const sendByEmail = async (delivery: ClaimedDelivery, reminderKeys: ReminderKeys, recordSent: RecordSent) => {
+  const sendByEmail = async (delivery: ClaimedDelivery, message: ReminderMessage, reminderKeys: ReminderKeys, recordSent: RecordSent) => {
     if (!mailer) {
       await markFailed(db, delivery.id, 'e-mail is not configured');
       return 'failed' as const;
@@ -145,7 +154,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     const unsubscribeUrl = linkUrl(config, delivery.origin, 'unsubscribe', signLink(reminderKeys.linkKey, delivery.subscriptionId, 'unsubscribe', now()));
     try {
       await mailer.send({
-        ...reminderMail(delivery.message, unsubscribeUrl),
+        ...(delivery.kind === 'NOTICE' ? noticeMail(message, unsubscribeUrl) : reminderMail(message, unsubscribeUrl)),
         to: delivery.email!,
         // Stable across retries: `reminder-<subscription>-<day>@…`; an alert's key (`day|type|REMOVED|v7`) with dots.
         messageId: `${delivery.kind.toLowerCase()}-${delivery.subscriptionId}-${delivery.key.replace(/[^A-Za-z0-9-]/g, '.')}@${mailDomain(config)}`,
@@ -164,19 +173,31 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     return 'sent' as const;
   };
 
-  const deliver = async (delivery: ClaimedDelivery, recordSent: RecordSent = recordNow): Promise<DeliveryOutcome> => {
+  /** Sends a delivery whose message was checked (`check`, from checkBeforeSending) and records the outcome. */
+  const deliverChecked = async (delivery: ClaimedDelivery, check: SendCheck, recordSent: RecordSent): Promise<DeliveryOutcome> => {
     // Nothing, ever, to an address that has not been confirmed.
     if (delivery.subscriptionStatus !== 'ACTIVE') {
       await markFailed(db, delivery.id, 'subscription not confirmed');
       return 'failed';
     }
+    if (!check.send) {
+      await markSkipped(db, delivery.id, check.reason);
+      return 'skipped';
+    }
     const ttl = Math.floor((delivery.expiresAt.getTime() - now().getTime()) / 1000);
     if (ttl <= 0) {
-      await markFailed(db, delivery.id, 'the collection day has begun');
+      await markFailed(db, delivery.id, delivery.kind === 'NOTICE' ? 'the notice has ended' : 'the collection day has begun');
       return 'failed';
     }
     const reminderKeys = await keys();
-    return delivery.channel === 'WEB_PUSH' ? sendByPush(delivery, reminderKeys, ttl, recordSent) : sendByEmail(delivery, reminderKeys, recordSent);
+    return delivery.channel === 'WEB_PUSH'
+      ? sendByPush(delivery, check.message, reminderKeys, ttl, recordSent)
+      : sendByEmail(delivery, check.message, reminderKeys, recordSent);
+  };
+
+  const deliver = async (delivery: ClaimedDelivery, recordSent: RecordSent = recordNow): Promise<DeliveryOutcome> => {
+    const check = (await checkBeforeSending([delivery], now())).get(delivery.id)!;
+    return deliverChecked(delivery, check, recordSent);
   };
 
   let stopping = false;
@@ -201,8 +222,8 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     const recordSent = async (id: string) => {
       sent.push(id);
     };
-    const start = (delivery: ClaimedDelivery) => {
-      const sending: Promise<void> = deliver(delivery, recordSent)
+    const start = (delivery: ClaimedDelivery, check: SendCheck) => {
+      const sending: Promise<void> = deliverChecked(delivery, check, recordSent)
         .catch((err: unknown) => {
           log.error({ err, deliveryId: delivery.id }, 'reminders: a delivery failed unexpectedly');
           // The lease runs out and the delivery is claimed again: nothing is lost.
@@ -223,7 +244,9 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
           const claimed = await claimDue(db, now(), free, leaseMs);
           // Fewer due rows than asked for: the queue is empty for now (a retry is due later, at the next tick).
           drained = claimed.length < free;
-          for (const delivery of claimed) start(delivery);
+          // A failed check leaves the rows claimed: their lease runs out and they are claimed again.
+          const checks = claimed.length > 0 ? await checkBeforeSending(claimed, now()) : new Map<string, SendCheck>();
+          for (const delivery of claimed) start(delivery, checks.get(delivery.id)!);
           continue;
         }
         if (inFlight.size === 0) break;
@@ -237,10 +260,11 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
   };
 
   const tick = async (): Promise<TickSummary> => {
-    const summary: TickSummary = { planned: 0, alerts: 0, sent: 0, retried: 0, failed: 0, deleted: 0 };
+    const summary: TickSummary = { planned: 0, alerts: 0, notices: 0, sent: 0, retried: 0, failed: 0, deleted: 0, skipped: 0 };
     await cleanUp(db, now());
     summary.planned = await planReminders(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
     summary.alerts = await planAlerts(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
+    summary.notices = await planNotices(db, { now: now(), batchSize, publicBaseUrl: config.publicBaseUrl });
     await sendDue(summary);
     return summary;
   };
@@ -250,7 +274,7 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
   const loop = () => {
     running = tick()
       .then((summary) => {
-        if (summary.planned || summary.alerts || summary.sent || summary.failed || summary.deleted) log.info({ reminders: summary }, 'reminders sent');
+        if (summary.planned || summary.alerts || summary.notices || summary.sent || summary.failed || summary.deleted || summary.skipped) log.info({ reminders: summary }, 'reminders sent');
       })
       .catch((err: unknown) => log.warn({ err }, 'reminders: a tick failed; the next one tries again'))
       .finally(() => {

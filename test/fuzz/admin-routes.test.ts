@@ -125,6 +125,7 @@ for (const kind of testDatabaseKinds()) {
       assert.ok(cityGroups.length >= 2, 'the demo has two city groups');
       [groupA, groupB] = cityGroups.map((g) => g.id);
       await addCannedReplies();
+      await addServiceNotices();
       await addTokens();
       // Read once the accounts exist, so that /admin/users/:id names them.
       values = await demoValues(app, database, new Date(NOW));
@@ -164,6 +165,22 @@ for (const kind of testDatabaseKinds()) {
         })),
       );
       await database.db.insertInto('place_street').values(rules).execute();
+    }
+
+    /**
+     * The demo holds no service notices (they are not in the import bundle): two in each group, one for the whole group
+     * and one for its first city, so that their routes have records in both.
+     */
+    async function addServiceNotices() {
+      const cities = await database.db.selectFrom('city').select(['id', 'city_group_id']).orderBy('id').execute();
+      const notices = [groupA, groupB].flatMap((groupId) => {
+        const city = cities.find((c) => c.city_group_id === groupId);
+        return [[], city ? [city.id] : []].map((cityIds, i) => ({
+          id: randomUUID(), city_group_id: groupId, city_ids: cityIds, title: `Avis ${i + 1}`, body: 'Collectes décalées cette semaine.',
+          severity: 'INFO' as const, starts_at: new Date(NOW), ends_at: null, created_at: new Date(NOW), updated_at: new Date(NOW),
+        }));
+      });
+      await database.db.insertInto('service_notice').values(notices).execute();
     }
 
     /** The demo holds no canned replies: two in each group, so that their routes have records in both. */

@@ -49,6 +49,7 @@ describe('OpenAPI document', () => {
       'GET /public/city-groups/{id}/equipements.csv',
       'GET /public/cities/{cityId}/collections.csv',
       'GET /public/cities/{cityId}/sorting-guide',
+      'GET /public/cities/{cityId}/notices',
     ];
     for (const route of seed) assert.ok(operations.includes(route), `${route} is documented`);
   });
@@ -87,5 +88,12 @@ describe('OpenAPI document', () => {
     assert.equal(names('GET /public/chat/conversations/{deviceId}'), 'getChatConversationsByDeviceId');
     assert.equal(names('POST /auth/login'), 'login');
     assert.equal(names('GET /public/cms/sites/{slug}/pages'), 'listCmsSitePages');
+    // Service notices (CONTRACT section 16).
+    assert.equal(names('GET /public/cities/{cityId}/notices'), 'listCityNotices');
+    assert.equal(names('GET /admin/notices'), 'listAdminNotices');
+    assert.equal(names('POST /admin/notices'), 'createAdminNotice');
+    assert.equal(names('GET /admin/notices/{id}'), 'getAdminNotice');
+    assert.equal(names('PATCH /admin/notices/{id}'), 'updateAdminNotice');
+    assert.equal(names('DELETE /admin/notices/{id}'), 'deleteAdminNotice');
   });
 });

@@ -781,6 +781,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/cities/{cityId}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service notices in force now for a city, or one of its places, newest first
+         * @description A bare array of the city group’s notices in force now (`startsAt` past, `endsAt` null or to come), newest `startsAt` first. A notice naming no city and no place covers the whole group; one naming cities covers their places; one naming places covers only those. With `placeId`, the notices that cover that place; without, those that cover the city or any of its places (the resident has not said where they live, so a notice of one street of the city may be theirs). Unknown or NON_ACTIF city: 404 `cityNotFound`; a `placeId` that is not a place of the city: 404 `collectionPlaceNotFound` at `placeId`. No write happens when a notice starts or ends, so the answer is never kept past the next `startsAt` or `endsAt` to come among the notices that cover it: this server keeps it, and `max-age` lets the client keep it, half the time left until then (60 seconds at most).
+         */
+        get: operations["listCityNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chat/inbox": {
         parameters: {
             query?: never;
@@ -2267,6 +2287,58 @@ export interface paths {
          * @description Needs CHAT_CONVERSATIONS. With `If-Match`, 412 when the reply changed since it was read. Recorded in the audit log (`cannedReply`); not public data.
          */
         patch: operations["updateAdminCannedReply"];
+        trace?: never;
+    };
+    "/admin/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service notices of the agent’s city groups, newest startsAt first
+         * @description The listing envelope, past, current and future notices alike. `cityGroupId` keeps one group’s (optional: without it, every group the agent holds, every group for a super admin); a group outside the agent’s answers 404 at `cityGroupId`.
+         */
+        get: operations["listAdminNotices"];
+        put?: never;
+        /**
+         * Create a service notice of a city group
+         * @description `cityIds` and `placeIds` [] mean the whole group; `cityIds` must be cities of the group, `placeIds` places of those cities (of the group’s when `cityIds` is []): 400 `validation` naming the element (`placeIds[1]`). `endsAt` null: in force until deleted; otherwise after `startsAt` (400 at `endsAt`). A group outside the agent’s answers 404 at `cityGroupId`, as an unknown one. With `notify`, the reminder subscribers of the places it concerns get it once (push or e-mail, as each subscribed), within a minute of `startsAt`, or of the write when `startsAt` is past; `notifiedAt` then says when. A notice is sent once: an edit after that sends nothing more, a notice deleted or ended before it went out is never sent. Recorded in the audit log (`notice`); `GET /public/cities/{cityId}/notices` answers the change within a second.
+         */
+        post: operations["createAdminNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One service notice, with its ETag
+         * @description A notice of a group outside the agent’s answers 404, like an unknown one.
+         */
+        get: operations["getAdminNotice"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service notice
+         * @description With `If-Match`, 412 when the notice changed since it was read. Not yet sent, it never will be. Recorded in the audit log (`notice`); `GET /public/cities/{cityId}/notices` answers the change within a second.
+         */
+        delete: operations["deleteAdminNotice"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a service notice (partial)
+         * @description With `If-Match`, 412 when the notice changed since it was read (its sending sets `notifiedAt`, so it changes it). `cityGroupId` moves it to another of the agent’s groups. The lists are checked when the write names `cityGroupId`, `cityIds` or `placeIds`. `cityIds` and `placeIds` [] mean the whole group; `cityIds` must be cities of the group, `placeIds` places of those cities (of the group’s when `cityIds` is []): 400 `validation` naming the element (`placeIds[1]`). `endsAt` null: in force until deleted; otherwise after `startsAt` (400 at `endsAt`). A group outside the agent’s answers 404 at `cityGroupId`, as an unknown one. With `notify`, the reminder subscribers of the places it concerns get it once (push or e-mail, as each subscribed), within a minute of `startsAt`, or of the write when `startsAt` is past; `notifiedAt` then says when. A notice is sent once: an edit after that sends nothing more, a notice deleted or ended before it went out is never sent. Recorded in the audit log (`notice`); `GET /public/cities/{cityId}/notices` answers the change within a second.
+         */
+        patch: operations["updateAdminNotice"];
         trace?: never;
     };
 }
@@ -5106,6 +5178,69 @@ export interface operations {
                     "application/json": {
                         status: "ACTIVE" | "DELETED";
                     };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCityNotices: {
+        parameters: {
+            query?: {
+                /** @description A collection place of the city: only the notices that concern it */
+                placeId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description One line; stored trimmed */
+                        title: string;
+                        /** @description Plain text, up to 1000 characters; stored trimmed */
+                        body: string;
+                        /**
+                         * @description `INFO`, or `WARNING` for what residents must act on
+                         * @enum {unknown}
+                         */
+                        severity: "INFO" | "WARNING";
+                        /**
+                         * Format: date-time
+                         * @description When the notice comes into force
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        startsAt: string;
+                        endsAt: string | null;
+                    }[];
                 };
             };
             /** @description Error body of every failure */
@@ -17156,6 +17291,581 @@ export interface operations {
                         title: string;
                         /** @description The reply as sent to the citizen */
                         content: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminNotices: {
+        parameters: {
+            query: {
+                /** @description Only this group’s notices (404 for a group outside the agent’s); default: every group of the agent */
+                cityGroupId?: string;
+                /** @description Page number, from 1 to 100000 */
+                page: number;
+                /** @description Items per page, 1 to 100 */
+                pageSize: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a listing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The city group it belongs to
+                             */
+                            cityGroupId: string;
+                            /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                            cityIds: string[];
+                            /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                            placeIds: string[];
+                            /** @description One line; stored trimmed */
+                            title: string;
+                            /** @description Plain text, up to 1000 characters; stored trimmed */
+                            body: string;
+                            /**
+                             * @description `INFO`, or `WARNING` for what residents must act on
+                             * @enum {unknown}
+                             */
+                            severity: "INFO" | "WARNING";
+                            /**
+                             * Format: date-time
+                             * @description When the notice comes into force
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            startsAt: string;
+                            endsAt: string | null;
+                            /** @description Sent once to the reminder subscribers of the places it concerns, from `startsAt` */
+                            notify: boolean;
+                            notifiedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            pageSize: number;
+                            /** @description Number of items over all pages */
+                            total: number;
+                            /** @description ceil(total / pageSize); 0 when there is no item */
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A new notice */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the agent’s groups (404 for any other)
+                     */
+                    cityGroupId: string;
+                    /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                    cityIds?: string[];
+                    /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                    placeIds?: string[];
+                    /** @description One line; stored trimmed */
+                    title: string;
+                    /** @description Plain text, up to 1000 characters; stored trimmed */
+                    body: string;
+                    /**
+                     * @description Default `INFO`
+                     * @enum {unknown}
+                     */
+                    severity?: "INFO" | "WARNING";
+                    /**
+                     * Format: date-time
+                     * @description When it comes into force; default: now
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    startsAt?: string;
+                    endsAt?: string | null;
+                    /** @description Default false. true: sent once to the reminder subscribers of its places */
+                    notify?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A service notice as agents see it: past and future ones too */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                        cityIds: string[];
+                        /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                        placeIds: string[];
+                        /** @description One line; stored trimmed */
+                        title: string;
+                        /** @description Plain text, up to 1000 characters; stored trimmed */
+                        body: string;
+                        /**
+                         * @description `INFO`, or `WARNING` for what residents must act on
+                         * @enum {unknown}
+                         */
+                        severity: "INFO" | "WARNING";
+                        /**
+                         * Format: date-time
+                         * @description When the notice comes into force
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        startsAt: string;
+                        endsAt: string | null;
+                        /** @description Sent once to the reminder subscribers of the places it concerns, from `startsAt` */
+                        notify: boolean;
+                        notifiedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A service notice as agents see it: past and future ones too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                        cityIds: string[];
+                        /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                        placeIds: string[];
+                        /** @description One line; stored trimmed */
+                        title: string;
+                        /** @description Plain text, up to 1000 characters; stored trimmed */
+                        body: string;
+                        /**
+                         * @description `INFO`, or `WARNING` for what residents must act on
+                         * @enum {unknown}
+                         */
+                        severity: "INFO" | "WARNING";
+                        /**
+                         * Format: date-time
+                         * @description When the notice comes into force
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        startsAt: string;
+                        endsAt: string | null;
+                        /** @description Sent once to the reminder subscribers of the places it concerns, from `startsAt` */
+                        notify: boolean;
+                        notifiedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Notice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Notice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the agent’s groups (404 for any other)
+                     */
+                    cityGroupId?: string;
+                    /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                    cityIds?: string[];
+                    /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                    placeIds?: string[];
+                    /** @description One line; stored trimmed */
+                    title?: string;
+                    /** @description Plain text, up to 1000 characters; stored trimmed */
+                    body?: string;
+                    /**
+                     * @description Default `INFO`
+                     * @enum {unknown}
+                     */
+                    severity?: "INFO" | "WARNING";
+                    /**
+                     * Format: date-time
+                     * @description When it comes into force; default: now
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    startsAt?: string;
+                    endsAt?: string | null;
+                    /** @description Default false. true: sent once to the reminder subscribers of its places */
+                    notify?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A service notice as agents see it: past and future ones too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /** @description Cities of the group it concerns; [] (with `placeIds` []): the whole group */
+                        cityIds: string[];
+                        /** @description Collection places it concerns, of `cityIds` (or of the group when `cityIds` is []); []: every place of them */
+                        placeIds: string[];
+                        /** @description One line; stored trimmed */
+                        title: string;
+                        /** @description Plain text, up to 1000 characters; stored trimmed */
+                        body: string;
+                        /**
+                         * @description `INFO`, or `WARNING` for what residents must act on
+                         * @enum {unknown}
+                         */
+                        severity: "INFO" | "WARNING";
+                        /**
+                         * Format: date-time
+                         * @description When the notice comes into force
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        startsAt: string;
+                        endsAt: string | null;
+                        /** @description Sent once to the reminder subscribers of the places it concerns, from `startsAt` */
+                        notify: boolean;
+                        notifiedAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
