@@ -95,6 +95,8 @@ export async function buildDemo(demoDir: string = DEMO_DIR): Promise<Bundle> {
     siren: t.siren,
     chatEnabled: t.chatEnabled,
     ...t.contact,
+    // As the cities' texts say: a collection on a public holiday is made the next day, Saturday included.
+    holidayRules: [{ holiday: '*', wasteTypeId: null, action: 'NEXT_DAY' }],
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
   }));

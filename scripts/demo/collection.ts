@@ -9,10 +9,7 @@ import type {
   BundleStreetRule,
 } from '../../src/bundle/schema.ts';
 import {
-  addDays,
-  frenchDate,
   parisMidnight,
-  publicHolidaysBetween,
   weekdayOf,
   weeksBetween,
   type Weekday,
@@ -22,10 +19,6 @@ import type { BinKey } from './sorting.ts';
 import type { SectorSite } from './areas.ts';
 import { ruleOf, SECTOR_STREETS } from './streets.ts';
 import type { Commune, Sector } from './territory.ts';
-
-/** The year of holidays the demo announces: from the day the data set describes, for twelve months. */
-export const HOLIDAYS_FROM = '2026-11-22';
-export const HOLIDAYS_TO = '2027-11-22';
 
 /** Green waste is collected from March to November; the winter pause is an exception with an end. */
 const GREEN_WINTER_PAUSE = { from: '2026-12-01', to: '2027-02-28' };
@@ -93,27 +86,48 @@ function fallsOn(rule: DayRule, day: string): boolean {
   return true;
 }
 
+/**
+ * The one-off changes of a few places, beside the group's holiday rules (build-demo.ts), which move every collection
+ * falling on a public holiday to the next day: a collection moved for an event, one added after the holidays.
+ */
+const ONE_OFF_CHANGES: Record<string, { stream: BinKey; day: string; movedTo?: string; name: string; description: string }[]> = {
+  'city:29019/place:centre-ville-et-recouvrance': [
+    {
+      stream: 'ordures-menageres',
+      day: '2026-12-10',
+      movedTo: '2026-12-11',
+      name: 'Marché de Noël',
+      description: 'Le marché de Noël occupe les rues du centre le jeudi 10 décembre : collecte reportée au vendredi 11 décembre.',
+    },
+    {
+      stream: 'emballages',
+      day: '2027-01-02',
+      name: 'Collecte supplémentaire après les fêtes',
+      description: 'Les bacs jaunes débordent après les fêtes : une collecte de plus le samedi 2 janvier.',
+    },
+  ],
+};
+
 function exceptionsFor(
   placeName: string,
   rules: DayRule[],
   wasteTypeIds: Record<BinKey, string>,
 ): BundleCollectionException[] {
   const exceptions: BundleCollectionException[] = [];
-  for (const holiday of publicHolidaysBetween(HOLIDAYS_FROM, HOLIDAYS_TO)) {
-    for (const rule of rules) {
-      if (!fallsOn(rule, holiday.day)) continue;
-      const replacement = addDays(holiday.day, 1);
-      exceptions.push({
-        id: demoId(`${placeName}/exception:${rule.stream}:${holiday.day}`),
-        dateFrom: parisMidnight(holiday.day),
-        dateTo: null,
-        wasteTypeId: wasteTypeIds[rule.stream],
-        name: holiday.name,
-        description:
-          `Pas de collecte le ${frenchDate(holiday.day, false)} (${holiday.name}) : ` +
-          `collecte reportée au ${frenchDate(replacement, false)}.`,
-      });
-    }
+  for (const change of ONE_OFF_CHANGES[placeName] ?? []) {
+    const planned = rules.some((rule) => rule.stream === change.stream && fallsOn(rule, change.day));
+    // A move needs a collection to move; an addition, a day without one.
+    if (planned !== (change.movedTo !== undefined)) throw new Error(`${placeName}: ${change.name} on ${change.day} does not fit its rounds`);
+    exceptions.push({
+      id: demoId(`${placeName}/exception:${change.stream}:${change.day}`),
+      kind: change.movedTo ? 'MOVE' : 'ADD',
+      dateFrom: parisMidnight(change.day),
+      dateTo: null,
+      movedTo: change.movedTo ? parisMidnight(change.movedTo) : null,
+      wasteTypeId: wasteTypeIds[change.stream],
+      name: change.name,
+      description: change.description,
+    });
   }
   if (rules.some((r) => r.stream === 'dechets-verts')) {
     exceptions.push({

@@ -11,6 +11,9 @@ import { DEMO_BUNDLE_PATH, loadDemoDataIfEmpty } from '../../src/demo/load.ts';
 import type { Database } from '../../src/db/database.ts';
 import { buildDemo, formatBundle } from '../../scripts/build-demo.ts';
 import { openingHoursSpecProblem } from '../../src/domain/opening-hours.ts';
+import { loadSchedules } from '../../src/domain/schedules.ts';
+import { computeCalendar } from '../../src/domain/collection-calendar.ts';
+import { parseCalendarDate } from '../../src/kernel/dates.ts';
 
 const require = createRequire(import.meta.url);
 const epcis = require('@etalab/decoupage-administratif/data/epci.json') as Array<{
@@ -34,6 +37,9 @@ function parisDay(instant: Date): string {
 function weekdayOf(day: string): string {
   return WEEKDAYS[(new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7];
 }
+
+const dayNumber = (day: string) => parseCalendarDate(day)!;
+const addDay = (day: string) => new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 function mondayNumber(day: string): number {
   const n = Date.parse(`${day}T00:00:00Z`) / 86_400_000;
@@ -151,7 +157,7 @@ for (const kind of testDatabaseKinds()) {
       assert.ok(!details.some((d) => /<br/.test(d.instructions ?? '')), 'ADEME markup is cleaned');
     });
 
-    it('collects each place weekly and biweekly, with exceptions only on holidays it would collect', async () => {
+    it('collects each place weekly and biweekly, every holiday collection made the next day by the group’s rule', async () => {
       const places = await database.db.selectFrom('collection_place').selectAll().execute();
       const days = await database.db.selectFrom('collection_day').selectAll().execute();
       const exceptions = await database.db.selectFrom('collection_exception').selectAll().execute();
@@ -198,33 +204,53 @@ for (const kind of testDatabaseKinds()) {
         for (const l of loc) assert.ok(Math.abs(l.latitude - 48.45) < 0.25 && Math.abs(l.longitude + 4.5) < 0.25, l.name);
       }
 
+      // Holidays are the groups' rule, not a list of exceptions: every collection on one goes to the next day.
+      const rules = await database.db.selectFrom('holiday_rule').selectAll().execute();
+      const groups = await database.db.selectFrom('city_group').select('id').execute();
+      assert.deepEqual(
+        rules.map((r) => [r.city_group_id, r.holiday, r.waste_type_id, r.action]).sort(),
+        groups.map((g) => [g.id, '*', null, 'NEXT_DAY']).sort(),
+      );
       const single = exceptions.filter((e) => e.date_to === null);
-      assert.ok(single.length > 0);
+      assert.deepEqual(single.map((e) => [e.kind, e.name]).sort(), [
+        ['ADD', 'Collecte supplémentaire après les fêtes'],
+        ['MOVE', 'Marché de Noël'],
+      ]);
       for (const e of single) {
         const day = parisDay(e.date_from);
-        assert.equal(e.name, holidays.get(day), `exception on ${day}`);
-        assert.ok(collects(e.place_id, e.waste_type_id, day), `${day}: no collection to move`);
-        assert.match(e.description ?? '', /^Pas de collecte le .* : collecte reportée au (mardi|mercredi|jeudi|vendredi|samedi) /);
+        assert.equal(collects(e.place_id, e.waste_type_id, day), e.kind === 'MOVE', `${e.name}: a move needs a collection, an addition none`);
       }
-      // And every holiday collection has its exception.
-      for (const place of places) {
+      assert.ok(exceptions.every((e) => e.kind !== 'CANCEL' || e.name === 'Pause hivernale'), 'the winter pause is the one cancellation');
+
+      // What the calendar engine makes of it, for every place: no collection on a holiday, each made the next day that
+      // is neither a Sunday nor a holiday (one collection when that day already has its own).
+      const schedules = await loadSchedules(database.db, { placeIds: places.map((p) => p.id) });
+      const range = { from: dayNumber('2026-11-22'), to: dayNumber('2027-11-21') };
+      let moved = 0;
+      for (const { id, name, schedule } of schedules) {
+        const { occurrences } = computeCalendar(schedule, range);
         for (const day of holidays.keys()) {
-          for (const wasteTypeId of new Set(days.filter((d) => d.place_id === place.id).map((d) => d.waste_type_id))) {
-            if (!collects(place.id, wasteTypeId, day)) continue;
-            const covered = exceptions.some(
-              (e) =>
-                e.place_id === place.id &&
-                e.waste_type_id === wasteTypeId &&
-                parisDay(e.date_from) <= day &&
-                parisDay(e.date_to ?? e.date_from) >= day,
+          assert.ok(!occurrences.some((o) => o.date === day), `${name}: a collection on ${day}`);
+          for (const wasteTypeId of new Set(days.filter((d) => d.place_id === id).map((d) => d.waste_type_id))) {
+            if (!collects(id, wasteTypeId, day)) continue;
+            const paused = exceptions.some(
+              (e) => e.place_id === id && e.waste_type_id === wasteTypeId && e.kind === 'CANCEL' &&
+                parisDay(e.date_from) <= day && parisDay(e.date_to ?? e.date_from) >= day,
             );
-            assert.ok(covered, `${place.name} ${day}`);
+            if (paused) continue;
+            let next = addDay(day);
+            while (weekdayOf(next) === 'dimanche' || holidays.has(next)) next = addDay(next);
+            const made = occurrences.find((o) => o.date === next && o.wasteTypeId === wasteTypeId);
+            assert.ok(made, `${name} ${day}: made up on ${next}`);
+            if (made.status === 'MOVED') {
+              moved += 1;
+              assert.equal(made.originalDate, day);
+              assert.match(made.note ?? '', /^Reportée du /);
+            } else assert.equal(made.status, 'PLANNED', `${name} ${day}: merged into ${next}'s own collection`);
           }
         }
       }
-      const christmas = single.filter((e) => parisDay(e.date_from) === '2026-12-25');
-      assert.ok(christmas.length > 0);
-      assert.equal(christmas[0].date_from.toISOString(), '2026-12-24T23:00:00.000Z');
+      assert.ok(moved > 50, `${moved} holiday collections moved`);
     });
 
     it('gives every active place street rules and every place an area holding its attached locations (CONTRACT §11)', async () => {
