@@ -9,7 +9,7 @@ import { pageMeta, pageWindow, type PageRequest } from '../kernel/pagination.ts'
 import { groupScope, type AdminAgent } from './agent.ts';
 import type { AuditEntry, AuditQuery } from './schemas.ts';
 
-/** The audit log of admin writes (CONTRACT section 13): recorded inside each write's transaction, listed by /admin/audit. */
+/** The audit log of admin writes (docs/api.md, the admin API): recorded inside each write's transaction, listed by /admin/audit. */
 
 /** An audit entry as stored. */
 export type AuditRow = Selectable<AuditEntryTable>;

@@ -7,7 +7,7 @@ import type { AdminService, Versioned } from './store.ts';
 import { IfMatchHeaders } from './schemas.ts';
 
 /**
- * The five admin routes of a resource that belongs to a parent (CONTRACT section 13): listed and created under the
+ * The five admin routes of a resource that belongs to a parent (docs/api.md, the admin API): listed and created under the
  * parent's path (`/places/:placeId/exceptions`), read, changed and deleted at its own (`/exceptions/:id`), every
  * read with its ETag, every change and deletion under `If-Match` (412 when stale). An area declares its resource
  * with this and keeps its rules in its service; the routes themselves are written once, here.

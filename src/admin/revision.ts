@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { errors } from '../kernel/errors.ts';
 
 /**
- * Versions of admin records for ETag and If-Match (CONTRACT section 13): two agents editing the same record never
+ * Versions of admin records for ETag and If-Match (docs/api.md, the admin API): two agents editing the same record never
  * overwrite each other silently. The tag is a hash of what the admin API shows of the record, plus whatever else
  * must move it (a row's `updated_at`, which a password change moves); it needs no column of its own.
  */

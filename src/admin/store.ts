@@ -8,7 +8,7 @@ import { reachableRecord, type AdminAgent } from './agent.ts';
 import { assertIfMatch, etagOf } from './revision.ts';
 
 /**
- * The five operations of an admin resource, written once (CONTRACT section 13). An area describes how its records
+ * The five operations of an admin resource, written once (docs/api.md, the admin API). An area describes how its records
  * are found, shown, checked and written ({@link AdminStore}); {@link adminService} turns that into the service that
  * `registerAdminResource` serves: every read scoped to the agent's groups (404 outside, as if missing), every write
  * in one transaction with its record locked, its `If-Match` checked, its audit entry and (for public data) the

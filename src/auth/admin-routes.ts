@@ -20,7 +20,7 @@ function withEtag(reply: FastifyReply, { user, etag }: users.VersionedUser) {
   return user;
 }
 
-/** `/admin/users` (CONTRACT section 13): the accounts, for agents holding USERS. */
+/** `/admin/users` (docs/api.md, the admin API): the accounts, for agents holding USERS. */
 async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   requireAdminAgent(app, 'USERS');

@@ -12,11 +12,11 @@ import { beginAttempt, succeeded } from './throttle.ts';
 import { normaliseEmail } from './users.ts';
 
 /**
- * Login, refresh and logout (CONTRACT section 13). The access token is the console's JWT (section 8), signed by the
+ * Login, refresh and logout (docs/api.md, the admin API). The access token is the console's JWT (section 8), signed by the
  * console's own function, so that /chat accepts it as it is.
  */
 
-/** Lifetime of an access token (CONTRACT section 13): a deactivated account keeps working this long at most. */
+/** Lifetime of an access token (docs/api.md, the admin API): a deactivated account keeps working this long at most. */
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 
 export interface AuthContext {

@@ -3,7 +3,7 @@ import type { AccountRow } from './repository.ts';
 import type { Permission } from './permissions.ts';
 import type { User } from './schemas.ts';
 
-/** Rows to the shapes of CONTRACT section 13. The password hash stays behind. */
+/** Rows to the shapes of docs/api.md, the admin API. The password hash stays behind. */
 
 export function toUser(row: AccountRow): User {
   return {

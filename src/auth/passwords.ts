@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
-/** Shortest password an account may have (CONTRACT section 13), in characters. */
+/** Shortest password an account may have (docs/api.md, the admin API), in characters. */
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longest password accepted: hashing is deliberately slow, and its input must stay bounded. */
 export const MAX_PASSWORD_LENGTH = 1024;

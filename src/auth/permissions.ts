@@ -1,5 +1,5 @@
 /**
- * The permissions of an account (CONTRACT section 13). Each admin area asks for one; CHAT_CONVERSATIONS is the
+ * The permissions of an account (docs/api.md, the admin API). Each admin area asks for one; CHAT_CONVERSATIONS is the
  * console's (section 8). A super admin holds every permission for every group, whatever its list says.
  */
 export const PERMISSIONS = ['CITIES', 'CHALLENGES', 'BLOG_POSTS', 'CMS', 'CHAT_CONVERSATIONS', 'USERS'] as const;

@@ -22,7 +22,7 @@ function sendSession(reply: FastifyReply, issued: IssuedSession, now: Date) {
 }
 
 /**
- * Agents' login (CONTRACT section 13), registered under /auth. Outside /public: never cached, never counted by the
+ * Agents' login (docs/api.md, the admin API), registered under /auth. Outside /public: never cached, never counted by the
  * public rate limit (the login has its own throttle), no CORS.
  */
 export default async function authRoutes(fastify: FastifyInstance) {

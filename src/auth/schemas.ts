@@ -4,7 +4,7 @@ import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { PERMISSIONS } from './permissions.ts';
 
-/** Shapes of the accounts and the login (CONTRACT section 13). */
+/** Shapes of the accounts and the login (docs/api.md, the admin API). */
 
 export const MAX_NAME_LENGTH = 200;
 /** RFC 5321's longest path, the bound of every e-mail field. */
@@ -38,7 +38,7 @@ export const LoginBody = Type.Object({
 
 export const SessionSchema = Type.Object(
   {
-    accessToken: Type.String({ description: 'The console JWT (CONTRACT section 8), for `Authorization: Bearer`' }),
+    accessToken: Type.String({ description: 'The console JWT (docs/console.md), for `Authorization: Bearer`' }),
     expiresAt: Timestamp('When the access token expires: 15 minutes after it was issued'),
     user: UserSchema,
   },

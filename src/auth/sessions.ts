@@ -4,7 +4,7 @@ import type { DB } from '../db/types.ts';
 import { UUID_PATTERN } from '../kernel/schemas.ts';
 
 /**
- * Refresh sessions (CONTRACT section 13). A login opens a session; its refresh token is `<session id>.<secret>`, and
+ * Refresh sessions (docs/api.md, the admin API). A login opens a session; its refresh token is `<session id>.<secret>`, and
  * only the SHA-256 of the secret is stored (the secret is 256 random bits: a fast hash is enough, nothing to guess).
  * Each refresh replaces the secret, so every older token of the session stops matching: presenting one is a reuse,
  * which means the token was copied, and the whole session is revoked.

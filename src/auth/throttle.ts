@@ -4,7 +4,7 @@ import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 
 /**
- * Login throttling (CONTRACT section 13): after 5 failures in 15 minutes for an e-mail, or 20 for a client IP, the
+ * Login throttling (docs/api.md, the admin API): after 5 failures in 15 minutes for an e-mail, or 20 for a client IP, the
  * next attempt answers 429, even with the right password. Attempts live in the database, which every instance
  * shares (and which a login needs anyway): no instance can be used to escape the count, and the count does not
  * fail open with Redis. Each attempt is written before its password is checked, so that guesses sent in parallel

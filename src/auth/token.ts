@@ -3,7 +3,7 @@ import { isUuid } from '../kernel/schemas.ts';
 import { MS_PER_DAY } from '../kernel/dates.ts';
 
 /**
- * The agents' JWT (CONTRACT sections 8 and 13): HS256 with CONSOLE_JWT_SECRET, signed at login (login.ts) and by
+ * The agents' JWT (docs/console.md and docs/api.md, the admin API): HS256 with CONSOLE_JWT_SECRET, signed at login (login.ts) and by
  * `collecte console-token` for service accounts, checked by the /admin guard (guard.ts) and the /chat console
  * (src/console/auth.ts). It lives with accounts, which the console uses like every area uses src/auth.
  */

@@ -17,7 +17,7 @@ import { revokeSessionsOf } from './sessions.ts';
 import type { CreateUserInput, User, UserPatch } from './schemas.ts';
 
 /**
- * Account management (CONTRACT section 13, `/admin/users` and `collecte user create`). An agent with USERS manages
+ * Account management (docs/api.md, the admin API, `/admin/users` and `collecte user create`). An agent with USERS manages
  * the accounts of its own groups: accounts that are not super admins and whose groups are all among its own (any
  * other answers 404, as if missing); it changes or deletes only accounts whose permissions it holds all of, and
  * gives no permission, group or super-admin rank it does not hold itself (403). A super admin manages every account.

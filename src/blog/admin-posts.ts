@@ -8,7 +8,7 @@ import type { BlogPostRow } from './repository.ts';
 import type { AdminBlogPost, BlogPostPatch, CreateBlogPostInput } from './schemas.ts';
 
 /**
- * The admin API's blog posts (CONTRACT section 13): created under their city group, then read, changed and deleted
+ * The admin API's blog posts (docs/api.md, the admin API): created under their city group, then read, changed and deleted
  * at `/admin/blog-posts/:id`. A post is saved as a draft (`published` false) and published by a PATCH of
  * `{published, publishedAt}`: now (no date, or a past one) or at a later date (scheduled: it appears at its time
  * on every instance, see src/http/data-version.ts). Its content must compile as MDX, the import bundle's rule.

@@ -10,7 +10,7 @@ const PUBLICATION =
   'a later date schedules it, and it appears in the public answers of every instance within a second of that time, with no other write. ' +
   '`content` must compile as MDX (400 naming `content`, with the line and column). Recorded in the audit log (`blogPost`).';
 
-/** `/admin/city-groups/:cityGroupId/blog-posts` and `/admin/blog-posts/:id` (CONTRACT section 13), for agents holding BLOG_POSTS. */
+/** `/admin/city-groups/:cityGroupId/blog-posts` and `/admin/blog-posts/:id` (docs/api.md, the admin API), for agents holding BLOG_POSTS. */
 export default async function blogAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'BLOG_POSTS');
   registerAdminResource(app, {

@@ -24,7 +24,7 @@ export const BlogPostListQuery = Type.Object({
 
 export const BlogPostIdParams = Type.Object({ id: Uuid() });
 
-// The admin API's posts (CONTRACT section 13): the public shape, drafts included, plus the group by the bundle's name.
+// The admin API's posts (docs/api.md, the admin API): the public shape, drafts included, plus the group by the bundle's name.
 
 export const blogPostSchemas = adminSchemas(
   Type.Object(

@@ -12,7 +12,7 @@ const ExportQuery = Type.Object({
   media: Type.Optional(Type.Boolean({ default: true, description: 'false: a JSON-only bundle, without media' })),
 });
 
-/** `GET /admin/export` (CONTRACT section 13): the import bundle of one group, or of the agent's groups. */
+/** `GET /admin/export` (docs/api.md, the admin API): the import bundle of one group, or of the agent's groups. */
 export default async function bundleAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
 

@@ -12,8 +12,8 @@ import { exportRows, type ExportRows, type ExportScope } from './export-reposito
 import type { Bundle, BundleCity, BundleMedia, BundleMenuItem, BundleSite } from './schema.ts';
 
 /**
- * An import bundle (CONTRACT section 10) out of the database: the inverse of rows.ts, one explicit mapping per table,
- * so that exporting then importing into an empty database gives the same public answers (CONTRACT section 13).
+ * An import bundle (docs/bundle.md) out of the database: the inverse of rows.ts, one explicit mapping per table,
+ * so that exporting then importing into an empty database gives the same public answers (docs/api.md, the admin API).
  * Every field is written, null included, so that the file says what a record does not have. Records come in id order
  * (menu items by their position), so that two exports of the same data are the same bytes.
  */

@@ -9,7 +9,7 @@ import { MAX_STREET_NUMBER } from '../cities/place-rules.ts';
 import { ExceptionKindSchema, HolidayCalendarSchema, holidayRuleSchema, MovedToDescription } from '../domain/city-model/schemas.ts';
 
 /**
- * The import bundle (CONTRACT section 10): one JSON file holding the same shapes the API returns,
+ * The import bundle (docs/bundle.md): one JSON file holding the same shapes the API returns,
  * plus the fields the API keeps to itself. Field names are the API's camelCase names.
  *
  * Every key at the top is optional, and so is every optional field: absent means null (or [] for
@@ -84,7 +84,7 @@ export const BundleCityGroupSchema = Type.Object({
   siren: Type.String({ pattern: '^[0-9]+$', errorMessage: explained.digits }),
   /** 14 digits, the SIREN then the establishment's NIC: `COLL_SIRET` of the SCDL export (the SIREN when absent). */
   siret: Opt(Type.String({ pattern: '^[0-9]{14}$', errorMessage: explained.siret })),
-  /** The chat assistant module (CONTRACT section 7); false when absent. */
+  /** The chat assistant module (docs/assistant.md); false when absent. */
   chatEnabled: Opt(Type.Boolean()),
   /** The contact block shown to citizens (domain/group-contact.ts); each optional. */
   contactPhone: Opt(Type.String({ pattern: PHONE_PATTERN, maxLength: 32, errorMessage: explained.phone })),
@@ -99,7 +99,7 @@ export const BundleCityGroupSchema = Type.Object({
    */
   cannedReplies: List(BundleCannedReplySchema),
   /**
-   * The group's holiday rules (CONTRACT section 16), all of them, in order. Absent or null (a bundle written before
+   * The group's holiday rules (docs/api.md, collections that move and service notices), all of them, in order. Absent or null (a bundle written before
    * they existed) leaves the stored ones alone, like cannedReplies: they are written in the console's « Jours fériés »
    * screen. [] deletes them all.
    */
@@ -163,7 +163,7 @@ export const BundleAttachedLocationSchema = Type.Object({
 
 export const StreetSideSchema = Type.Union([Type.Literal('ALL'), Type.Literal('ODD'), Type.Literal('EVEN')]);
 
-/** One street rule of a place (CONTRACT section 11); numbers inclusive, null an open end (cities/place-rules.ts). */
+/** One street rule of a place (docs/api.md, from an address to a collection place); numbers inclusive, null an open end (cities/place-rules.ts). */
 export const BundleStreetRuleSchema = Type.Object({
   id: Id,
   street: Text,

@@ -11,7 +11,7 @@ import type { PlaceOwner } from '../domain/cities.ts';
 import type { AdminException, CreateExceptionInput, ExceptionPatch } from './schemas.ts';
 
 /**
- * The admin API's collection exceptions (CONTRACT sections 13 and 16: a kind, CANCEL, MOVE or ADD, and the day a MOVE
+ * The admin API's collection exceptions (docs/api.md, the admin API; collections that move and service notices: a kind, CANCEL, MOVE or ADD, and the day a MOVE
  * goes to): created under their place, then read, changed and
  * deleted at `/admin/exceptions/:id`. A place outside the agent's groups answers 404, as if missing. A write checks
  * the rules the import bundle runs too (src/domain/rules); adminService (src/admin/store.ts) wraps it in one

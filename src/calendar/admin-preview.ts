@@ -12,7 +12,7 @@ import { requestedRange } from './routes.ts';
 import type { CollectionsQuery, PreviewInput } from './schemas.ts';
 
 /**
- * The preview of a place's collections (CONTRACT section 13): the calendar of section 3b computed by the same engine
+ * The preview of a place's collections (docs/api.md, the admin API): the calendar of section 3b computed by the same engine
  * as the public one (src/domain/collection-calendar.ts), from the stored days and exceptions or, while an agent edits
  * them, from those of the request, checked with the import bundle's rules; nothing is stored. A place of any city, ACTIF
  * or not (an agent prepares a city before opening it); outside the agent's groups, 404 as if missing.

@@ -21,7 +21,7 @@ const WRITE_NOTE =
   'Checked with the import bundle’s rules (400 naming the field: `dateTo` before `dateFrom`, a waste type of another city). ' +
   'Recorded in the audit log; the public calendars, ICS and city answer the change within a second.';
 
-/** `/admin/places/:placeId/exceptions` and `/admin/exceptions/:id` (CONTRACT section 13), for agents holding CITIES. */
+/** `/admin/places/:placeId/exceptions` and `/admin/exceptions/:id` (docs/api.md, the admin API), for agents holding CITIES. */
 export default async function calendarAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {
@@ -56,7 +56,7 @@ export default async function calendarAdminRoutes(app: FastifyInstance) {
 }
 
 const PREVIEW_NOTE =
-  'The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (CONTRACT section 3b), computed by the same ' +
+  'The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same ' +
   'engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the ' +
   'city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.';
 

@@ -10,7 +10,7 @@ import { CollectionsQuerySchema } from './schemas.ts';
 
 const CityParamsSchema = Type.Object({ cityId: Type.String({ format: 'uuid', description: 'City id' }) });
 
-/** The city's collection calendar as open data (CONTRACT section 14). Registered under /public. */
+/** The city's collection calendar as open data (docs/api.md, recycling points and open data). Registered under /public. */
 export default async function calendarExportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 

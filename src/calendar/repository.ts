@@ -59,7 +59,7 @@ export async function loadAdminPlaceSchedule(
   return { owner: { placeId: place.id, cityId: place.cityId, cityGroupId: place.cityGroupId }, schedule: place.schedule };
 }
 
-// The admin API's exceptions (CONTRACT section 13): one place's exceptions, read and written one at a time.
+// The admin API's exceptions (docs/api.md, the admin API): one place's exceptions, read and written one at a time.
 
 export type ExceptionRow = Selectable<CollectionExceptionTable>;
 /** One page of a place's exceptions by dateFrom, then id, and their total. */

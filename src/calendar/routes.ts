@@ -25,7 +25,7 @@ const MAX_SPAN_DAYS = 366;
 /** The iCalendar feed covers today through today + 365. */
 const ICS_SPAN_DAYS = 365;
 
-const EXTENSION_NOTE = 'Extension of the seed (CONTRACT section 3b).';
+const EXTENSION_NOTE = 'Extension of the seed (docs/api.md, the collection calendar).';
 
 async function requirePlace(app: FastifyInstance, params: PlaceParams): Promise<PlaceCalendarData> {
   const lookup = await loadPlaceCalendar(app.db, params.cityId, params.placeId);

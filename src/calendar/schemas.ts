@@ -94,7 +94,7 @@ export const IcsResponseSchema = {
 /** No body at all (not even `null`): described for the OpenAPI document only. */
 export const NotModifiedSchema = { description: 'Not modified: the calendar is the one the client holds (same `ETag`); no body.' };
 
-// The admin API's exceptions (CONTRACT sections 13 and 16): the public shape, the import bundle's field names, plus
+// The admin API's exceptions (docs/api.md, the admin API; collections that move and service notices): the public shape, the import bundle's field names, plus
 // the kind, the day a MOVE goes to and the place.
 
 const exceptionFields = {
@@ -124,7 +124,7 @@ export type ExceptionPatch = Static<typeof exceptionSchemas.patch>;
 
 export const PlaceIdParams = Type.Object({ placeId: Uuid('Collection place id') });
 
-// The admin preview of a place's collections (CONTRACT section 13): days and exceptions as the import bundle holds
+// The admin preview of a place's collections (docs/api.md, the admin API): days and exceptions as the import bundle holds
 // them (without ids, which a preview does not need), instead of the stored ones.
 
 const PreviewDaySchema = Type.Object({

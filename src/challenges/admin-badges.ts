@@ -8,7 +8,7 @@ import type { BadgeRow, ChallengeOwner } from './admin-repository.ts';
 import type { AdminBadge, BadgePatch, CreateBadgeInput } from './admin-schemas.ts';
 
 /**
- * The admin API's badges (CONTRACT section 13, permission CHALLENGES): a challenge's reward, its own resource as the
+ * The admin API's badges (docs/api.md, the admin API, permission CHALLENGES): a challenge's reward, its own resource as the
  * contract lists it ("challenges, series, badges"), created under its challenge and then read, changed and deleted
  * at `/admin/badges/:id`. A challenge has at most one (the bundle's `badge`, the database's unique key): a second
  * answers 409. The devices that completed the challenge show the badge as it is now.

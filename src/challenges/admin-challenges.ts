@@ -13,7 +13,7 @@ import type { ChallengeRow } from './admin-repository.ts';
 import type { AdminChallenge, ChallengePatch, CreateChallengeInput } from './admin-schemas.ts';
 
 /**
- * The admin API's challenges (CONTRACT section 13, permission CHALLENGES): created under their city, then read,
+ * The admin API's challenges (docs/api.md, the admin API, permission CHALLENGES): created under their city, then read,
  * changed and deleted at `/admin/challenges/:id`, every one whatever its availability (disabled, not started, ended).
  * A write checks the bundle's rules: `endDate` on or after `startDate`, and `requiredChallengeId` a challenge of the
  * same city whose requirements never lead back to this one. Its badge and series are shown with it and written at

@@ -11,7 +11,7 @@ import type { QuizQuestionRow } from './admin-repository.ts';
 import type { AdminQuizQuestion, CreateQuizQuestionInput, QuizQuestionPatch } from './admin-schemas.ts';
 
 /**
- * The admin API's quiz questions (CONTRACT section 13, permission CITIES): created under their city, then read,
+ * The admin API's quiz questions (docs/api.md, the admin API, permission CITIES): created under their city, then read,
  * changed and deleted at `/admin/quiz-questions/:id`. The correct waste type is one of the city's (the bundle's rule).
  * A question still in a serie is not deleted (409): the database would silently take it out of the series, changing
  * quizzes that belong to the challenge managers (CHALLENGES), who take it out themselves.

@@ -7,7 +7,7 @@ import { compareFrench } from '../kernel/french.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
 /**
- * What the admin API reads and writes of quiz questions, challenges, their badges and series (CONTRACT section 13),
+ * What the admin API reads and writes of quiz questions, challenges, their badges and series (docs/api.md, the admin API),
  * one record at a time. A city holds a few dozen of each: lists are read whole, sorted by the public order (French
  * rule, the same on both databases whatever their collations), then paged.
  */

@@ -117,7 +117,7 @@ async function challengeRoutes(app: FastifyInstance) {
 }
 
 /**
- * The admin routes of the challenges' area (CONTRACT section 13): quiz questions are the city's data (CITIES), the
+ * The admin routes of the challenges' area (docs/api.md, the admin API): quiz questions are the city's data (CITIES), the
  * challenges with their badges and series the challenge managers' (CHALLENGES); each plugin holds its own guard.
  */
 export default async function challengeAdminRoutes(app: FastifyInstance) {

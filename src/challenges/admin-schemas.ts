@@ -3,7 +3,7 @@ import { BadgeSchema, ChallengeQuizQuestionSchema, ChallengeSchema } from '../do
 import { adminSchemas, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
 /**
- * The admin API's quiz questions, challenges, badges and series (CONTRACT section 13): the public shapes, the import
+ * The admin API's quiz questions, challenges, badges and series (docs/api.md, the admin API): the public shapes, the import
  * bundle's field names (`quizQuestionIds`), plus the parent each belongs to.
  */
 

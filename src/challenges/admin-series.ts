@@ -10,7 +10,7 @@ import type { ChallengeOwner, SerieRow } from './admin-repository.ts';
 import type { AdminSerie, CreateSerieInput, SeriePatch } from './admin-schemas.ts';
 
 /**
- * The admin API's series (CONTRACT section 13, permission CHALLENGES): created under their challenge, then read,
+ * The admin API's series (docs/api.md, the admin API, permission CHALLENGES): created under their challenge, then read,
  * changed and deleted at `/admin/series/:id`. Their `quizQuestionIds` are quiz questions of the challenge's city,
  * each once (the bundle's rule); a serie keeps its challenge, as in the bundle.
  */

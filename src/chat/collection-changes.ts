@@ -3,7 +3,7 @@ import type { Occurrence } from '../domain/collection-calendar.ts';
 import { collectionsAfter, dayFates, frenchDate, upcomingChanges, type CityKnowledge, type DayFate, type Place, type WasteType } from './knowledge.ts';
 
 /**
- * The French sentences of collections that are not as the weekly rules have them (CONTRACT section 16): « La collecte
+ * The French sentences of collections that are not as the weekly rules have them (docs/api.md, collections that move and service notices): « La collecte
  * des emballages du vendredi 25 décembre est reportée au samedi 26 décembre 2026 », « reportée du vendredi 25
  * décembre » beside a next collection, a cancelled one, an added one, one kept on a holiday. Every day and reason comes
  * from the calendar engine's occurrences: an exception's name and description, else the holiday rule's note.

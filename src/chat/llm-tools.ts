@@ -193,7 +193,7 @@ const findMaterial: Tool = (state, args) => {
   return { found: null, note: 'Cet objet ne figure pas dans le guide de tri de la ville.' };
 };
 
-/** The place of an address (the lookup of CONTRACT section 11): it becomes the conversation's place. */
+/** The place of an address (the lookup of docs/api.md, from an address to a collection place): it becomes the conversation's place. */
 const findAddress: Tool = (state, args) => {
   const found = knowledge.addressMentioned(state.knowledge, text(args.address), { residence: true });
   if (!found) return { found: null, note: 'Aucune rue de la commune ne correspond à cette adresse.' };

@@ -2,7 +2,7 @@ import { iso, timestamps } from '../kernel/french.ts';
 import type { ConversationRow, MessageRow } from './repository.ts';
 import type { ConversationApi, MessageApi } from './schemas.ts';
 
-/** Chat rows to the API shapes of CONTRACT section 7: the one place where a stored column becomes a field. */
+/** Chat rows to the API shapes of docs/assistant.md: the one place where a stored column becomes a field. */
 
 export function toConversation(row: ConversationRow): ConversationApi {
   return {

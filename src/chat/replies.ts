@@ -219,7 +219,7 @@ export function recyclingPointsById(k: CityKnowledge, ids: string[]): string {
   return `Points de collecte à ${k.city.name} :\n${pointList(points.length > 0 ? points : k.city.recyclingPoints)}`;
 }
 
-/** What each point given by id takes (CONTRACT section 14's `materials`), by waste type name. */
+/** What each point given by id takes (docs/api.md, recycling points and open data's `materials`), by waste type name. */
 export function pointMaterials(k: CityKnowledge, ids: string[]): string {
   const names = new Map(k.city.wasteTypes.map((w) => [w.id, w.name]));
   const taken = new Map(k.points.map((p) => [p.id, p.wasteTypeIds]));

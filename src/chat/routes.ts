@@ -38,7 +38,7 @@ import { isDeviceId } from '../kernel/schemas.ts';
 /** Chat answers are personal and change with every message: never stored by a cache. */
 const noStore = { cache: false };
 
-/** The anonymous citizen chat (CONTRACT section 7). Registered under /public. */
+/** The anonymous citizen chat (docs/assistant.md). Registered under /public. */
 export default async function chatRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -3,7 +3,7 @@ import { Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 import { DeviceId } from '../kernel/schemas.ts';
 import { Envelope, PaginationQuery } from '../kernel/pagination.ts';
 
-/** Longest message a citizen may send, after trimming (CONTRACT section 7). */
+/** Longest message a citizen may send, after trimming (docs/assistant.md). */
 export const MAX_MESSAGE_LENGTH = 2000;
 /**
  * Messages a conversation holds before it is full: past it a citizen's message answers 400 and asks for a new

@@ -24,7 +24,7 @@ import {
   type MessageApi,
 } from './schemas.ts';
 
-/** The chat rules of CONTRACT section 7, between the routes and the storage. */
+/** The chat rules of docs/assistant.md, between the routes and the storage. */
 
 export async function availability(db: Kysely<DB>, query: { cityId?: string; cityGroupId?: string }): Promise<Availability> {
   if (query.cityId !== undefined) {

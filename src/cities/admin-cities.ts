@@ -10,7 +10,7 @@ import type { CityGroupRow, CityRow } from './group-repository.ts';
 import type { AdminCity, CityPatch, CreateCityInput } from './admin-schemas.ts';
 
 /**
- * The admin API's cities (CONTRACT section 13): listed and created under their group
+ * The admin API's cities (docs/api.md, the admin API): listed and created under their group
  * (`/admin/city-groups/:cityGroupId/cities`), then read, changed and deleted at `/admin/cities/:id`. A PATCH of
  * `cityGroupId` moves the city: into a group the agent does not hold it answers 404, as if the group were missing (a
  * super admin moves it anywhere, or out of every group with null). Checked with the import bundle's city rules (a

@@ -12,7 +12,7 @@ import type { CityGroupRow } from './group-repository.ts';
 import type { AdminCityGroup, CityGroupPatch, CreateCityGroupInput } from './admin-schemas.ts';
 
 /**
- * The admin API's city groups (CONTRACT section 13), a top-level resource at `/admin/city-groups`. An agent reads its
+ * The admin API's city groups (docs/api.md, the admin API), a top-level resource at `/admin/city-groups`. An agent reads its
  * own groups (another group answers 404, as if missing); only a super admin creates, changes or deletes one (403),
  * but for its holiday rules (section 16), which the group's own agents with the permission CITIES write: they decide
  * the group's collections like its places' exceptions do. A group that still holds cities, blog posts, sites or

@@ -11,8 +11,7 @@ const STALE = 'With `If-Match`, 412 when it changed since it was read.';
 const OUTSIDE = 'Outside the agent’s groups: 404, like an unknown one.';
 
 /**
- * `/admin/cities/:cityId/places`, `/admin/places/:id`, and a place's collection days, attached locations and streets (CONTRACT
- * section 13), for agents holding CITIES. Exceptions and the preview are the calendar area's (src/calendar).
+ * `/admin/cities/:cityId/places`, `/admin/places/:id`, and a place's collection days, attached locations and streets (docs/api.md, the admin API), for agents holding CITIES. Exceptions and the preview are the calendar area's (src/calendar).
  */
 export default async function placeAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');

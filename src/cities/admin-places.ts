@@ -27,7 +27,7 @@ import type {
 /**
  * The admin API's collection places (`/admin/cities/:cityId/places`, `/admin/places/:id`), their collection days
  * (`/admin/places/:placeId/collection-days`, `/admin/collection-days/:id`) and attached locations
- * (`/admin/places/:placeId/attached-locations`, `/admin/attached-locations/:id`), CONTRACT section 13. A city or place
+ * (`/admin/places/:placeId/attached-locations`, `/admin/attached-locations/:id`), docs/api.md, the admin API. A city or place
  * outside the agent's groups answers 404, as if missing. A day is checked with the import bundle's rule (a waste type
  * of the place's city, a start date for a biweekly day). A place is deleted with its days, exceptions and locations,
  * which are its parts as the bundle nests them. Its `area` is checked with the bundle's rule (a closed GeoJSON polygon

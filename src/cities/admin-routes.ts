@@ -15,7 +15,7 @@ const PUBLISHED = 'Recorded in the audit log; the public city, calendars and rec
 const STALE = 'With `If-Match`, 412 when it changed since it was read.';
 
 /**
- * The cities area's admin routes (CONTRACT section 13): city groups for every agent (read) and super admins (write),
+ * The cities area's admin routes (docs/api.md, the admin API): city groups for every agent (read) and super admins (write),
  * and, for agents holding CITIES, cities, waste types and their details, places with their days and attached locations.
  */
 export default async function cityAdminRoutes(app: FastifyInstance) {
@@ -44,7 +44,7 @@ async function cityGroupAdminRoutes(app: FastifyInstance) {
         summary: 'Change a city group (partial; super admin, or its holiday rules)',
         description:
           'Super admins only (403 otherwise; 404 for a group the agent does not hold), but for a PATCH that changes ' +
-          '`holidayRules` alone, which an agent of the group with the permission `CITIES` may send (CONTRACT section 16: ' +
+          '`holidayRules` alone, which an agent of the group with the permission `CITIES` may send (docs/api.md, collections that move and service notices: ' +
           'the rules decide the group’s collections, as its places’ exceptions do). `holidayRules` replaces the whole ' +
           'list; each `wasteTypeId` must be a waste type of one of the group’s cities (400 naming `holidayRules[i].wasteTypeId`), ' +
           `and no two rules name the same holiday and waste type (400 naming \`holidayRules[i]\`). ${STALE} ${PUBLISHED}`,

@@ -13,8 +13,7 @@ import { GroupContactFields, GroupContactWriteFields } from '../domain/group-con
 import { MAX_STREET_NUMBER } from './place-rules.ts';
 
 /**
- * The admin API's city groups, cities, waste-type details, places, collection days and attached locations (CONTRACT
- * section 13): the public shapes under the import bundle's field names, plus what the API keeps to itself (a city's
+ * The admin API's city groups, cities, waste-type details, places, collection days and attached locations (docs/api.md, the admin API): the public shapes under the import bundle's field names, plus what the API keeps to itself (a city's
  * `status` and `timeZone`, a group's `siret` and `chatEnabled`) and the parent each record hangs off.
  */
 
@@ -29,7 +28,7 @@ export const MAX_HOLIDAY_RULES = 500;
 const HolidayRules = Type.Array(holidayRuleSchema(Uuid('A waste type of one of the group’s cities; null: every waste type')), {
   maxItems: MAX_HOLIDAY_RULES,
   description:
-    'What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most ' +
+    'What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most ' +
     'specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same ' +
     'holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list.',
 });
@@ -42,7 +41,7 @@ export const cityGroupSchemas = adminSchemas(
     code: Type.String(),
     siren: Type.String({ pattern: '^[0-9]+$' }),
     siret: Nullable(Type.String({ pattern: '^[0-9]{14}$', description: 'The SIREN then the establishment’s NIC' })),
-    chatEnabled: Type.Boolean({ description: 'The chat assistant module (CONTRACT section 7)' }),
+    chatEnabled: Type.Boolean({ description: 'The chat assistant module (docs/assistant.md)' }),
     ...GroupContactFields,
     holidayRules: HolidayRules,
     createdAt: Timestamp(),
@@ -119,7 +118,7 @@ const StreetSide = Type.Union([Type.Literal('ALL'), Type.Literal('ODD'), Type.Li
   description: 'ALL: every number; ODD or EVEN: one side of the street',
 });
 
-/** A street rule (CONTRACT section 11): the import bundle's shape, plus its place. */
+/** A street rule (docs/api.md, from an address to a collection place): the import bundle's shape, plus its place. */
 export const streetRuleSchemas = adminSchemas(
   Type.Object({
     id: Uuid(),

@@ -12,7 +12,7 @@ import type { StreetRuleRow } from './street-repository.ts';
 import type { AdminStreetRule, CreateStreetRuleInput, StreetRulePatch } from './admin-schemas.ts';
 
 /**
- * The admin API's street rules (CONTRACT section 11 and 13): created under their place
+ * The admin API's street rules (docs/api.md, from an address to a collection place; the admin API): created under their place
  * (`/admin/places/:placeId/streets`), then read, changed and deleted at `/admin/streets/:id`; audited as `street`.
  * A write checks the rules the import bundle runs too (place-rules.ts): numbers from 1, `fromNumber <= toNumber`,
  * and no overlap with a rule of the same street on another place of the city, read from the database after locking

@@ -6,7 +6,7 @@ import type { DetailRow, WasteTypeOwner } from './place-repository.ts';
 import type { AdminWasteTypeDetail, CreateWasteTypeDetailInput, WasteTypeDetailPatch } from './admin-schemas.ts';
 
 /**
- * The admin API's waste-type details, the materials of a waste type (CONTRACT section 13): created under their waste
+ * The admin API's waste-type details, the materials of a waste type (docs/api.md, the admin API): created under their waste
  * type (`/admin/waste-types/:wasteTypeId/details`), then read, changed and deleted at `/admin/waste-type-details/:id`.
  * A waste type of a city outside the agent's groups answers 404, as if missing. The bundle has no rule on a detail
  * beyond its shape, which the schema checks.

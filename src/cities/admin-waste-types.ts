@@ -10,7 +10,7 @@ import type { CityOwner } from '../domain/cities.ts';
 import type { AdminWasteType, CreateWasteTypeInput, WasteTypePatch } from './schemas.ts';
 
 /**
- * The admin API's waste types (CONTRACT section 13): created under their city, then read, changed and deleted at
+ * The admin API's waste types (docs/api.md, the admin API): created under their city, then read, changed and deleted at
  * `/admin/waste-types/:id`. A city outside the agent's groups answers 404, as if missing. adminService
  * (src/admin/store.ts) records each write's audit entry and the data_version bump in its own transaction. A
  * waste type still named by a collection day, an exception, a quiz question or a recycling point is not deleted

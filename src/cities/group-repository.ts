@@ -4,7 +4,7 @@ import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
 
 /**
- * The admin API's city groups and cities (CONTRACT section 13), read and written one at a time. Lists are read whole
+ * The admin API's city groups and cities (docs/api.md, the admin API), read and written one at a time. Lists are read whole
  * and sorted by the kernel's French rule (the database's collation is not the contract's), then paged: a country has
  * a few thousand cities at most, a group a few hundred.
  */

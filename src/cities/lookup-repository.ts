@@ -4,7 +4,7 @@ import type { Position } from '../kernel/geo.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**
- * What GET /public/places/lookup reads (CONTRACT section 11): a city's street rules and attached locations, matched
+ * What GET /public/places/lookup reads (docs/api.md, from an address to a collection place): a city's street rules and attached locations, matched
  * in code (lookup.ts); places whose area box holds a position and attached locations in a box, through the GiST
  * indexes of migration 0008. Only ACTIF cities' places.
  */

@@ -16,7 +16,7 @@ import {
 } from './lookup-repository.ts';
 
 /**
- * From an address or a position to collection places (CONTRACT section 11, GET /public/places/lookup).
+ * From an address or a position to collection places (docs/api.md, from an address to a collection place, GET /public/places/lookup).
  *
  * An address is matched by the domain's matcher (domain/address-match.ts, which says why in code and how) on the
  * city's own street rules and attached-location names, read by one indexed query each. A position is matched through
@@ -36,10 +36,10 @@ export interface PlaceCandidate {
   distanceMeters: number | null;
 }
 
-/** Most candidates answered (CONTRACT section 11). */
+/** Most candidates answered (docs/api.md, from an address to a collection place). */
 export const LOOKUP_LIMIT = 10;
 
-/** How far from a position an attached location may be (CONTRACT section 11). */
+/** How far from a position an attached location may be (docs/api.md, from an address to a collection place). */
 export const LOCATION_RADIUS_M = 300;
 
 const NBSP = '\u00a0';

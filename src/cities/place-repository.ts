@@ -5,7 +5,7 @@ import { sortByText } from '../kernel/french.ts';
 import { findCityOwner, findPlaceOwner, type CityOwner } from '../domain/cities.ts';
 
 /**
- * The admin API's waste-type details, collection places, collection days and attached locations (CONTRACT section 13),
+ * The admin API's waste-type details, collection places, collection days and attached locations (docs/api.md, the admin API),
  * read and written one at a time, each found with the owner whose group decides who may see it.
  */
 

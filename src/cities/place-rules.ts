@@ -4,7 +4,7 @@ import { streetKey } from '../kernel/address.ts';
 import type { StreetSide } from '../kernel/street-rules.ts';
 
 /**
- * The rules of a collection place's streets and area (CONTRACT section 11), for the import bundle (src/bundle/walk.ts)
+ * The rules of a collection place's streets and area (docs/api.md, from an address to a collection place), for the import bundle (src/bundle/walk.ts)
  * and the admin API alike. Paths are relative to the record checked: a street rule (`toNumber`) or a place
  * (`area.coordinates[0][3]`).
  */

@@ -35,7 +35,7 @@ export function readCityGroupRows(db: Kysely<DB>) {
 
 export type CityGroupRows = Awaited<ReturnType<typeof readCityGroupRows>>;
 
-// The admin API's waste types (CONTRACT section 13): one city's waste types, read and written one at a time.
+// The admin API's waste types (docs/api.md, the admin API): one city's waste types, read and written one at a time.
 
 export type WasteTypeRow = Selectable<WasteTypeTable>;
 export type WasteTypeDetailRow = Selectable<WasteTypeDetailTable>;

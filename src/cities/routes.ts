@@ -72,7 +72,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
         operationId: 'lookupPlaces',
         summary: 'Collection places of an address or a position',
         description:
-          'CONTRACT section 11. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with ' +
+          'docs/api.md, from an address to a collection place. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with ' +
           '`bis`/`ter`), the street and its type are read from free text; case, accents, hyphens, apostrophes, the usual ' +
           'abbreviations, the postcode and the commune\'s name do not matter. Matching tiers, best first: the same street, ' +
           'the same without articles, the same name without the street type (`12 siam`), a street begun (from two letters ' +

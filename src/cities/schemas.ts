@@ -25,7 +25,7 @@ export const CityIdParams = Type.Object({ id: Uuid('City id') });
 
 export type CityGroupApi = Static<typeof CityGroupSchema>;
 
-// GET /public/places/lookup (CONTRACT section 11).
+// GET /public/places/lookup (docs/api.md, from an address to a collection place).
 
 export const PlaceLookupQuery = Type.Object({
   cityId: Type.Optional(Uuid('The city (commune) the address is in; required with `address`, optional with a position')),
@@ -53,7 +53,7 @@ export const PlaceCandidateSchema = Type.Object(
   { $id: 'PlaceCandidate' },
 );
 
-// The admin API's waste types (CONTRACT section 13): the public shape, the import bundle's field names, plus the city.
+// The admin API's waste types (docs/api.md, the admin API): the public shape, the import bundle's field names, plus the city.
 
 const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', description: '#RGB, #RRGGBB or #RRGGBBAA' });
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));

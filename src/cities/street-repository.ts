@@ -4,7 +4,7 @@ import { childRecords } from '../db/child-records.ts';
 import { compareFrench, compareIds } from '../kernel/french.ts';
 import { findPlaceOwner } from '../domain/cities.ts';
 
-/** A place's street rules (CONTRACT section 11) as the admin API reads and writes them, one at a time. */
+/** A place's street rules (docs/api.md, from an address to a collection place) as the admin API reads and writes them, one at a time. */
 
 export type StreetRuleRow = Selectable<StreetRuleTable>;
 

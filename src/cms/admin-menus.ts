@@ -21,7 +21,7 @@ import type {
 import { buildMenus } from './menu-tree.ts';
 
 /**
- * The admin API's menus and menu items (CONTRACT section 13). A menu is created under its site and shown with every
+ * The admin API's menus and menu items (docs/api.md, the admin API). A menu is created under its site and shown with every
  * item as a tree (those linking to unpublished pages too, which citizens do not see); its location is unique in its
  * site. An item is created under its menu, names its parent (an item of the same menu, never itself nor one of its
  * sub-items) and links to a page of the menu's site or an absolute http, https, mailto or tel URL (the bundle's rules,

@@ -13,7 +13,7 @@ import { underSite, uniqueField } from './admin-write.ts';
 import type { AdminPage, CreatePageInput, PagePatch } from './admin-schemas.ts';
 
 /**
- * The admin API's pages (CONTRACT section 13): created under their site, then read, changed and deleted at
+ * The admin API's pages (docs/api.md, the admin API): created under their site, then read, changed and deleted at
  * `/admin/pages/:id`. A page is a draft while `publishedAt` is null and public from that time (a later one schedules
  * it: it appears at its time on every instance, see src/http/data-version.ts). Its content must compile as MDX and
  * its slug be unique in its site (the bundle's rules). A page still linked by a menu item is not deleted (409): the

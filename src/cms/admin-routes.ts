@@ -13,7 +13,7 @@ const outside = (what: string) => `${what} outside the agent’s groups answers 
 const siteParent = parentPath('/sites', 'siteId', 'Site id');
 
 /**
- * The CMS admin resources (CONTRACT section 13), for agents holding CMS: sites under their city group, pages and
+ * The CMS admin resources (docs/api.md, the admin API), for agents holding CMS: sites under their city group, pages and
  * menus under their site, menu items under their menu, each then at its own path.
  */
 export default async function cmsAdminRoutes(app: FastifyInstance) {

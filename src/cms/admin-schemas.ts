@@ -3,7 +3,7 @@ import { adminSchemas, NonBlank, Nullable, Timestamp, Uuid } from '../kernel/sch
 import { MenuItemSchema, MenuLinkTypeSchema, PageSchema, SiteSchema, SiteTypeSchema } from './schemas.ts';
 
 /**
- * The admin API's CMS records (CONTRACT section 13): the public shapes plus what they keep to themselves (a site's
+ * The admin API's CMS records (docs/api.md, the admin API): the public shapes plus what they keep to themselves (a site's
  * theme and group, a page's unpublished state, every menu item), with the import bundle's field names.
  */
 

@@ -11,7 +11,7 @@ import { toSite } from './mapper.ts';
 import type { SiteRow } from './repository.ts';
 
 /**
- * The admin API's CMS sites and apps (CONTRACT section 13): created under their city group, then read, changed and
+ * The admin API's CMS sites and apps (docs/api.md, the admin API): created under their city group, then read, changed and
  * deleted at `/admin/sites/:id`. A slug is unique across every site (the bundle's rule). A site that still has pages
  * or menus is not deleted (409): deleting them is a decision of its own, page by page, never a side effect.
  */

@@ -12,7 +12,7 @@ import type { App, Menu, Page, Site, SiteType } from './schemas.ts';
  * The CMS rules between the routes and the storage.
  *
  * Orders by a text (sites and menus by name, pages of the same date by title) follow the one French rule of
- * CONTRACT section 1, the kernel's `compareFrench`, applied here and not in SQL. The ICU collation both databases
+ * docs/api.md, conventions, the kernel's `compareFrench`, applied here and not in SQL. The ICU collation both databases
  * offer (`collate "und-x-icu"`) orders digits one by one, "Page 10" before "Page 2", where the rule orders numbers
  * naturally, and its ICU version is the database's, not Node's: an SQL order would be a second rule that only
  * approximates the first (test/cms/ordering.test.ts holds the inputs where they part). These lists are small (the

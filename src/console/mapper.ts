@@ -4,7 +4,7 @@ import type { DevicePseudonyms } from './pseudonym.ts';
 import type { TicketRow, UsageDayRow } from './repository.ts';
 import type { ConsoleConversation, Ticket, UsageRow } from './schemas.ts';
 
-/** Console rows to the API shapes of CONTRACT section 8. */
+/** Console rows to the API shapes of docs/console.md. */
 
 /** A conversation as agents see it: its device by pseudonym, never by id (a bearer secret). */
 export function toConsoleConversation(row: ConversationRow, pseudonymOf: DevicePseudonyms): ConsoleConversation {

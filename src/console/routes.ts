@@ -51,7 +51,7 @@ const transitionTable = Object.entries(consoleService.STATUS_TRANSITIONS)
   .join('; ');
 
 /**
- * The agents' console (CONTRACT section 8), registered under /chat. Its guard is an onRequest hook of this
+ * The agents' console (docs/console.md), registered under /chat. Its guard is an onRequest hook of this
  * plugin's own context: it covers exactly the routes below, whatever their URL.
  */
 export default async function consoleRoutes(fastify: FastifyInstance) {

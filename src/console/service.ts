@@ -18,7 +18,7 @@ import {
 } from './schemas.ts';
 import { MS_PER_DAY } from '../kernel/dates.ts';
 
-/** The console rules of CONTRACT section 8, between the routes and the storage. */
+/** The console rules of docs/console.md, between the routes and the storage. */
 
 /**
  * The status changes an agent may make. OPEN: the assistant answers; WAITING_AGENT: the citizen asked for a

@@ -67,7 +67,7 @@ export interface CollectionPlaceTable {
   id: string;
   city_id: string;
   name: string;
-  /** A GeoJSON Polygon or MultiPolygon (CONTRACT section 11), written as JSON text. */
+  /** A GeoJSON Polygon or MultiPolygon (docs/api.md, from an address to a collection place), written as JSON text. */
   area: ColumnType<GeoJsonArea | null, string | null | undefined, string | null>;
   area_min_lon: Generated<number | null>;
   area_min_lat: Generated<number | null>;
@@ -424,7 +424,7 @@ export interface AuditEntryTable {
   after: NullableJson;
 }
 
-/** One day's searches of one normalised query in one city (CONTRACT section 15): nothing that identifies a citizen. */
+/** One day's searches of one normalised query in one city (docs/api.md, what citizens search): nothing that identifies a citizen. */
 /** What citizens ask the assistant, per day, city and topic (migration 0016); `question` only for the unanswered. */
 export interface ChatCountTable {
   day: ColumnType<string, string, string>;
@@ -452,7 +452,7 @@ export interface ReminderSettingTable {
 export type ReminderChannel = 'WEB_PUSH' | 'EMAIL';
 export type ReminderStatus = 'ACTIVE' | 'PENDING';
 
-/** A device's reminder subscription for one place (CONTRACT section 12). */
+/** A device's reminder subscription for one place (docs/api.md, reminders). */
 export interface ReminderSubscriptionTable {
   id: string;
   device_id: string;
@@ -515,7 +515,7 @@ export interface ReminderPlaceCalendarTable {
 
 export type NoticeSeverity = 'INFO' | 'WARNING';
 
-/** What a city group tells its residents for a while (CONTRACT section 16, migration 0019). */
+/** What a city group tells its residents for a while (docs/api.md, collections that move and service notices, migration 0019). */
 export interface ServiceNoticeTable {
   id: string;
   city_group_id: string;

@@ -3,8 +3,7 @@ import { compareFrench } from '../kernel/french.ts';
 import { editDistance, numberMatches, numbersLabel, typoAllowance, type StreetSide } from '../kernel/street-rules.ts';
 
 /**
- * Which collection places a parsed address names, among a city's street rules and attached locations (CONTRACT
- * section 11): the one matcher behind GET /public/places/lookup and the chat assistant's "j'habite 12 rue de Siam".
+ * Which collection places a parsed address names, among a city's street rules and attached locations (docs/api.md, from an address to a collection place): the one matcher behind GET /public/places/lookup and the chat assistant's "j'habite 12 rue de Siam".
  * Pure: the caller reads the rules (a commune holds tens to a few thousand) and says what a place is (`P`).
  *
  * Matched in code rather than by a trigram index: the tiers want a word-prefix match for suggestions while a citizen

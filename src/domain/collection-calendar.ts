@@ -32,7 +32,7 @@ export interface CollectionDayRule {
 export const EXCEPTION_KINDS = ['CANCEL', 'MOVE', 'ADD'] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
-/** How far a MOVE may take a collection, in days before or after its planned day (CONTRACT section 16). */
+/** How far a MOVE may take a collection, in days before or after its planned day (docs/api.md, collections that move and service notices). */
 export const MAX_MOVE_DAYS = 14;
 
 export interface CollectionExceptionRule {

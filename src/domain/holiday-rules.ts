@@ -3,7 +3,7 @@ import type { DB, HolidayRuleTable } from '../db/types.ts';
 import type { HolidayRule } from './collection-calendar.ts';
 
 /**
- * A city group's holiday rules (CONTRACT section 16) as the admin API and the import bundle hold them: a list in
+ * A city group's holiday rules (docs/api.md, collections that move and service notices) as the admin API and the import bundle hold them: a list in
  * order, stored one row per rule with its position. The calendar engine reads them through schedules.ts.
  */
 

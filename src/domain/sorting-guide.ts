@@ -1,5 +1,5 @@
 /**
- * The sorting guide's ranked search (CONTRACT section 15), pure: what GET /public/cities/:cityId/sorting-guide answers
+ * The sorting guide's ranked search (docs/api.md, what citizens search), pure: what GET /public/cities/:cityId/sorting-guide answers
  * (src/guide) and what the assistant answers « où jeter … ? » from (src/chat), so that both rank the same way.
  */
 import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
@@ -17,7 +17,7 @@ export interface CityGuideRows {
   points: { id: string; wasteTypeIds: string[] }[];
 }
 
-/** Most results answered (CONTRACT section 15). */
+/** Most results answered (docs/api.md, what citizens search). */
 export const MAX_RESULTS = 10;
 
 /** One answer of the sorting guide. */

@@ -12,7 +12,7 @@ import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
 /** Queries listed per day and list. */
 const PER_DAY = 20;
 
-/** `GET /admin/analytics` (CONTRACT section 15): what citizens search, per day, for agents holding CITIES. */
+/** `GET /admin/analytics` (docs/api.md, what citizens search): what citizens search, per day, for agents holding CITIES. */
 export default async function guideAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   requireAdminAgent(app, 'CITIES');

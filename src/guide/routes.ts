@@ -29,7 +29,7 @@ const COUNTING =
   'answer is therefore never served from the response cache (`Cache-Control: no-cache`: a client revalidates, and is ' +
   'counted again).';
 
-/** `GET /public/cities/:cityId/sorting-guide?q=` (CONTRACT section 15). Registered under /public. */
+/** `GET /public/cities/:cityId/sorting-guide?q=` (docs/api.md, what citizens search). Registered under /public. */
 export default async function guideRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const counts = searchCountsOf(app);

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { ErrorSchema } from '../kernel/schemas.ts';
 
 /**
- * CSV for the open-data exports (CONTRACT section 14): UTF-8, comma-separated, a header row, RFC 4180 quoting,
+ * CSV for the open-data exports (docs/api.md, recycling points and open data): UTF-8, comma-separated, a header row, RFC 4180 quoting,
  * CRLF between records.
  */
 

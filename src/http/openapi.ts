@@ -6,7 +6,7 @@ import { forAudience } from './audience.ts';
 /** Decisions the seed spec leaves open, stated where API users look for them. */
 const DESCRIPTION = `Public API of Collecte: waste-collection information for French cities and their groups.
 
-Conventions (see CONTRACT.md):
+Conventions (docs/api.md in the repository says more):
 - Every optional field is always present; an unset value is \`null\`, an empty list \`[]\`.
 - Errors are \`{statusCode, message, error, code, field}\`: a French \`message\` naming the faulty field, \`code\` the stable
   camelCase name of the error kind (\`cityNotFound\`, \`validation\`, \`rateLimited\`, \`preconditionFailed\`…) and \`field\`
@@ -82,13 +82,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'reminders',
           description:
             'Reminders the evening before each collection, by Web Push (VAPID, aes128gcm) or by e-mail with double opt-in ' +
-            '(CONTRACT section 12). Subscriptions belong to a deviceId; e-mails carry signed confirmation and one-click ' +
+            '(docs/api.md, reminders). Subscriptions belong to a deviceId; e-mails carry signed confirmation and one-click ' +
             'unsubscribe links (RFC 8058).',
         },
         {
           name: 'notices',
           description:
-            'Service notices of a city group in force now (CONTRACT section 16): a strike, a closed road, a change of rounds, for the ' +
+            'Service notices of a city group in force now (docs/api.md, collections that move and service notices): a strike, a closed road, a change of rounds, for the ' +
             'whole group, some cities or some collection places. Agents write them under /admin/notices.',
         },
         { name: 'operations', description: 'Health and readiness probes' },

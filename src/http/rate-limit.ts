@@ -4,7 +4,7 @@ import { errors, type DomainError } from '../kernel/errors.ts';
 import { connectRedis, createRedis } from './redis.ts';
 import { memoryWindows, redisWindows, type RateWindows, type WindowCount } from './rate-windows.ts';
 
-/** Chat: conversation creation and message sending share 20 requests per minute per device (CONTRACT section 2). */
+/** Chat: conversation creation and message sending share 20 requests per minute per device (docs/api.md, rate limits). */
 export const CHAT_LIMIT = { max: 20, windowMs: 60_000 };
 
 /** What a client learns about its budget once its request is counted. */
@@ -95,7 +95,7 @@ async function rateLimits(app: FastifyInstance) {
   const chatPerIp = rateBudget('chat-ip', config.chatIpMax, CHAT_LIMIT.windowMs);
   app.decorate('chatRateLimit', async (request: FastifyRequest, reply: FastifyReply, key: string | null) => {
     const [device, ip] = await Promise.all([chat(`chat:${key ?? `ip:${request.ip}`}`), chatPerIp(request.ip)]);
-    // The headers describe the device's limit (CONTRACT section 2); the IP budget only shows in a 429.
+    // The headers describe the device's limit (docs/api.md, rate limits); the IP budget only shows in a 429.
     setRateHeaders(reply, device);
     if (device.exceeded) throw tooManyRequests(device);
     if (ip.exceeded) throw tooManyRequests(ip);

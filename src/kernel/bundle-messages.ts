@@ -1,5 +1,5 @@
 /**
- * What is wrong with an import bundle (CONTRACT section 10), in French for the operator who runs `collecte import`.
+ * What is wrong with an import bundle (docs/bundle.md), in French for the operator who runs `collecte import`.
  * Each message follows the JSON path of the faulty field (`cities[0].timeZone: n’est pas un fuseau horaire IANA
  * connu…`): it is the rest of a sentence whose subject is that field, lowercase, without a final period. The admin
  * API will check the records it writes with the same rules, and so say the same words.
@@ -78,7 +78,7 @@ export const bundleMessages = {
   openingHoursEmpty: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
   /** A spec the `opening_hours` library refuses, with its reason (in French: the library is asked for it). */
   openingHoursInvalid: (reason: string) => `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`,
-  // A place's streets and area (CONTRACT section 11).
+  // A place's streets and area (docs/api.md, from an address to a collection place).
   streetNumberBelowOne: 'doit être un numéro égal ou supérieur à 1 (null\u00a0: sans limite)',
   streetNumbersReversed: 'doit être égal ou supérieur à fromNumber',
   /** `other`: where the other rule is (a JSON path of the bundle, or a rule and its place in the database). */

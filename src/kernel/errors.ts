@@ -133,7 +133,7 @@ export const errors = {
   calendarSpan: (maxDays: number) =>
     fieldError('calendarSpan', 400, 'to')(`Le paramètre « to » doit être au plus ${maxDays - 1} jours après « from » (${maxDays} jours au plus).`),
 
-  // Reminders (CONTRACT section 12)
+  // Reminders (docs/api.md, reminders)
   reminderWebPushMissing: () =>
     fieldError('reminderWebPushMissing', 400, 'webPush')('Le champ «\u00a0webPush\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut WEB_PUSH.'),
   reminderEmailMissing: () => fieldError('reminderEmailMissing', 400, 'email')('Le champ «\u00a0email\u00a0» est obligatoire quand «\u00a0channel\u00a0» vaut EMAIL.'),
@@ -293,7 +293,7 @@ export const errors = {
   adminChallengeNotFound: () => make('adminChallengeNotFound', 404)('Défi introuvable'),
   badgeNotFound: () => make('badgeNotFound', 404)('Badge introuvable'),
   serieNotFound: () => make('serieNotFound', 404)('Série introuvable'),
-  /** A service notice (CONTRACT section 16) unknown or of a group outside the agent's. */
+  /** A service notice (docs/api.md, collections that move and service notices) unknown or of a group outside the agent's. */
   noticeNotFound: () => make('noticeNotFound', 404)('Avis introuvable'),
   /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
   invalidField: (field: string, rule: string) => fieldError('validation', 400, field)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),

@@ -22,7 +22,7 @@ export interface Position {
   lon: number;
 }
 
-/** A GeoJSON area as places store it (CONTRACT section 11): `[longitude, latitude]` positions, rings closed. */
+/** A GeoJSON area as places store it (docs/api.md, from an address to a collection place): `[longitude, latitude]` positions, rings closed. */
 export interface GeoArea {
   type: 'Polygon' | 'MultiPolygon';
   coordinates: unknown[];

@@ -75,7 +75,7 @@ export const CityGroupRefSchema = Type.Object({
   type: Type.String({ examples: ['METROPOLE'] }),
 });
 
-// Field groups that the API returns and the import bundle accepts alike (CONTRACT sections 3 and 10), written in the
+// Field groups that the API returns and the import bundle accepts alike (docs/api.md, the collection calendar and docs/bundle.md), written in the
 // API's form: always present, null when unset. The bundle makes each field optional (src/bundle/schema.ts).
 
 /** How a waste type is shown to citizens. The API and the bundle check a colour their own way: each passes its own. */

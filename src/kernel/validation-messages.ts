@@ -186,7 +186,7 @@ export const BUNDLE_PATTERN_MESSAGES = {
 } as const;
 
 /**
- * The faults of a service notice's own rules (CONTRACT section 16; notices are not in the import bundle), worded as
+ * The faults of a service notice's own rules (docs/api.md, collections that move and service notices; notices are not in the import bundle), worded as
  * the bundle's are: the rest of a sentence whose subject is the field (`Le champ « placeIds[1] » …`).
  */
 export const noticeMessages = {

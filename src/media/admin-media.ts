@@ -10,7 +10,7 @@ import type { AdminMedia, MediaPatch } from './schemas.ts';
 import { removeMediaFiles, type StagedUpload, type UploadFacts } from './service.ts';
 
 /**
- * The admin API's media (CONTRACT section 13), for agents holding CMS. A media belongs to a city group (the
+ * The admin API's media (docs/api.md, the admin API), for agents holding CMS. A media belongs to a city group (the
  * `city_group_id` of migration 0007): an agent sees and changes those of its own groups, any other answers 404 as if
  * missing; one imported without a group is a super admin's. Uploaded through POST /admin/media (multipart, see
  * admin-routes.ts), then read, changed (`alt`, `public`, `filename`, `cityGroupId`) and deleted at `/admin/media/:id`.

@@ -13,7 +13,7 @@ import { readUploadForm } from './upload-form.ts';
 const GROUPS = 'A media of a city group outside the agent’s groups answers 404, like an unknown one; one of no group (imported without `cityGroupId`) is a super admin’s.';
 const PUBLISHED = 'Recorded in the audit log (entity `media`); the public media routes answer the change within a second.';
 
-/** `POST /admin/media` (multipart) and `/admin/media/:id` (CONTRACT section 13), for agents holding CMS. */
+/** `POST /admin/media` (multipart) and `/admin/media/:id` (docs/api.md, the admin API), for agents holding CMS. */
 export default async function mediaAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CMS');
   // Multipart bodies are parsed here only: everywhere else a body is JSON of at most 100 KiB. The upload route reads

@@ -3,7 +3,7 @@ import type { AdminMediaRow, MediaRow } from './repository.ts';
 import type { AdminMedia, Media } from './schemas.ts';
 import { canThumbnail } from './thumbnails.ts';
 
-/** A media row as the API shows it (CONTRACT, media): its metadata and where its bytes are. */
+/** A media row as the API shows it (docs/api.md): its metadata and where its bytes are. */
 export function toMedia(row: MediaRow): Media {
   const base = `/public/cms/media/${row.id}`;
   return {

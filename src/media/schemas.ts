@@ -30,7 +30,7 @@ export const binaryResponse = (description: string) => ({
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 });
 
-// The admin API's media (CONTRACT section 13): the public shape, the import bundle's field names, plus what the public
+// The admin API's media (docs/api.md, the admin API): the public shape, the import bundle's field names, plus what the public
 // API keeps to itself (`public`, the group, `updatedAt`).
 
 export const AdminMediaSchema = Type.Object({

@@ -1,5 +1,5 @@
 /**
- * The type of an uploaded file, read from its first bytes (CONTRACT section 13: "the type comes from the bytes, not
+ * The type of an uploaded file, read from its first bytes (docs/api.md, the admin API: "the type comes from the bytes, not
  * the name"). A file's name and the Content-Type its sender declared are never consulted: a PNG named `.svg` is a PNG,
  * an SVG named `.png` is an SVG. Only the types below are accepted; anything else (HTML, scripts, archives, office
  * documents) has no type here and is refused.

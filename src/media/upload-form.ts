@@ -9,7 +9,7 @@ import { MAX_ALT_LENGTH } from './schemas.ts';
 import { stageUpload, type StagedUpload } from './service.ts';
 
 /**
- * Reads the multipart/form-data of POST /admin/media as it streams in (CONTRACT section 13): one file in the part
+ * Reads the multipart/form-data of POST /admin/media as it streams in (docs/api.md, the admin API): one file in the part
  * `file`, written to MEDIA_DIR under a temporary name while it arrives (src/media/service.ts counts it against
  * MEDIA_MAX_BYTES there, and reads its type from its bytes), and the fields `alt`, `public` and `cityGroupId`, in any
  * order. Unknown fields are ignored. Every fault of the form answers a French 400 (413 past the size, 415 for a type

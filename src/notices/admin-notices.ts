@@ -12,7 +12,7 @@ import type { NoticeRow } from './repository.ts';
 import type { AdminNotice, CreateNoticeInput, NoticePatchInput } from './schemas.ts';
 
 /**
- * The admin API's service notices (CONTRACT section 16): a top-level resource at `/admin/notices` whose records name
+ * The admin API's service notices (docs/api.md, collections that move and service notices): a top-level resource at `/admin/notices` whose records name
  * their city group in the body, like an account its groups. A group outside the agent's answers 404 at
  * `cityGroupId`, as if missing, on a write and on the listing's filter alike. Each write checks the notice's rules
  * (notice-rules.ts) on the record as it will be stored; adminService wraps it in one transaction with its audit entry

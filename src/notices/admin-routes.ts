@@ -15,7 +15,7 @@ const NOTIFY =
   'that sends nothing more, a notice deleted or ended before it went out is never sent.';
 const PUBLISHED = 'Recorded in the audit log (`notice`); `GET /public/cities/{cityId}/notices` answers the change within a second.';
 
-/** `/admin/notices` (CONTRACT section 16), for agents holding CITIES. */
+/** `/admin/notices` (docs/api.md, collections that move and service notices), for agents holding CITIES. */
 export default async function noticeAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {

@@ -2,7 +2,7 @@ import type { RecordFault } from '../domain/rules/faults.ts';
 import { noticeMessages } from '../kernel/validation-messages.ts';
 
 /**
- * A service notice's write rules (CONTRACT section 16), pure: the cities it names are its group's, the places it
+ * A service notice's write rules (docs/api.md, collections that move and service notices), pure: the cities it names are its group's, the places it
  * names are of those cities (of the group's when it names none), and it ends after it starts; each date a real
  * instant of the years both databases and the contract's form hold (the schema's date-time format lets a leap second
  * through, which no Date holds, and years 0 and 10000, which PGlite refuses or the form cannot write). The admin API runs them

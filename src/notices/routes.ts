@@ -8,7 +8,7 @@ import { CityNoticesParams, CityNoticesQuery, NoticeSchema } from './schemas.ts'
 /** How long a public answer may be kept at most (the response cache's and browsers' max-age). */
 const MAX_AGE_S = 60;
 
-/** `GET /public/cities/:cityId/notices` (CONTRACT section 16). Registered under /public. */
+/** `GET /public/cities/:cityId/notices` (docs/api.md, collections that move and service notices). Registered under /public. */
 export default async function noticeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 

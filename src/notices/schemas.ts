@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Envelope } from '../kernel/pagination.ts';
 import { NonBlank, Nullable, Timestamp, Uuid } from '../kernel/schemas.ts';
 
-/** Service notices (CONTRACT section 16): one base shape, the public one and the admin API's derived from it. */
+/** Service notices (docs/api.md, collections that move and service notices): one base shape, the public one and the admin API's derived from it. */
 
 /** Longest notice text: the contract's 1000 characters for the body; a title is a line. */
 export const NOTICE_BODY_MAX = 1000;

@@ -11,7 +11,7 @@ import type { PointRow } from './repository.ts';
 import type { AdminRecyclingPoint, CreateRecyclingPointInput, RecyclingPointPatch } from './schemas.ts';
 
 /**
- * The admin API's recycling points (CONTRACT sections 13 and 14): created under their city, then read, changed and
+ * The admin API's recycling points (docs/api.md, the admin API; recycling points and open data): created under their city, then read, changed and
  * deleted at `/admin/recycling-points/:id`. A city outside the agent's groups answers 404, as if missing. A write
  * checks the import bundle's rule (an `openingHoursSpec` that parses, materials that are waste types of the city,
  * each once); adminService (src/admin/store.ts) wraps it in one transaction with its audit entry and the

@@ -12,7 +12,7 @@ const CHECKED =
   'Checked with the import bundle’s rules (400 with a French message naming the field): `openingHoursSpec` must parse as ' +
   'OpenStreetMap `opening_hours`, `materials` are waste types of the same city, each once. A point keeps its city.';
 
-/** `/admin/cities/:cityId/recycling-points` and `/admin/recycling-points/:id` (CONTRACT sections 13, 14), for agents holding CITIES. */
+/** `/admin/cities/:cityId/recycling-points` and `/admin/recycling-points/:id` (docs/api.md, the admin API; recycling points and open data), for agents holding CITIES. */
 export default async function recyclingAdminRoutes(app: FastifyInstance) {
   requireAdminAgent(app, 'CITIES');
   registerAdminResource(app, {

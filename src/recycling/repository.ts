@@ -117,7 +117,7 @@ export async function findGroupPoints(db: Kysely<DB>, groupId: string): Promise<
   };
 }
 
-// The admin API's recycling points (CONTRACT section 13): one city's points, read and written one at a time.
+// The admin API's recycling points (docs/api.md, the admin API): one city's points, read and written one at a time.
 
 export type PointRow = Selectable<RecyclingPointTable>;
 

@@ -21,7 +21,7 @@ import {
 const MAX_AGE_S = 60;
 
 const OPEN_DATA_NOTE =
-  'Open data (CONTRACT section 14): the city\'s points as GeoJSON at `GET /public/cities/{cityId}/recycling-points.geojson`, ' +
+  'Open data (docs/api.md, recycling points and open data): the city\'s points as GeoJSON at `GET /public/cities/{cityId}/recycling-points.geojson`, ' +
   'its group\'s as the SCDL `equipements` CSV at `GET /public/city-groups/{id}/equipements.csv`, its calendar as CSV at ' +
   '`GET /public/cities/{cityId}/collections.csv`.';
 

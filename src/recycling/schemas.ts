@@ -28,7 +28,7 @@ export const RecyclingPointKindSchema = Nullable(
   }),
 );
 
-/** The seed's RecyclingPoint plus what CONTRACT section 14 adds. */
+/** The seed's RecyclingPoint plus what docs/api.md, recycling points and open data adds. */
 export const RecyclingPointStatusSchema = Type.Object(
   {
     id: Uuid(),
@@ -59,7 +59,7 @@ export const GeoJsonResponseSchema = {
   content: { 'application/geo+json': { schema: Type.Object({ type: Type.Literal('FeatureCollection'), features: Type.Array(Type.Unknown()) }) } },
 };
 
-// The admin API's recycling points (CONTRACT sections 13 and 14): the seed's shape, what section 14 adds, the city.
+// The admin API's recycling points (docs/api.md, the admin API; recycling points and open data): the seed's shape, what section 14 adds, the city.
 
 const OpeningHoursSpec = Type.String({
   maxLength: 1000,

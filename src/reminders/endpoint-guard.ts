@@ -3,7 +3,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { errors } from '../kernel/errors.ts';
 
 /**
- * The SSRF rule of CONTRACT section 12: a push endpoint is posted to by the server on an anonymous request, so it
+ * The SSRF rule of docs/api.md, reminders: a push endpoint is posted to by the server on an anonymous request, so it
  * must not reach the city's own network. Refused: loopback, private, link-local, unique-local, CGNAT, documentation,
  * multicast and reserved ranges, and the IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4).
  * Checked when a subscription is made, and again on every connection (the request's own DNS lookup), so that a name

@@ -44,7 +44,7 @@ export function pushPayload(message: ReminderMessage): string {
 }
 
 /**
- * What a service notice says to a subscriber (CONTRACT section 16), the same for every place it covers but for its
+ * What a service notice says to a subscriber (docs/api.md, collections that move and service notices), the same for every place it covers but for its
  * link: `Avis – Grève des agents`, `Avis important – …` for a WARNING; one notification per notice (`tag`).
  */
 export function noticeMessage(notice: { id: string; title: string; body: string; severity: 'INFO' | 'WARNING' }): Omit<ReminderMessage, 'url'> {

@@ -3,7 +3,7 @@ import type { DB, NoticeSeverity } from '../db/types.ts';
 import { noticeMessage } from './messages.ts';
 
 /**
- * Service notices sent to reminder subscribers (CONTRACT section 16). A notice with `notify` is handed to the ledger
+ * Service notices sent to reminder subscribers (docs/api.md, collections that move and service notices). A notice with `notify` is handed to the ledger
  * once its `startsAt` has come (and before its `endsAt`): one NOTICE row per ACTIVE subscription of the places it
  * covers (its places; else every place of its cities; else every place of its group), keyed `NOTICE-<id>`, so that the
  * ledger's unique key makes it one message per subscription and notice whatever the number of workers; the notice's

@@ -35,7 +35,7 @@ const wantsPage = (request: FastifyRequest) => {
   return accept.includes('text/html') && !accept.includes('application/json');
 };
 
-/** Reminders the evening before each collection (CONTRACT section 12). Registered under /public. */
+/** Reminders the evening before each collection (docs/api.md, reminders). Registered under /public. */
 export default async function reminderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const mailer = createMailer(app.config);
@@ -161,7 +161,7 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
 
   const linkDescription =
     'Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired ' +
-    'token: 404 with the error body (CONTRACT section 1: never an HTML error page).';
+    'token: 404 with the error body (docs/api.md, conventions: never an HTML error page).';
 
   app.get(
     '/reminders/confirm',

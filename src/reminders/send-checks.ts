@@ -9,7 +9,7 @@ import { noticesNow } from './notice-planner.ts';
 import { loadSchedules } from './planner.ts';
 
 /**
- * What a claimed delivery says, checked again when it is sent (CONTRACT section 16: reminders follow moves). A
+ * What a claimed delivery says, checked again when it is sent (docs/api.md, collections that move and service notices: reminders follow moves). A
  * reminder is planned at the subscriber's evening time and may wait (a retry, a busy evening) while an agent cancels
  * or moves the collection, or changes a holiday rule: it then names the waste types still collected that day at the
  * place, or is not sent at all when none is left (SKIPPED; the moved collection has its own reminder the evening

@@ -60,7 +60,7 @@ function pushKey(value: string, field: string, bytes: number): string {
 }
 
 /**
- * Creates or updates a subscription (CONTRACT section 12). An e-mail subscription starts PENDING and is sent the
+ * Creates or updates a subscription (docs/api.md, reminders). An e-mail subscription starts PENDING and is sent the
  * confirmation link; nothing else is ever sent to it before that link is opened. An address is no secret: a device
  * only ever updates its own subscription of an address (200); asked for by another device, the address gets a new
  * PENDING subscription (201, whatever the address has elsewhere), which replaces the address's subscription at the

@@ -5,7 +5,7 @@ import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { authApp, authEnv, createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 
-// CONTRACT Part three: an access token is judged on its account as it now is, at every /admin and /chat request,
+// docs/api.md, conventions: an access token is judged on its account as it now is, at every /admin and /chat request,
 // and every admin PATCH or DELETE carries If-Match.
 
 const NOW = '2026-11-20T10:00:00.000Z';

@@ -14,7 +14,7 @@ import { authEnv, createAccount, loginHeaders } from '../helpers/auth-fixtures.t
 import { testDatabaseKinds } from '../helpers/database.ts';
 
 /**
- * `GET /admin/export` (CONTRACT section 13): what an operator moving a city to another server does. The demo's two
+ * `GET /admin/export` (docs/api.md, the admin API): what an operator moving a city to another server does. The demo's two
  * groups are exported, imported into an empty database, and every public answer must be the same; importing an
  * export back into its own database changes nothing.
  */
@@ -112,7 +112,7 @@ for (const kind of testDatabaseKinds()) {
       const [first, second] = await db.selectFrom('collection_place').select(['id', 'city_id']).where('city_id', '=',
         db.selectFrom('collection_place').select('city_id').groupBy('city_id').having((eb) => eb.fn.countAll(), '>=', 2).orderBy('city_id').limit(1),
       ).orderBy('id').limit(2).execute();
-      // The demo's own rules of the place (CONTRACT section 11) stay beside the ones added here.
+      // The demo's own rules of the place (docs/api.md, from an address to a collection place) stay beside the ones added here.
       const demoRules = await db.selectFrom('place_street').select(['street', 'from_number', 'to_number', 'side'])
         .where('place_id', '=', first.id).execute();
       const post = (url: string, payload: object, method: 'POST' | 'PATCH' = 'POST', headers: Record<string, string> = asRoot) =>

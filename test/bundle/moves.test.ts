@@ -1,4 +1,4 @@
-// CONTRACT section 16 in the import bundle: an exception's `kind` and `movedTo`, a city's `holidayCalendar`, a group's
+// docs/api.md, collections that move and service notices in the import bundle: an exception's `kind` and `movedTo`, a city's `holidayCalendar`, a group's
 // `holidayRules`. They are checked with the admin API's rules (paths into the bundle), written, exported back as
 // given, and re-imported without a change; a group that leaves its rules out keeps the stored ones, [] deletes them.
 import { describe, it } from 'node:test';

@@ -10,7 +10,7 @@ const FIRST = new Date('2026-02-01T00:00:00.000Z');
 const LATER = new Date('2026-03-01T00:00:00.000Z');
 const SECOND_POINT = '50000000-0000-4000-8000-000000000002';
 
-/** The CONTRACT section 14 fields of recycling points and city groups, through the import bundle. */
+/** The docs/api.md, recycling points and open data fields of recycling points and city groups, through the import bundle. */
 for (const kind of testDatabaseKinds()) {
   describe(`import bundle: recycling points' hours, kind and materials (${kind})`, () => {
     async function setup(t: { after: (fn: () => Promise<void>) => void }) {

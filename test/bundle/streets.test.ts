@@ -8,7 +8,7 @@ import { BUNDLE_IDS as ids, validBundle, writeBundleDir } from '../helpers/bundl
 import { dumpBundleTables } from '../helpers/bundle-tables.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 
-/** A collection place's streets and area in the import bundle (CONTRACT sections 10 and 11). */
+/** A collection place's streets and area in the import bundle (docs/bundle.md and docs/api.md, from an address to a collection place). */
 
 const FIRST = new Date('2026-02-01T00:00:00.000Z');
 const LATER = new Date('2026-03-01T00:00:00.000Z');

@@ -11,7 +11,7 @@ import { buildTestApp, fixedClock } from '../helpers/app.ts';
 
 /**
  * "J'habite 12 rue Jean Jaurès" in the chat sets the conversation's place through the street rules, as
- * GET /public/places/lookup reads them (CONTRACT sections 7 and 11), on the demo data: Brest's Rue Jean Jaurès is
+ * GET /public/places/lookup reads them (docs/assistant.md and docs/api.md, from an address to a collection place), on the demo data: Brest's Rue Jean Jaurès is
  * Centre-ville et Recouvrance's from 1 to 99 and Lambézellec et Saint-Martin's from 100.
  */
 

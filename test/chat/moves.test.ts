@@ -20,7 +20,7 @@ import {
 } from '../helpers/calendar-fixtures.ts';
 
 /**
- * The assistant answers where a collection was moved to (CONTRACT section 16), through the public chat routes: the
+ * The assistant answers where a collection was moved to (docs/api.md, collections that move and service notices), through the public chat routes: the
  * next collections come from the calendar engine with the exceptions (a MOVE, an ADD) and the group's holiday rules
  * applied, and « la collecte de Noël est décalée à quel jour ? » names the new day, or says the collection is
  * cancelled or kept. And « la déchèterie est ouverte ? » on Good Friday, in Alsace-Moselle and elsewhere.

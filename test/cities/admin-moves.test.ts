@@ -1,4 +1,4 @@
-// CONTRACT section 16 through the admin API: an exception's kind (CANCEL, MOVE with movedTo, ADD), a city group's
+// docs/api.md, collections that move and service notices through the admin API: an exception's kind (CANCEL, MOVE with movedTo, ADD), a city group's
 // holiday rules and a city's holiday calendar, each checked with the bundle's rules (400 naming the field, nothing
 // written) and followed at once by the public calendar.
 import { describe, it } from 'node:test';

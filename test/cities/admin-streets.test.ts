@@ -62,7 +62,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual([update.before.toNumber, update.after.toNumber], [99, 49]);
       assert.equal(audit.meta.total, 2);
 
-      // The seed's public shapes do not change (CONTRACT Part two): not one byte.
+      // The seed's public shapes do not change (docs/api.md): not one byte.
       assert.equal(await publicCities(app), publicBefore);
 
       assert.equal((await inject(app, { ...asManager, 'if-match': String(changed.headers.etag) }, 'DELETE', `/admin/streets/${rule.id}`)).statusCode, 204);

@@ -98,7 +98,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(groups.map((g: any) => g.name), ['Aber Communauté', 'Brest Métropole']);
       const bm = groups[1];
       assert.deepEqual(Object.keys(bm).sort(), ['_count', 'cities', 'code', 'contactAddress', 'contactEmail', 'contactHours', 'contactPhone', 'id', 'name', 'siren', 'type']);
-      // No contact published: each field null (CONTRACT section 1).
+      // No contact published: each field null (docs/api.md, conventions).
       assert.deepEqual([bm.contactPhone, bm.contactEmail, bm.contactHours, bm.contactAddress], [null, null, null, null]);
       assert.deepEqual(bm.cities, [
         { id: ids.brest, name: 'Brest', country: 'France', population: 139926 },

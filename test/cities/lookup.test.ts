@@ -12,7 +12,7 @@ import { locationsInBox, placesWithAreaBoxAt } from '../../src/cities/lookup-rep
 import { loadAreaIndex, lookupPosition } from '../../src/cities/lookup.ts';
 
 /**
- * GET /public/places/lookup (CONTRACT section 11), on Brest's fixture places given street rules, areas and attached
+ * GET /public/places/lookup (docs/api.md, from an address to a collection place), on Brest's fixture places given street rules, areas and attached
  * locations through the admin API, as a city's staff would: Centre-ville holds the odd side of Rue de Siam up to 99
  * and all of Place de la Liberté; Secteur Nord the even side and the odd numbers from 121, all of Rue Jean Jaurès and
  * Avenue Victor Le Gorgeu. Their areas are two squares sharing a border.

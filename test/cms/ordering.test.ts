@@ -7,7 +7,7 @@ import { insertMenu, insertPage, insertSite } from '../helpers/cms-fixtures.ts';
 import { compareFrench } from '../../src/kernel/french.ts';
 
 /**
- * Sites and menus by name, and pages of one date by title, follow the one French rule of CONTRACT section 1 (the
+ * Sites and menus by name, and pages of one date by title, follow the one French rule of docs/api.md, conventions (the
  * kernel's compareFrench), on every page of a listing: accents, case, œ, apostrophes, hyphens, and numbers in their
  * natural order ("Site 2" before "Site 10", which an SQL ICU collation would put the other way round).
  */

@@ -253,7 +253,7 @@ for (const kind of testDatabaseKinds()) {
       assert.ok(moved > 50, `${moved} holiday collections moved`);
     });
 
-    it('gives every active place street rules and every place an area holding its attached locations (CONTRACT §11)', async () => {
+    it('gives every active place street rules and every place an area holding its attached locations (docs/api.md, from an address to a collection place)', async () => {
       const cities = await database.db.selectFrom('city').selectAll().execute();
       const places = await database.db.selectFrom('collection_place').selectAll().execute();
       const streets = await database.db.selectFrom('place_street').selectAll().execute();

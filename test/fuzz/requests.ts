@@ -475,7 +475,7 @@ function queryArbitrary(v: DemoValues): fc.Arbitrary<string> {
  * values of its name, or one drawn from its schema in the API document.
  */
 /**
- * Routes whose query parameters come in forms that exclude each other (CONTRACT section 11: an address with its city,
+ * Routes whose query parameters come in forms that exclude each other (docs/api.md, from an address to a collection place: an address with its city,
  * or a position with or without a city): a well-formed request takes one whole form, with known values, so that it
  * goes past the route's own checks whatever the seed. Drawing each parameter on its own mostly mixes the forms (400).
  */

@@ -10,7 +10,7 @@ import { BREST_METROPOLE, PAYS_DES_ABERS, demoGuideApp } from '../helpers/guide-
 
 /**
  * Every sorting-guide search is counted per day (the city's), city and normalised query, with nothing identifying
- * the citizen, and GET /admin/analytics (CONTRACT section 15) shows the group's counts per day.
+ * the citizen, and GET /admin/analytics (docs/api.md, what citizens search) shows the group's counts per day.
  */
 
 const NOW = '2026-11-24T10:00:00.000Z';

@@ -5,7 +5,7 @@ import { testDatabaseKinds } from '../helpers/database.ts';
 import { demoGuideApp } from '../helpers/guide-fixtures.ts';
 
 /**
- * GET /public/cities/:cityId/sorting-guide (CONTRACT section 15) on the demo data: everyday queries as citizens type
+ * GET /public/cities/:cityId/sorting-guide (docs/api.md, what citizens search) on the demo data: everyday queries as citizens type
  * them (plurals, missing accents, typos, two-word objects, synonyms, word starts), each with the waste type that
  * must come FIRST in Brest.
  */

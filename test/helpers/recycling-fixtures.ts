@@ -3,7 +3,7 @@ import type { Bundle } from '../../src/bundle/schema.ts';
 import { BUNDLE_IDS, importValidBundle, validBundle } from './bundle-fixtures.ts';
 
 /**
- * The valid bundle with recycling points of every kind (CONTRACT section 14): a déchèterie with a lunch break,
+ * The valid bundle with recycling points of every kind (docs/api.md, recycling points and open data): a déchèterie with a lunch break,
  * Saturday hours and `PH off`; a glass bank open `24/7`; a take-back shop; a point without hours or position.
  * Plus a NON_ACTIF city of the same group with a point of its own, which no answer may show.
  */

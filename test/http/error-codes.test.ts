@@ -4,7 +4,7 @@ import { buildTestApp } from '../helpers/app.ts';
 import { seedCities, ids } from '../helpers/city-fixtures.ts';
 import { errors } from '../../src/kernel/errors.ts';
 
-// CONTRACT Part three: every error body carries `code` (the catalogue's stable name of the kind) and `field` (the
+// docs/api.md, conventions: every error body carries `code` (the catalogue's stable name of the kind) and `field` (the
 // faulty field's JSON name or path, or null), so that clients never read the French sentence.
 
 const KEYS = ['code', 'error', 'field', 'message', 'statusCode'];

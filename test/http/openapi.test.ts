@@ -88,7 +88,7 @@ describe('OpenAPI document', () => {
     assert.equal(names('GET /public/chat/conversations/{deviceId}'), 'getChatConversationsByDeviceId');
     assert.equal(names('POST /auth/login'), 'login');
     assert.equal(names('GET /public/cms/sites/{slug}/pages'), 'listCmsSitePages');
-    // Service notices (CONTRACT section 16).
+    // Service notices (docs/api.md, collections that move and service notices).
     assert.equal(names('GET /public/cities/{cityId}/notices'), 'listCityNotices');
     assert.equal(names('GET /admin/notices'), 'listAdminNotices');
     assert.equal(names('POST /admin/notices'), 'createAdminNotice');

@@ -7,7 +7,7 @@ import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { createNotice, noticesApp } from '../helpers/notice-fixtures.ts';
 
-/** `/admin/notices` (CONTRACT section 16): CRUD, the agent's groups, the rules naming their field, If-Match. */
+/** `/admin/notices` (docs/api.md, collections that move and service notices): CRUD, the agent's groups, the rules naming their field, If-Match. */
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 const NOW = '2026-11-26T10:00:00.000Z';

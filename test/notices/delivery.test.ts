@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createReminderWorker, type ReminderWorkerOptions } from '../../src/reminders/worker.ts';
 
 /**
- * Service notices sent to reminder subscribers (CONTRACT section 16) through the real worker, a push service that
+ * Service notices sent to reminder subscribers (docs/api.md, collections that move and service notices) through the real worker, a push service that
  * verifies VAPID and decrypts each payload, and an SMTP server: once per subscription and notice, from `startsAt`
  * (or the write), never deleted or ended ones. The worker's clock is the test's. Brest (Paris time) has the places
  * Centre-ville and Secteur Nord; Thursday 26 November 2026 at 11:00 in Paris, no reminder is due.

@@ -6,7 +6,7 @@ import { fixedClock } from '../helpers/app.ts';
 import { createNotice, noticesApp } from '../helpers/notice-fixtures.ts';
 
 /**
- * `GET /public/cities/:cityId/notices` (CONTRACT section 16): the notices in force now for a city or one of its
+ * `GET /public/cities/:cityId/notices` (docs/api.md, collections that move and service notices): the notices in force now for a city or one of its
  * places, newest first; and a notice that starts or ends shows at once although nothing is written then.
  */
 

@@ -7,7 +7,7 @@ import { buildTestApp } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { insertCalendarCity } from '../helpers/calendar-fixtures.ts';
 
-// Open now on the city's own public holidays (CONTRACT section 16): Good Friday and 26 December are holidays in the
+// Open now on the city's own public holidays (docs/api.md, collections that move and service notices): Good Friday and 26 December are holidays in the
 // cities that follow Alsace-Moselle's calendar, so `PH off` closes there, and only there.
 
 const SPEC = 'Mo-Sa 09:00-18:00; PH off';

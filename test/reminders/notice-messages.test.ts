@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { noticeMail, noticeMessage, pushPayload, PUSH_BODY_MAX } from '../../src/reminders/messages.ts';
 
-/** What a service notice says to subscribers (CONTRACT section 16), by push and by e-mail. */
+/** What a service notice says to subscribers (docs/api.md, collections that move and service notices), by push and by e-mail. */
 
 describe('service notice messages', () => {
   const notice = { id: '11111111-1111-4111-8111-111111111111', title: 'Collecte décalée', severity: 'INFO' as const };

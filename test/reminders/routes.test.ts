@@ -138,7 +138,7 @@ for (const kind of testDatabaseKinds()) {
         ['place of another city', { ...body, placeId: scenario.otherCityPlaceId }, 404, /Lieu de collecte introuvable/],
         ['unknown place', { ...body, placeId: randomUUID() }, 404, /Lieu de collecte introuvable/],
       ];
-      // The catalogue's reminder errors: the code and the field clients read (CONTRACT, Part three).
+      // The catalogue's reminder errors: the code and the field clients read (docs/api.md, conventions).
       const catalogued: Record<string, [string, string | null]> = {
         'waste type of no city': ['reminderWasteTypes', 'wasteTypeIds'],
         'push without webPush': ['reminderWebPushMissing', 'webPush'],

@@ -10,7 +10,7 @@ import { planReminders } from '../../src/reminders/planner.ts';
 import { createReminderWorker } from '../../src/reminders/worker.ts';
 
 /**
- * Reminders follow moves (CONTRACT section 16): a reminder planned at the subscriber's evening time is checked
+ * Reminders follow moves (docs/api.md, collections that move and service notices): a reminder planned at the subscriber's evening time is checked
  * against the calendar again when it is sent. A collection cancelled after the planning is not announced (the row is
  * SKIPPED, saying why); a moved one is announced the evening before its new day only. The scenario's place (Paris
  * time) has household waste and glass every Friday: Friday 27 November 2026, reminded on Thursday 26 at 19:00.

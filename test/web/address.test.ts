@@ -1,4 +1,4 @@
-// The commune screen's address box and « Me localiser » in headless Chromium on the demo data (CONTRACT section 11):
+// The commune screen's address box and « Me localiser » in headless Chromium on the demo data (docs/api.md, from an address to a collection place):
 // a citizen finds their collection place from their address or their position and lands on its calendar.
 // PGlite only, like app.test.ts: the lookup itself is tested on both databases in test/cities/lookup.test.ts.
 import { after, before, describe, it } from 'node:test';

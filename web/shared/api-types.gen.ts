@@ -80,7 +80,7 @@ export interface paths {
         };
         /**
          * Collection places of an address or a position
-         * @description CONTRACT section 11. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with `bis`/`ter`), the street and its type are read from free text; case, accents, hyphens, apostrophes, the usual abbreviations, the postcode and the commune's name do not matter. Matching tiers, best first: the same street, the same without articles, the same name without the street type (`12 siam`), a street begun (from two letters of its name, for suggestions while typing), then one typo (names under 10 letters) or two. With a number some rule holds, the places whose rules hold it; without a number, or with one no rule holds, every place sharing the street, labelled with the numbers each serves. Attached locations match by name too (`matchedBy: location`), after the streets of the same tier. `?lat=&lon=` (with `cityId` or across every ACTIF city): the places whose `area` holds the point (a point on a border belongs to both sides), else the attached locations within 300 m, nearest first, one per place, with `distanceMeters`. 400: neither form, both, `lat` without `lon`, `address` without `cityId`, a malformed or out-of-range coordinate, an address over 200 characters. 404: unknown or NON_ACTIF city. Nothing found: `[]`.
+         * @description docs/api.md, from an address to a collection place. A bare array of up to 10 candidates, best first. `?cityId=&address=`: the number (with `bis`/`ter`), the street and its type are read from free text; case, accents, hyphens, apostrophes, the usual abbreviations, the postcode and the commune's name do not matter. Matching tiers, best first: the same street, the same without articles, the same name without the street type (`12 siam`), a street begun (from two letters of its name, for suggestions while typing), then one typo (names under 10 letters) or two. With a number some rule holds, the places whose rules hold it; without a number, or with one no rule holds, every place sharing the street, labelled with the numbers each serves. Attached locations match by name too (`matchedBy: location`), after the streets of the same tier. `?lat=&lon=` (with `cityId` or across every ACTIF city): the places whose `area` holds the point (a point on a border belongs to both sides), else the attached locations within 300 m, nearest first, one per place, with `distanceMeters`. 400: neither form, both, `lat` without `lon`, `address` without `cityId`, a malformed or out-of-range coordinate, an address over 200 characters. 404: unknown or NON_ACTIF city. Nothing found: `[]`.
          */
         get: operations["lookupPlaces"];
         put?: never;
@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Collection dates of a place
-         * @description Extension of the seed (CONTRACT section 3b). The collections of the place from `from` through `to` (inclusive, `YYYY-MM-DD` in the city's time zone, Europe/Paris unless the city says otherwise), as the exceptions (cancel, move, add) and the city group's holiday rules leave them: a moved collection on its new day with status `MOVED`, `originalDate` and a `note`; an added one `ADDED`; the removed ones left out, or listed with status `CANCELLED` on their own day with `include=cancelled`. Public holidays (on the city's calendar: national, or Alsace-Moselle's) are named in `holiday`. Default: today through today + 30; `from` alone gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, or a place of another city: 404.
+         * @description Extension of the seed (docs/api.md, the collection calendar). The collections of the place from `from` through `to` (inclusive, `YYYY-MM-DD` in the city's time zone, Europe/Paris unless the city says otherwise), as the exceptions (cancel, move, add) and the city group's holiday rules leave them: a moved collection on its new day with status `MOVED`, `originalDate` and a `note`; an added one `ADDED`; the removed ones left out, or listed with status `CANCELLED` on their own day with `include=cancelled`. Public holidays (on the city's calendar: national, or Alsace-Moselle's) are named in `holiday`. Default: today through today + 30; `from` alone gives `from` through `from` + 30. A range over 366 days, or `to` before `from`: 400. Unknown or NON_ACTIF city, or a place of another city: 404.
          */
         get: operations["listCityPlaceCollections"];
         put?: never;
@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * iCalendar feed of a place's collections
-         * @description Extension of the seed (CONTRACT section 3b). An RFC 5545 calendar to subscribe to: one all-day event per collection from today through today + 365 in the city's time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event (`Collecte annulée : <waste type>`, with the exception's name and description) for each collection an exception or holiday rule removes. A moved collection keeps its UID on its new day, titled `Collecte : <waste type> (reportée du 25 décembre)`; `SEQUENCE` grows each time an occurrence's day or status changes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD of the day it was planned for>@collecte`, the same on every fetch; `X-WR-CALNAME` and `NAME` carry the place's name. `?cancelled=false` leaves out cancelled events (for Home Assistant's waste_collection_schedule, which ignores `STATUS`); `?wasteTypeId=` (repeatable) keeps those waste types only. `DTSTAMP` is the time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. `?alarm=19:00` adds a display `VALARM` to each collection at that time the evening before.
+         * @description Extension of the seed (docs/api.md, the collection calendar). An RFC 5545 calendar to subscribe to: one all-day event per collection from today through today + 365 in the city's time zone, titled `Collecte : <waste type>`, and a `STATUS:CANCELLED` event (`Collecte annulée : <waste type>`, with the exception's name and description) for each collection an exception or holiday rule removes. A moved collection keeps its UID on its new day, titled `Collecte : <waste type> (reportée du 25 décembre)`; `SEQUENCE` grows each time an occurrence's day or status changes. UIDs are `<placeId>-<wasteTypeId>-<YYYYMMDD of the day it was planned for>@collecte`, the same on every fetch; `X-WR-CALNAME` and `NAME` carry the place's name. `?cancelled=false` leaves out cancelled events (for Home Assistant's waste_collection_schedule, which ignores `STATUS`); `?wasteTypeId=` (repeatable) keeps those waste types only. `DTSTAMP` is the time the published data last changed. Strong `ETag` computed from the body; `If-None-Match` answers 304. `?alarm=19:00` adds a display `VALARM` to each collection at that time the evening before.
          */
         get: operations["getCityPlaceCalendarIcs"];
         put?: never;
@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * Recycling points of a city, open now or not, nearest first
-         * @description A bare array of the city's recycling points: the seed's RecyclingPoint (the same fields as in `GET /public/cities`) plus `kind`, `materials`, `openingHoursSpec`, `openNow`, `nextChange` and `distanceMeters`. `openNow` and `nextChange` are computed at `at` (default now) on the wall clock of the city's time zone (Europe/Paris unless the city says otherwise), French public holidays included (`PH`: the 11 national legal holidays, plus Good Friday and 26 December for a city whose `holidayCalendar` is `FR-ALSACE-MOSELLE`); both are null without a spec, `nextChange` alone when the state never changes (`24/7`). With `lat` and `lon` (both, or neither: 400) each point carries its great-circle distance in whole metres and the nearest come first (points without a position last); otherwise by name (French collation). `wasteTypeId` keeps the points that take that waste type. Unknown or NON_ACTIF city: 404. Without `at`, the cached answer expires at the earliest `nextChange`. Open data (CONTRACT section 14): the city's points as GeoJSON at `GET /public/cities/{cityId}/recycling-points.geojson`, its group's as the SCDL `equipements` CSV at `GET /public/city-groups/{id}/equipements.csv`, its calendar as CSV at `GET /public/cities/{cityId}/collections.csv`.
+         * @description A bare array of the city's recycling points: the seed's RecyclingPoint (the same fields as in `GET /public/cities`) plus `kind`, `materials`, `openingHoursSpec`, `openNow`, `nextChange` and `distanceMeters`. `openNow` and `nextChange` are computed at `at` (default now) on the wall clock of the city's time zone (Europe/Paris unless the city says otherwise), French public holidays included (`PH`: the 11 national legal holidays, plus Good Friday and 26 December for a city whose `holidayCalendar` is `FR-ALSACE-MOSELLE`); both are null without a spec, `nextChange` alone when the state never changes (`24/7`). With `lat` and `lon` (both, or neither: 400) each point carries its great-circle distance in whole metres and the nearest come first (points without a position last); otherwise by name (French collation). `wasteTypeId` keeps the points that take that waste type. Unknown or NON_ACTIF city: 404. Without `at`, the cached answer expires at the earliest `nextChange`. Open data (docs/api.md, recycling points and open data): the city's points as GeoJSON at `GET /public/cities/{cityId}/recycling-points.geojson`, its group's as the SCDL `equipements` CSV at `GET /public/city-groups/{id}/equipements.csv`, its calendar as CSV at `GET /public/cities/{cityId}/collections.csv`.
          */
         get: operations["listCityRecyclingPoints"];
         put?: never;
@@ -746,7 +746,7 @@ export interface paths {
         };
         /**
          * Confirm an e-mail subscription (the link of the confirmation e-mail)
-         * @description Activates the pending subscription the signed token names (the link lasts 7 days). Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (CONTRACT section 1: never an HTML error page).
+         * @description Activates the pending subscription the signed token names (the link lasts 7 days). Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (docs/api.md, conventions: never an HTML error page).
          */
         get: operations["confirmReminderSubscription"];
         put?: never;
@@ -766,13 +766,13 @@ export interface paths {
         };
         /**
          * The unsubscribe page of an e-mail’s link
-         * @description Changes nothing (mail scanners open links): the page has a button that POSTs to the same URL. As JSON, `{status: "ACTIVE"}` while the subscription exists, `{status: "DELETED"}` once it is gone. Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (CONTRACT section 1: never an HTML error page).
+         * @description Changes nothing (mail scanners open links): the page has a button that POSTs to the same URL. As JSON, `{status: "ACTIVE"}` while the subscription exists, `{status: "DELETED"}` once it is gone. Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (docs/api.md, conventions: never an HTML error page).
          */
         get: operations["getReminderUnsubscribe"];
         put?: never;
         /**
          * Unsubscribe (RFC 8058 one-click)
-         * @description Deletes the subscription the signed token names, without the device; the body (`List-Unsubscribe=One-Click`, a form or nothing) is ignored. Already deleted: the same answer. Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (CONTRACT section 1: never an HTML error page).
+         * @description Deletes the subscription the signed token names, without the device; the body (`List-Unsubscribe=One-Click`, a form or nothing) is ignored. Already deleted: the same answer. Answers a short French HTML page when the request accepts text/html (a browser), else JSON `{status}`. A bad or expired token: 404 with the error body (docs/api.md, conventions: never an HTML error page).
          */
         post: operations["unsubscribeReminder"];
         delete?: never;
@@ -1140,7 +1140,7 @@ export interface paths {
         head?: never;
         /**
          * Change a city group (partial; super admin, or its holiday rules)
-         * @description Super admins only (403 otherwise; 404 for a group the agent does not hold), but for a PATCH that changes `holidayRules` alone, which an agent of the group with the permission `CITIES` may send (CONTRACT section 16: the rules decide the group’s collections, as its places’ exceptions do). `holidayRules` replaces the whole list; each `wasteTypeId` must be a waste type of one of the group’s cities (400 naming `holidayRules[i].wasteTypeId`), and no two rules name the same holiday and waste type (400 naming `holidayRules[i]`). With `If-Match`, 412 when it changed since it was read. Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.
+         * @description Super admins only (403 otherwise; 404 for a group the agent does not hold), but for a PATCH that changes `holidayRules` alone, which an agent of the group with the permission `CITIES` may send (docs/api.md, collections that move and service notices: the rules decide the group’s collections, as its places’ exceptions do). `holidayRules` replaces the whole list; each `wasteTypeId` must be a waste type of one of the group’s cities (400 naming `holidayRules[i].wasteTypeId`), and no two rules name the same holiday and waste type (400 naming `holidayRules[i]`). With `If-Match`, 412 when it changed since it was read. Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.
          */
         patch: operations["updateAdminCityGroup"];
         trace?: never;
@@ -1570,13 +1570,13 @@ export interface paths {
         };
         /**
          * Preview a place’s collections as they are
-         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (CONTRACT section 3b), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.
+         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.
          */
         get: operations["getAdminPlacePreview"];
         put?: never;
         /**
          * Preview a place’s collections with other days and exceptions (nothing stored)
-         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (CONTRACT section 3b), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404. `collectionDays` and `exceptions` (the import bundle's shapes, ids optional) replace the stored ones (either absent: the stored ones), checked with the bundle’s rules (400 naming the field: `collectionDays[0].wasteTypeId`). Nothing is stored; answers 200.
+         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404. `collectionDays` and `exceptions` (the import bundle's shapes, ids optional) replace the stored ones (either absent: the stored ones), checked with the bundle’s rules (400 naming the field: `collectionDays[0].wasteTypeId`). Nothing is stored; answers 200.
          */
         post: operations["previewAdminPlace"];
         delete?: never;
@@ -5970,7 +5970,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The console JWT (CONTRACT section 8), for `Authorization: Bearer` */
+                        /** @description The console JWT (docs/console.md), for `Authorization: Bearer` */
                         accessToken: string;
                         /**
                          * Format: date-time
@@ -6049,7 +6049,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The console JWT (CONTRACT section 8), for `Authorization: Bearer` */
+                        /** @description The console JWT (docs/console.md), for `Authorization: Bearer` */
                         accessToken: string;
                         /**
                          * Format: date-time
@@ -6706,13 +6706,13 @@ export interface operations {
                             code: string;
                             siren: string;
                             siret: string | null;
-                            /** @description The chat assistant module (CONTRACT section 7) */
+                            /** @description The chat assistant module (docs/assistant.md) */
                             chatEnabled: boolean;
                             contactPhone: string | null;
                             contactEmail: string | null;
                             contactHours: string | null;
                             contactAddress: string | null;
-                            /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                            /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                             holidayRules: {
                                 /**
                                  * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
@@ -6809,7 +6809,7 @@ export interface operations {
                     contactEmail?: string | null;
                     contactHours?: string | null;
                     contactAddress?: string | null;
-                    /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                    /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                     holidayRules?: {
                         /**
                          * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
@@ -6845,13 +6845,13 @@ export interface operations {
                         code: string;
                         siren: string;
                         siret: string | null;
-                        /** @description The chat assistant module (CONTRACT section 7) */
+                        /** @description The chat assistant module (docs/assistant.md) */
                         chatEnabled: boolean;
                         contactPhone: string | null;
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
-                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                         holidayRules: {
                             /**
                              * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
@@ -6946,13 +6946,13 @@ export interface operations {
                         code: string;
                         siren: string;
                         siret: string | null;
-                        /** @description The chat assistant module (CONTRACT section 7) */
+                        /** @description The chat assistant module (docs/assistant.md) */
                         chatEnabled: boolean;
                         contactPhone: string | null;
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
-                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                         holidayRules: {
                             /**
                              * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
@@ -7133,7 +7133,7 @@ export interface operations {
                     contactEmail?: string | null;
                     contactHours?: string | null;
                     contactAddress?: string | null;
-                    /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                    /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                     holidayRules?: {
                         /**
                          * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
@@ -7169,13 +7169,13 @@ export interface operations {
                         code: string;
                         siren: string;
                         siret: string | null;
-                        /** @description The chat assistant module (CONTRACT section 7) */
+                        /** @description The chat assistant module (docs/assistant.md) */
                         chatEnabled: boolean;
                         contactPhone: string | null;
                         contactEmail: string | null;
                         contactHours: string | null;
                         contactAddress: string | null;
-                        /** @description What each public holiday does to the collections of the group’s cities (CONTRACT section 16), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
+                        /** @description What each public holiday does to the collections of the group’s cities (docs/api.md, collections that move and service notices), in order. The most specific rule wins (a holiday key over `*`, a waste type over null); no rule: `KEEP`. No two rules name the same holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list. */
                         holidayRules: {
                             /**
                              * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`

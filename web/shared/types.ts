@@ -16,7 +16,7 @@ type JsonGetPath = { [P in keyof paths]: [JsonAnswer<paths[P]['get']>] extends [
 /** What GET `Path` answers with 200, e.g. `GetJson<'/public/cities/{id}'>`. */
 export type GetJson<Path extends JsonGetPath> = JsonAnswer<paths[Path]['get']>;
 
-/** The listing envelope (CONTRACT section 6): one page of `Item`s and where it stands. */
+/** The listing envelope (the API reference at /docs, CMS): one page of `Item`s and where it stands. */
 export interface Listing<Item> {
   data: Item[];
   meta: GetJson<'/public/cms/sites'>['meta'];
@@ -42,5 +42,5 @@ export type CollectionException = Place['exceptions'][number];
 
 export type RecyclingPoint = City['recyclingPoints'][number];
 
-/** One collection of the calendar (CONTRACT section 3b), as the public calendar and the admin preview answer it. */
+/** One collection of the calendar (docs/api.md, the collection calendar), as the public calendar and the admin preview answer it. */
 export type Collection = GetJson<'/public/cities/{cityId}/places/{placeId}/collections'>[number];

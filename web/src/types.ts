@@ -9,11 +9,11 @@ export type {
 export type PlaceException = CollectionException;
 
 export type Place = City['wasteCollectionPlaces'][number];
-/** A collection place found from an address or a position (GET /public/places/lookup, CONTRACT section 11). */
+/** A collection place found from an address or a position (GET /public/places/lookup, docs/api.md, from an address to a collection place). */
 export type PlaceCandidate = Schema<'PlaceCandidate'>;
-/** A point with its opening state and distance (GET /public/cities/:cityId/recycling-points, CONTRACT section 14). */
+/** A point with its opening state and distance (GET /public/cities/:cityId/recycling-points, docs/api.md, recycling points and open data). */
 export type RecyclingPointStatus = Schema<'RecyclingPointStatus'>;
-/** One answer of GET /public/cities/:cityId/sorting-guide?q= (CONTRACT section 15). */
+/** One answer of GET /public/cities/:cityId/sorting-guide?q= (docs/api.md, what citizens search). */
 export type GuideResult = GetJson<'/public/cities/{cityId}/sorting-guide'>[number];
 
 export type Challenge = GetJson<'/public/challenges/{cityId}'>[number];

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Recycling points, part two (CONTRACT section 14): an OpenStreetMap `opening_hours` spec beside the seed's free
+ * Recycling points, part two (docs/api.md, recycling points and open data): an OpenStreetMap `opening_hours` spec beside the seed's free
  * text, a kind, and the city's waste types each point takes; and a city group's optional SIRET for the SCDL export.
  *
  * `kind` stays null on the rows that exist: null means "not said", and the open-data exports leave the tags it

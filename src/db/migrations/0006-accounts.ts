@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Agents' accounts and the back office's bookkeeping (CONTRACT section 13).
+ * Agents' accounts and the back office's bookkeeping (docs/api.md, the admin API).
  *
  * - `account`: e-mails are stored lower-cased (the CHECK says so), so that the unique index is case-insensitive
  *   without every query having to remember lower(). Only an argon2id hash of the password is kept.

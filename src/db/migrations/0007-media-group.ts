@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * A media file belongs to a city group (CONTRACT section 13: an agent manages the media of its own groups, those of
+ * A media file belongs to a city group (docs/api.md, the admin API: an agent manages the media of its own groups, those of
  * another group answer 404). Nullable: media imported before, or from a bundle entry without `cityGroupId`, belong
  * to no group and are managed by super admins only. A deleted group leaves its files to the super admins rather
  * than deleting rows whose bytes would stay behind in MEDIA_DIR.

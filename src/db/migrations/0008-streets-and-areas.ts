@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Which addresses a collection place serves (CONTRACT section 11): street rules (a street as written, a number range
+ * Which addresses a collection place serves (docs/api.md, from an address to a collection place): street rules (a street as written, a number range
  * with open ends as null, a side) and an optional area (a GeoJSON Polygon or MultiPolygon in WGS 84). The rules'
  * table is `place_street`, a place's street, as the admin API names the resource (`/admin/streets/:id`).
  *

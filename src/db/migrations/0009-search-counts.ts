@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * What citizens search in the sorting guide (CONTRACT section 15), counted per day, city and normalised query, and
+ * What citizens search in the sorting guide (docs/api.md, what citizens search), counted per day, city and normalised query, and
  * nothing else: no IP, no device id, no time finer than the day (the city's own), so that no row can be traced back
  * to a citizen. `found` says whether the latest search of that query found anything.
  *

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Service notices (CONTRACT section 16) and reminders checked again when they are sent.
+ * Service notices (docs/api.md, collections that move and service notices) and reminders checked again when they are sent.
  *
  * - `service_notice`: what a city group tells its residents for a while (a strike, a closed road), over the whole
  *   group (`city_ids` and `place_ids` empty), some of its cities, or some places. The lists are arrays rather than

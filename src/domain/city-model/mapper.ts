@@ -4,7 +4,7 @@ import type { CityRow, CityRows } from './repository.ts';
 import type { ExceptionKind } from '../collection-calendar.ts';
 import type { CityApi, WasteCollectionPlaceApi, WasteTypeApi } from './schemas.ts';
 
-/** The one place where rows of the published city become its API shape, with the orders of CONTRACT section 1. */
+/** The one place where rows of the published city become its API shape, with the orders of docs/api.md, conventions. */
 
 type Row<K extends keyof Omit<CityRows, 'cities' | 'challenges'>> = CityRows[K][number];
 

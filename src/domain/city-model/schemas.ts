@@ -5,7 +5,7 @@ import { EXCEPTION_KINDS, HOLIDAY_ACTIONS, MAX_MOVE_DAYS } from '../collection-c
 import { HOLIDAY_CALENDARS, HOLIDAY_KEYS } from '../../kernel/holidays.ts';
 
 /**
- * The published city (CONTRACT sections 1 and 2): a city with everything nested, as GET /public/cities serves it.
+ * The published city (docs/api.md, conventions; rate limits): a city with everything nested, as GET /public/cities serves it.
  * It is the model several areas read, not only the cities routes: the calendar and the chat assistant answer
  * from it, so it lives in the kernel with its read (read.ts), the queries (repository.ts) and the mapper.
  */

@@ -11,7 +11,7 @@ export type User = Session['user'];
 export type Permission = User['permissions'][number];
 type Session = JsonAnswer<paths['/auth/login']['post']>;
 
-/** The listing envelope of CONTRACT section 6. */
+/** The listing envelope of the API reference at /docs, CMS. */
 export type Page<T> = Listing<T>;
 
 /** An answer that is not 2xx, with the server's French sentence (or ours when the server could not be reached). */

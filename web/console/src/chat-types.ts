@@ -1,4 +1,4 @@
-// Shapes of /chat (CONTRACT section 8) and of the history screens' /admin routes as the console reads them, named from
+// Shapes of /chat (docs/console.md) and of the history screens' /admin routes as the console reads them, named from
 // the types generated from GET /openapi.json (web/shared/api-types.gen.ts); and how the console shows them.
 import type { GetJson } from '../../shared/types.ts';
 

@@ -1,4 +1,4 @@
-// Shapes of the admin API as the console reads them (CONTRACT section 13), named from the types generated from
+// Shapes of the admin API as the console reads them (docs/api.md, the admin API), named from the types generated from
 // GET /openapi.json (web/shared/api-types.gen.ts): the public shapes both apps read come from web/shared/types.ts.
 import type { GetJson } from '../../shared/types.ts';
 

@@ -1,5 +1,5 @@
 // Finding one's collection place from an address (suggestions as one types) or from the device's position
-// (CONTRACT section 11, GET /public/places/lookup), on the commune screen above the list of places.
+// (docs/api.md, from an address to a collection place, GET /public/places/lookup), on the commune screen above the list of places.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getLive, messageOf } from '../api.ts';
 import { Link, navigate } from '../../shared/router.tsx';

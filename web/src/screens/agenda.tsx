@@ -1,5 +1,5 @@
 // « Dans mon agenda », loaded on first use (the calendar's first screen ships without it): the iCalendar feed (with an
-// optional alarm the evening before) and « Me prévenir la veille », reminders by Web Push or e-mail (CONTRACT 12).
+// optional alarm the evening before) and « Me prévenir la veille », reminders by Web Push or e-mail (docs/api.md, reminders).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, del, get, getLive, messageOf, post } from '../api.ts';
 import { deviceId } from '../store.ts';

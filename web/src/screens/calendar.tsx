@@ -20,7 +20,7 @@ function listInFrench(items: string[]): string {
 }
 
 /**
- * A year ahead (the longest range the API serves at once, CONTRACT 3b): a bin paused for the winter still shows its
+ * A year ahead (the longest range the API serves at once, docs/api.md, the collection calendar): a bin paused for the winter still shows its
  * real next date, and one request covers every card.
  */
 const RANGE_DAYS = 365;

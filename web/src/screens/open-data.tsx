@@ -1,4 +1,4 @@
-// « Données ouvertes »: the open-data exports of CONTRACT section 14, for the citizen's commune, as files to download.
+// « Données ouvertes »: the open-data exports of docs/api.md, recycling points and open data, for the citizen's commune, as files to download.
 import { get } from '../api.ts';
 import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';

@@ -1,4 +1,4 @@
-// Recycling points of the city (CONTRACT section 14): open now or not, what they take, nearest first once the
+// Recycling points of the city (docs/api.md, recycling points and open data): open now or not, what they take, nearest first once the
 // citizen shares a position, each with a directions link.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, getLive } from '../api.ts';

@@ -1,4 +1,4 @@
-// "Où jeter ?": the server's ranked search of the city's sorting guide (CONTRACT section 15), as one types.
+// "Où jeter ?": the server's ranked search of the city's sorting guide (docs/api.md, what citizens search), as one types.
 import { useEffect, useState } from 'preact/hooks';
 import { get, getLive } from '../api.ts';
 import { Link } from '../../shared/router.tsx';

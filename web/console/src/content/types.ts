@@ -1,4 +1,4 @@
-// Shapes of the admin API's content records as the content screens read them (CONTRACT section 13), named from the
+// Shapes of the admin API's content records as the content screens read them (docs/api.md, the admin API), named from the
 // types generated from GET /openapi.json (web/shared/api-types.gen.ts); and how the screens show their publication.
 import type { paths } from '../../../shared/api-types.gen.ts';
 import type { GetJson, JsonAnswer } from '../../../shared/types.ts';

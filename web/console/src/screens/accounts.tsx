@@ -1,6 +1,6 @@
 // The agents' accounts (permission USERS): the accounts of the agent's groups (every account for a super admin),
 // a form to create or change one (e-mail, name, permissions, groups, password, active), and deactivation.
-// The API decides who may give what (CONTRACT section 13); its refusals are shown at the field they name.
+// The API decides who may give what (docs/api.md, the admin API); its refusals are shown at the field they name.
 import { useState } from 'preact/hooks';
 import { currentUser, getAll, request, type Permission, type User } from '../api.ts';
 import { EditorForm, fieldError } from '../editor-form.tsx';

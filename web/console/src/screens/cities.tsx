@@ -15,7 +15,7 @@ async function loadGroups(): Promise<{ group: CityGroup; cities: City[] }[]> {
 export default function Cities({ query }: ScreenProps) {
   const groups = useResource('groups', loadGroups);
   const { editing, status, open, done } = useEditing(query, groups.reload);
-  // Only a super admin changes a group (CONTRACT section 13).
+  // Only a super admin changes a group (docs/api.md, the admin API).
   const mayEdit = currentUser()?.superAdmin ?? false;
   return (
     <section>

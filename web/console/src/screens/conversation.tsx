@@ -1,4 +1,4 @@
-// One conversation (CONTRACT section 8): its messages and place, assign to me, reply (canned replies of the group),
+// One conversation (docs/console.md): its messages and place, assign to me, reply (canned replies of the group),
 // change its status, open a ticket. Its `conversation` events (GET /chat/events) refetch it: new messages appear live.
 import { useEffect, useState } from 'preact/hooks';
 import { currentUser, get, getAll, holds, post, request } from '../api.ts';

@@ -1,4 +1,4 @@
-// The chat inbox (CONTRACT section 8): the agent's groups' conversations, newest first, with filters, kept up to date
+// The chat inbox (docs/console.md): the agent's groups' conversations, newest first, with filters, kept up to date
 // by the server-sent events of GET /chat/events (no polling): a changed conversation moves to its place in the list.
 import { useEffect, useState } from 'preact/hooks';
 import { currentUser, get, type Page } from '../api.ts';

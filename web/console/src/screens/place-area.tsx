@@ -1,4 +1,4 @@
-// A place's name and area (CONTRACT section 11): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a
+// A place's name and area (docs/api.md, from an address to a collection place): the area drawn on a plan (area-drawing.tsx) or pasted as GeoJSON (a
 // Polygon or MultiPolygon in WGS 84, as drawn on geojson.io or exported from a GIS), checked as it is typed; part of
 // the place screen's chunk.
 import { EditorForm, fieldError } from '../editor-form.tsx';

@@ -1,4 +1,4 @@
-// A place's street rules (CONTRACT section 11): which numbers of which streets the place serves, which the address
+// A place's street rules (docs/api.md, from an address to a collection place): which numbers of which streets the place serves, which the address
 // search of the citizens' app reads; a list drawn from its spec, part of the place screen (its chunk).
 import type { ResourceSpec } from '../crud/spec.ts';
 import type { Place } from '../types.ts';

@@ -16,7 +16,7 @@ import { Preview, type PlaceContext } from './place-preview.tsx';
 import { streetSpec } from './place-streets.ts';
 import { dayIn, dayRule, frenchDate } from './place-text.ts';
 
-/** A place's attached locations (CONTRACT section 11): the addresses the lookup answers with this place. */
+/** A place's attached locations (docs/api.md, from an address to a collection place): the addresses the lookup answers with this place. */
 const attachedLocationSpec = (placeId: string): ResourceSpec<AttachedLocation> => ({
   key: `attachedLocation:${placeId}`,
   noun: { label: 'Lieu rattaché', the: 'le lieu rattaché' },
