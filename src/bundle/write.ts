@@ -160,12 +160,18 @@ function fromExcluded<T extends UpsertTable>(
 
 /** Inserts the pairs of a link table that are not there yet. */
 export async function insertLinks<L extends LinkTable>(db: Kysely<DB>, table: L, rows: Row<L>[]): Promise<number> {
+  return insertMissing(db, table, rows, LINK_TABLES[table].key);
+}
+
+/** Inserts the rows whose key is not taken yet; answers how many went in. */
+async function insertMissing<T extends LinkTable | ListTable>(db: Kysely<DB>, table: T, rows: Row<T>[], key: readonly string[]): Promise<number> {
   let changed = 0;
   for (const batch of batches(rows, Object.keys(rows[0] ?? {}).length)) {
     const result = await db
       .insertInto(table)
       .values(batch)
-      .onConflict((oc) => oc.columns(LINK_TABLES[table].key).doNothing())
+      // The key's columns are the table's (tables.ts); Kysely cannot check a key chosen by the table at run time.
+      .onConflict((oc) => oc.columns(key as never).doNothing())
       .executeTakeFirst();
     changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }
@@ -200,16 +206,7 @@ export async function deleteChangedListRows<T extends ListTable>(db: Kysely<DB>,
 
 /** Inserts the rows of the lists that are not stored as they are (deleteChangedListRows removed the others). */
 export async function insertListRows<T extends ListTable>(db: Kysely<DB>, table: T, rows: Row<T>[]): Promise<number> {
-  let changed = 0;
-  for (const batch of batches(rows, Object.keys(rows[0] ?? {}).length)) {
-    const result = await db
-      .insertInto(table)
-      .values(batch)
-      .onConflict((oc) => oc.columns([...LIST_TABLES[table].key]).doNothing())
-      .executeTakeFirst();
-    changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return changed;
+  return insertMissing(db, table, rows, LIST_TABLES[table].key);
 }
 
 /** Deletes the children of the given parents whose ids the bundle no longer lists. */

@@ -43,14 +43,7 @@ export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner
   ...underPlace(repo.findException, repo.listPlaceExceptions),
   show: async (_db, rows) => rows.map(toAdminException),
   async insert(trx, { subject: place }, input) {
-    const record = {
-      ...input,
-      dateTo: input.dateTo ?? null,
-      name: input.name ?? null,
-      description: input.description ?? null,
-      kind: input.kind ?? 'CANCEL',
-      movedTo: input.movedTo ?? null,
-    };
+    const record = { dateTo: null, name: null, description: null, kind: 'CANCEL' as const, movedTo: null, ...input };
     await assertValid(trx, place!.placeId, record);
     return repo.insertException(trx, randomUUID(), place!.placeId, columns(record));
   },
