@@ -3,7 +3,11 @@ import { registerAdminResource } from '../admin/resource.ts';
 import { adminService } from '../admin/store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { noticeStore } from './admin-notices.ts';
-import { NoticeListQuery, noticeSchemas } from './schemas.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { adminAgentOf } from '../admin/agent.ts';
+import { ErrorSchema } from '../kernel/schemas.ts';
+import { noticeAudience } from './service.ts';
+import { NoticeAudienceQuery, NoticeAudienceSchema, NoticeListQuery, noticeSchemas } from './schemas.ts';
 
 const SCOPE =
   '`cityIds` and `placeIds` [] mean the whole group; `cityIds` must be cities of the group, `placeIds` places of those cities ' +
@@ -45,4 +49,21 @@ export default async function noticeAdminRoutes(app: FastifyInstance) {
     },
     service: adminService(noticeStore),
   });
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/notices/audience',
+    {
+      schema: {
+        tags: ['notices'],
+        summary: 'Who a notice of this scope would reach: the active reminder subscriptions of its places',
+        description:
+          'What the console shows before a notice is sent with `notify`: the active reminder subscriptions of the places a notice ' +
+          'of this scope covers (of the group’s ACTIF cities), by channel, as the worker would choose them if it sent it now. ' +
+          '`cityIds` and `placeIds` (repeatable) are checked as a notice’s: 400 `validation` naming the element (`placeIds[1]`); a ' +
+          'group outside the agent’s answers 404 at `cityGroupId`, as an unknown one.',
+        querystring: NoticeAudienceQuery,
+        response: { 200: NoticeAudienceSchema, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => noticeAudience(app.db, adminAgentOf(request), request.query),
+  );
 }

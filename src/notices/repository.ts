@@ -145,3 +145,27 @@ export async function groupCitiesAndPlaces(
   ]);
   return { cityIds: new Set(cities.map((c) => c.id)), placeCity: new Map(places.map((p) => [p.id, p.city_id])) };
 }
+
+/**
+ * The active reminder subscriptions a notice of this scope reaches, by channel: those of the group's ACTIF cities, on
+ * the named places, else of the named cities, else all (the worker's own choice, src/reminders/notice-planner.ts).
+ */
+export async function countAudience(
+  db: Kysely<DB>,
+  cityGroupId: string,
+  scope: { cityIds: readonly string[]; placeIds: readonly string[] },
+): Promise<{ push: number; email: number }> {
+  const rows = await db
+    .selectFrom('reminder_subscription as s')
+    .innerJoin('city as c', 'c.id', 's.city_id')
+    .select(['s.channel', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('c.city_group_id', '=', cityGroupId)
+    .where('c.status', '=', 'ACTIF')
+    .where('s.status', '=', 'ACTIVE')
+    .$if(scope.placeIds.length > 0, (qb) => qb.where('s.place_id', 'in', [...scope.placeIds]))
+    .$if(scope.placeIds.length === 0 && scope.cityIds.length > 0, (qb) => qb.where('s.city_id', 'in', [...scope.cityIds]))
+    .groupBy('s.channel')
+    .execute();
+  const count = (channel: string) => Number(rows.find((r) => r.channel === channel)?.n ?? 0);
+  return { push: count('WEB_PUSH'), email: count('EMAIL') };
+}

@@ -87,3 +87,18 @@ export type NoticePatchInput = Static<typeof NoticePatch>;
 export const NoticeListQuery = {
   cityGroupId: Type.Optional(Uuid('Only this group’s notices (404 for a group outside the agent’s); default: every group of the agent')),
 };
+
+/** Who would receive a notice of this scope: the console shows it before sending (the query is a notice's scope). */
+export const NoticeAudienceQuery = Type.Object({
+  cityGroupId: Uuid('The notice’s group (404 for a group outside the agent’s)'),
+  cityIds: Type.Optional(Type.Array(Uuid(), { maxItems: 500, description: 'As the notice’s `cityIds` (repeatable); absent: []' })),
+  placeIds: Type.Optional(Type.Array(Uuid(), { maxItems: 500, description: 'As the notice’s `placeIds` (repeatable); absent: []' })),
+});
+export type NoticeAudienceQueryInput = Static<typeof NoticeAudienceQuery>;
+
+export const NoticeAudienceSchema = Type.Object({
+  subscriptions: Type.Integer({ description: 'Active reminder subscriptions of the places concerned: each gets the notice once' }),
+  push: Type.Integer({ description: 'Of which by Web Push' }),
+  email: Type.Integer({ description: 'Of which by e-mail' }),
+});
+export type NoticeAudience = Static<typeof NoticeAudienceSchema>;

@@ -2,8 +2,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { toNotice } from './mapper.ts';
-import { findCurrentAndComingNotices, findNoticeCity, isPlaceOfCity } from './repository.ts';
-import type { Notice } from './schemas.ts';
+import { countAudience, findCurrentAndComingNotices, findNoticeCity, groupCitiesAndPlaces, isPlaceOfCity } from './repository.ts';
+import type { Notice, NoticeAudience, NoticeAudienceQueryInput } from './schemas.ts';
+import { reachableRecord, type AdminAgent } from '../admin/agent.ts';
+import { assertNoFault, groupFound } from '../admin/store.ts';
+import { findCityGroupRef } from '../domain/cities.ts';
+import { noticeScopeFaults } from './notice-rules.ts';
 
 /**
  * The notices a resident of a city (or of one of its places) sees now, and when that answer stops being right: the
@@ -33,4 +37,21 @@ export async function noticesInForce(
     if (row.ends_at !== null) next = Math.min(next, row.ends_at.getTime());
   }
   return { notices, nextChange: Number.isFinite(next) ? new Date(next) : null };
+}
+
+/**
+ * Who a notice of this scope would reach if sent now (the console shows it before sending): the scope is checked as a
+ * notice's (400 naming `placeIds[1]`), the group must be the agent's (404 at `cityGroupId`).
+ */
+export async function noticeAudience(db: Kysely<DB>, agent: AdminAgent, query: NoticeAudienceQueryInput): Promise<NoticeAudience> {
+  const notFound = () => errors.cityGroupNotFound('cityGroupId');
+  const group = reachableRecord(agent, groupFound(await findCityGroupRef(db, query.cityGroupId.toLowerCase())), (f) => f.groupIds, notFound);
+  const scope = {
+    cityIds: [...new Set((query.cityIds ?? []).map((id) => id.toLowerCase()))],
+    placeIds: [...new Set((query.placeIds ?? []).map((id) => id.toLowerCase()))],
+  };
+  const { cityIds, placeCity } = await groupCitiesAndPlaces(db, group.row.id, scope.placeIds);
+  assertNoFault(noticeScopeFaults(scope, { groupCityIds: cityIds, placeCity }));
+  const { push, email } = await countAudience(db, group.row.id, scope);
+  return { subscriptions: push + email, push, email };
 }

@@ -95,5 +95,6 @@ describe('OpenAPI document', () => {
     assert.equal(names('GET /admin/notices/{id}'), 'getAdminNotice');
     assert.equal(names('PATCH /admin/notices/{id}'), 'updateAdminNotice');
     assert.equal(names('DELETE /admin/notices/{id}'), 'deleteAdminNotice');
+    assert.equal(names('GET /admin/notices/audience'), 'getAdminNoticeAudience');
   });
 });

@@ -2341,6 +2341,26 @@ export interface paths {
         patch: operations["updateAdminNotice"];
         trace?: never;
     };
+    "/admin/notices/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who a notice of this scope would reach: the active reminder subscriptions of its places
+         * @description What the console shows before a notice is sent with `notify`: the active reminder subscriptions of the places a notice of this scope covers (of the group’s ACTIF cities), by channel, as the worker would choose them if it sent it now. `cityIds` and `placeIds` (repeatable) are checked as a notice’s: 400 `validation` naming the element (`placeIds[1]`); a group outside the agent’s answers 404 at `cityGroupId`, as an unknown one.
+         */
+        get: operations["getAdminNoticeAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -17926,6 +17946,76 @@ export interface operations {
             };
             /** @description Error body of every failure */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminNoticeAudience: {
+        parameters: {
+            query: {
+                /** @description The notice’s group (404 for a group outside the agent’s) */
+                cityGroupId: string;
+                /** @description As the notice’s `cityIds` (repeatable); absent: [] */
+                cityIds?: string[];
+                /** @description As the notice’s `placeIds` (repeatable); absent: [] */
+                placeIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Active reminder subscriptions of the places concerned: each gets the notice once */
+                        subscriptions: number;
+                        /** @description Of which by Web Push */
+                        push: number;
+                        /** @description Of which by e-mail */
+                        email: number;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
