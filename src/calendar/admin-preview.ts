@@ -3,13 +3,13 @@ import type { DB } from '../db/types.ts';
 import { reachableOwned, type AdminAgent } from '../admin/agent.ts';
 import { under, type RecordFault } from '../domain/rules/faults.ts';
 import { collectionDayFaults, collectionExceptionFaults } from '../domain/rules/cities.ts';
-import { computeCalendar, type Occurrence, type PlaceSchedule } from '../domain/collection-calendar.ts';
+import { computeCalendar, withCancelled, type Occurrence, type PlaceSchedule } from '../domain/collection-calendar.ts';
 import type { FrenchWeekday } from '../kernel/dates.ts';
 import { todayIn } from '../kernel/dates.ts';
 import { errors } from '../kernel/errors.ts';
 import { loadAdminPlaceSchedule } from './repository.ts';
 import { requestedRange } from './routes.ts';
-import type { CollectionsQuery, PreviewInput } from './schemas.ts';
+import type { PlaceCollectionsQuery, PreviewInput } from './schemas.ts';
 
 /**
  * The preview of a place's collections (docs/api.md, the admin API): the calendar of section 3b computed by the same engine
@@ -21,13 +21,14 @@ export async function previewCollections(
   db: Kysely<DB>,
   agent: AdminAgent,
   placeId: string,
-  query: CollectionsQuery,
+  query: PlaceCollectionsQuery,
   proposal: PreviewInput | null,
   now: Date,
 ): Promise<Occurrence[]> {
   const { schedule } = reachableOwned(agent, await loadAdminPlaceSchedule(db, placeId), errors.collectionPlaceNotFound);
   const range = requestedRange(query, todayIn(schedule.timeZone, now));
-  return computeCalendar(proposal ? proposed(schedule, proposal) : schedule, range).occurrences;
+  const calendar = computeCalendar(proposal ? proposed(schedule, proposal) : schedule, range);
+  return query.include === 'cancelled' ? withCancelled(calendar) : calendar.occurrences;
 }
 
 /** The schedule with the proposed days and exceptions instead of the stored ones; 400 naming the first faulty field. */

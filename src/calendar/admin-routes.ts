@@ -7,13 +7,18 @@ import { requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { exceptionStore } from './admin-exceptions.ts';
 import { previewCollections } from './admin-preview.ts';
+import { previewGroupHolidays } from './holiday-preview.ts';
 import {
-  CollectionsQuerySchema,
+  CityGroupIdParams,
   exceptionSchemas,
+  HolidayPreviewBody,
+  HolidayPreviewSchema,
   OccurrenceListSchema,
+  PlaceCollectionsQuerySchema,
   PlaceIdParams,
   PreviewBody,
-  type CollectionsQuery,
+  type HolidayPreviewInput,
+  type PlaceCollectionsQuery,
   type PreviewInput,
 } from './schemas.ts';
 
@@ -53,18 +58,20 @@ export default async function calendarAdminRoutes(app: FastifyInstance) {
     service: adminService(exceptionStore),
   });
   registerPreview(app);
+  registerHolidayPreview(app);
 }
 
 const PREVIEW_NOTE =
   'The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same ' +
   'engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the ' +
-  'city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.';
+  'city’s time zone; `to` before `from` or a span over 366 days: 400), `include=cancelled` as there too (the collections removed, ' +
+  'status `CANCELLED`, on their own day). A place outside the agent’s groups answers 404.';
 
 /** `GET|POST /admin/places/:placeId/preview`: a place's calendar as it is, or as it would be with other days and exceptions. */
 function registerPreview(app: FastifyInstance) {
-  const schema = { ...adminRoute, params: PlaceIdParams, querystring: CollectionsQuerySchema };
+  const schema = { ...adminRoute, params: PlaceIdParams, querystring: PlaceCollectionsQuerySchema };
   const response = { 200: OccurrenceListSchema, ...guardErrors, 404: ErrorSchema };
-  type Request = { Params: { placeId: string }; Querystring: CollectionsQuery };
+  type Request = { Params: { placeId: string }; Querystring: PlaceCollectionsQuery };
 
   app.get<Request>('/places/:placeId/preview', {
     schema: { ...schema, summary: 'Preview a place’s collections as they are', description: PREVIEW_NOTE, response },
@@ -87,4 +94,31 @@ function registerPreview(app: FastifyInstance) {
     },
   }, async (request) =>
     previewCollections(app.db, adminAgentOf(request), request.params.placeId, request.query, request.body, app.clock()));
+}
+
+/** `POST /admin/city-groups/:cityGroupId/holiday-preview`: what a group's holiday rules do over the next twelve months. */
+function registerHolidayPreview(app: FastifyInstance) {
+  app.post<{ Params: { cityGroupId: string }; Body: HolidayPreviewInput }>('/city-groups/:cityGroupId/holiday-preview', {
+    schema: {
+      ...adminRoute,
+      operationId: 'previewAdminCityGroupHolidays',
+      summary: 'Preview what a city group’s holiday rules do to its collections (nothing stored)',
+      description:
+        'For each public holiday from today (in the time zone of most of the group’s cities) to the day before the same ' +
+        'date next year: the national holidays, and Alsace-Moselle’s two (`vendredi-saint`, `saint-etienne`) when a city ' +
+        'of the group follows that calendar, each with the cities observing it. For each, one effect per waste type ' +
+        'the group’s places of those cities collect that day by their weekly days: the `action` the rules give it (the ' +
+        'most specific rule: docs/api.md, exceptions and holiday rules), how many `places` have it planned, how many of ' +
+        'them an exception decides instead (`byException`), and `movedTo`, the day most of the moved collections land on, as the calendar ' +
+        'engine computes each place’s calendar (the same as `GET …/collections`). `holidayRules` (the shape of ' +
+        '`PATCH /admin/city-groups/{id}`) replaces the stored rules for the preview; absent, the stored rules. Proposed ' +
+        'rules are checked with the bundle’s rule, as a PATCH is (400 naming `holidayRules[i].wasteTypeId` for a waste ' +
+        'type not of the group’s cities, `holidayRules[i]` for a second rule naming the same holiday and waste type). ' +
+        'Needs `CITIES`; a group the agent does not hold answers 404, like an unknown one. Nothing is stored; answers 200.',
+      params: CityGroupIdParams,
+      body: HolidayPreviewBody,
+      response: { 200: HolidayPreviewSchema, ...guardErrors, 404: ErrorSchema },
+    },
+  }, async (request) =>
+    previewGroupHolidays(app.db, adminAgentOf(request), request.params.cityGroupId, request.body, app.clock()));
 }

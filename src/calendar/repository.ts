@@ -164,3 +164,28 @@ export async function publishSequences(db: Kysely<DB>, placeId: string, occurren
   }
   return sequences;
 }
+
+// The preview of a city group's holidays (docs/api.md, exceptions and holiday rules): the group and what each of its
+// cities says of its calendar.
+
+export interface GroupCalendarCity {
+  id: string;
+  name: string;
+  timeZone: string;
+  holidayCalendar: string;
+}
+
+/** A city group's id and its cities (ACTIF or not) with their time zone and holiday calendar; undefined for an unknown group. */
+export async function loadGroupCalendarCities(db: Kysely<DB>, cityGroupId: string): Promise<{ id: string; cities: GroupCalendarCity[] } | undefined> {
+  const [group, cities] = await Promise.all([
+    db.selectFrom('city_group').select('id').where('id', '=', cityGroupId).executeTakeFirst(),
+    db
+      .selectFrom('city')
+      .select(['id', 'name', 'time_zone', 'holiday_calendar'])
+      .where('city_group_id', '=', cityGroupId)
+      .orderBy('id')
+      .execute(),
+  ]);
+  if (!group) return undefined;
+  return { id: group.id, cities: cities.map((c) => ({ id: c.id, name: c.name, timeZone: c.time_zone, holidayCalendar: c.holiday_calendar })) };
+}

@@ -1,7 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { adminSchemas, ErrorSchema, Nullable, TimeOfDay, Timestamp, Uuid } from '../kernel/schemas.ts';
-import { ExceptionKindInput, ExceptionKindSchema, MovedToDescription, WasteCollectionExceptionSchema } from '../domain/city-model/schemas.ts';
+import {
+  ExceptionKindInput,
+  ExceptionKindSchema,
+  holidayRuleSchema,
+  MovedToDescription,
+  WasteCollectionExceptionSchema,
+} from '../domain/city-model/schemas.ts';
+import { HOLIDAY_ACTIONS } from '../domain/collection-calendar.ts';
 import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
+import { HOLIDAY_KEYS } from '../kernel/holidays.ts';
 
 export { ErrorSchema };
 
@@ -149,3 +157,69 @@ export const PreviewBody = Type.Object(
   { description: 'The days and exceptions to preview the calendar with; nothing is stored' },
 );
 export type PreviewInput = Static<typeof PreviewBody>;
+
+// The preview of a city group's holidays (docs/api.md, exceptions and holiday rules): what its holiday rules, stored or
+// proposed, do to the collections of its places on each public holiday of the next twelve months.
+
+export const CityGroupIdParams = Type.Object({ cityGroupId: Uuid('City group id') });
+
+/** As many rules as a group may hold (the group's own limit, src/cities/admin-schemas.ts MAX_HOLIDAY_RULES). */
+const MAX_PROPOSED_HOLIDAY_RULES = 500;
+
+export const HolidayPreviewBody = Type.Object(
+  {
+    holidayRules: Type.Optional(
+      Type.Array(holidayRuleSchema(Uuid('A waste type of one of the group’s cities; null: every waste type')), {
+        maxItems: MAX_PROPOSED_HOLIDAY_RULES,
+        description: 'The rules to preview, as `PATCH /admin/city-groups/{id}` takes them. Absent: the stored rules',
+      }),
+    ),
+  },
+  { description: 'The holiday rules to preview the group’s collections with; nothing is stored' },
+);
+export type HolidayPreviewInput = Static<typeof HolidayPreviewBody>;
+
+const CalendarDay = (description: string) => Type.String({ format: 'date', examples: ['2026-12-25'], description });
+
+const HolidayEffectSchema = Type.Object({
+  wasteTypeId: Uuid(),
+  wasteTypeName: Type.String(),
+  cityId: Uuid('The waste type’s city'),
+  cityName: Type.String(),
+  action: Type.Enum([...HOLIDAY_ACTIONS], { description: 'What the rules do to that collection: the most specific rule, `KEEP` where none applies' }),
+  places: Type.Integer({ minimum: 1, description: 'The group’s places of that city with a collection of that waste type planned that day (by their weekly days)' }),
+  byException: Type.Integer({
+    minimum: 0,
+    description: 'Of those, the places whose collection that day an exception cancels or moves instead (an exception wins over the rules)',
+  }),
+  movedTo: Nullable(
+    CalendarDay(
+      'The day most of the collections the rules move land on (`NEXT_DAY`, `PREVIOUS_DAY`, `SHIFT_WEEK`), as the calendar engine computes it; ' +
+        'null when they stay or are cancelled, or when each moved one merges with a collection already planned there',
+    ),
+  ),
+});
+
+const HolidayPreviewItemSchema = Type.Object({
+  date: CalendarDay('The holiday, `YYYY-MM-DD`'),
+  holiday: Type.Enum([...HOLIDAY_KEYS], { description: 'Its key, as holiday rules name it' }),
+  name: Type.String({ examples: ['Noël'] }),
+  cities: Type.Array(Type.Object({ id: Uuid(), name: Type.String() }), {
+    description:
+      'The group’s cities for which it is a public holiday, by name: all of them for a national one; for `vendredi-saint` and ' +
+      '`saint-etienne`, those whose `holidayCalendar` is `FR-ALSACE-MOSELLE`',
+  }),
+  effects: Type.Array(HolidayEffectSchema, {
+    description: 'One per waste type collected that day at one of the group’s places of a city observing the holiday, by city name then waste type name',
+  }),
+});
+
+export const HolidayPreviewSchema = Type.Object({
+  from: CalendarDay('First day looked at: today in the group’s cities’ time zone'),
+  to: CalendarDay('Last day looked at: the day before the same date next year'),
+  holidays: Type.Array(HolidayPreviewItemSchema, {
+    description:
+      'Each public holiday from `from` to `to`, by date: the national ones, and Alsace-Moselle’s two when a city of the group follows that calendar',
+  }),
+});
+export type HolidayPreview = Static<typeof HolidayPreviewSchema>;

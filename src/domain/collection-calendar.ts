@@ -165,6 +165,26 @@ interface Fate {
   holiday: Holiday | null;
 }
 
+/** What a group's rules do to a waste type's collection on a holiday, by the holiday's key. */
+export type HolidayActionOf = (holidayKey: string, wasteTypeId: string) => HolidayAction;
+
+/**
+ * The action a group's rules give the collection of a waste type on a holiday: the most specific rule wins (a holiday
+ * key over `*`, then a waste type over every one); KEEP where none applies. The engine reads the rules through it, and
+ * so does the console's preview of a group's holidays (src/calendar/holiday-preview.ts), which names each action.
+ */
+export function holidayActionOf(rules: readonly HolidayRule[]): HolidayActionOf {
+  const byTarget = new Map<string, HolidayAction>();
+  for (const rule of rules) byTarget.set(`${rule.holiday}|${rule.wasteTypeId ?? ''}`, rule.action);
+  if (byTarget.size === 0) return () => 'KEEP';
+  return (holidayKey, wasteTypeId) =>
+    byTarget.get(`${holidayKey}|${wasteTypeId}`) ??
+    byTarget.get(`${holidayKey}|`) ??
+    byTarget.get(`*|${wasteTypeId}`) ??
+    byTarget.get('*|') ??
+    'KEEP';
+}
+
 const PLANNED: Fate = { day: null, status: 'PLANNED', note: null, exception: null, holiday: null };
 
 /** An exception's name and description, as one note. */
@@ -178,7 +198,8 @@ const dayText = (day: DayNumber) => frenchDate(formatDayNumber(day));
 class Adjustments {
   readonly #calendar: HolidayCalendar;
   readonly #exceptions = new Map<string, ExceptionSpan[]>();
-  readonly #rules = new Map<string, HolidayAction>();
+  readonly #hasRules: boolean;
+  readonly #action: HolidayActionOf;
 
   constructor(schedule: PlaceSchedule, timeZone: string) {
     this.#calendar = schedule.holidayCalendar ?? 'FR';
@@ -194,23 +215,16 @@ class Adjustments {
     }
     // The earliest exception speaks for a day several of them cover.
     for (const list of this.#exceptions.values()) list.sort((a, b) => a.from - b.from || a.to - b.to);
-    for (const rule of schedule.holidayRules ?? []) this.#rules.set(`${rule.holiday}|${rule.wasteTypeId ?? ''}`, rule.action);
+    this.#hasRules = (schedule.holidayRules ?? []).length > 0;
+    this.#action = holidayActionOf(schedule.holidayRules ?? []);
   }
 
   holidayOn(day: DayNumber): Holiday | null {
     return holidayOn(day, this.#calendar);
   }
 
-  /** The most specific rule for a waste type on a holiday: a holiday key over `*`, then a waste type over every one. */
   action(holiday: Holiday, wasteTypeId: string): HolidayAction {
-    if (this.#rules.size === 0) return 'KEEP';
-    return (
-      this.#rules.get(`${holiday.key}|${wasteTypeId}`) ??
-      this.#rules.get(`${holiday.key}|`) ??
-      this.#rules.get(`*|${wasteTypeId}`) ??
-      this.#rules.get('*|') ??
-      'KEEP'
-    );
+    return this.#action(holiday.key, wasteTypeId);
   }
 
   /** The CANCEL or MOVE exception that speaks for a planned collection on that day, if any. */
@@ -241,7 +255,7 @@ class Adjustments {
       if (exception.kind === 'MOVE') return { day: exception.movedTo, status: 'MOVED', note, exception: exception.rule, holiday: null };
       return { day, status: 'CANCELLED', note, exception: exception.rule, holiday: null };
     }
-    const holiday = this.#rules.size > 0 ? this.holidayOn(day) : null;
+    const holiday = this.#hasRules ? this.holidayOn(day) : null;
     const action = holiday ? this.action(holiday, wasteTypeId) : 'KEEP';
     if (holiday && action === 'CANCEL') {
       return { day, status: 'CANCELLED', note: `Pas de collecte le ${dayText(day)} (${holiday.name})`, exception: null, holiday };
@@ -263,7 +277,7 @@ class Adjustments {
    */
   shifts(days: readonly DayNumber[], wasteTypeId: string): Map<DayNumber, { days: number; holiday: Holiday | null }> {
     const shifts = new Map<DayNumber, { days: number; holiday: Holiday | null }>();
-    if (this.#rules.size === 0) return shifts;
+    if (!this.#hasRules) return shifts;
     for (const day of days) {
       const holiday = this.holidayOn(day);
       if (!holiday || this.action(holiday, wasteTypeId) !== 'SHIFT_WEEK' || this.exceptionOn(day, wasteTypeId)) continue;

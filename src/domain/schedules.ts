@@ -20,8 +20,8 @@ export interface ScheduledPlace {
   schedule: PlaceSchedule;
 }
 
-/** Which places: these ids, or every place of a city. */
-export type ScheduleScope = { placeIds: readonly string[] } | { cityId: string };
+/** Which places: these ids, every place of a city, or every place of a city group's cities. */
+export type ScheduleScope = { placeIds: readonly string[] } | { cityId: string } | { cityGroupId: string };
 
 /** A place and what its city says of its calendar: the first of the loader's two round trips. */
 export interface PlaceRef {
@@ -42,6 +42,7 @@ export async function loadSchedules(db: Kysely<DB>, scope: ScheduleScope): Promi
     .select(['p.id', 'p.name', 'p.city_id', 'city.city_group_id', 'city.time_zone', 'city.holiday_calendar'])
     .$if('placeIds' in scope, (qb) => qb.where('p.id', 'in', (scope as { placeIds: string[] }).placeIds))
     .$if('cityId' in scope, (qb) => qb.where('p.city_id', '=', (scope as { cityId: string }).cityId))
+    .$if('cityGroupId' in scope, (qb) => qb.where('city.city_group_id', '=', (scope as { cityGroupId: string }).cityGroupId))
     .execute();
   return schedulesOf(db, places);
 }

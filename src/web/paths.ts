@@ -33,6 +33,7 @@ export const CONSOLE_ROUTES = [
   '/console/communes/:cityId/secteurs',
   '/console/secteurs/:placeId',
   '/console/communes/:cityId/points-d-apport',
+  '/console/collectivites/:cityGroupId/jours-feries',
   '/console/conversations',
   '/console/conversations/:conversationId',
   '/console/reponses-types',

@@ -80,8 +80,8 @@ for (const kind of testDatabaseKinds()) {
       await checkA11y(page, 'place');
       await shoot(page, 'place');
 
-      await page.getByRole('button', { name: /Annuler ou déplacer une collecte/ }).click();
-      await page.getByRole('heading', { level: 2, name: /Nouvelle exception/ }).waitFor();
+      await page.getByRole('button', { name: 'Annuler, déplacer ou ajouter une collecte' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Annuler une collecte' }).waitFor();
       await page.getByLabel('Type de déchets').selectOption(target.wasteTypeId);
       await page.getByLabel('Du', { exact: true }).fill(target.date);
       // The date input shows the day in the browser's way; the console says it in French beside it.

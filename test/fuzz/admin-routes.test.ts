@@ -68,8 +68,11 @@ const LOGIN_TABLES = ['login_attempt', 'refresh_session'] as const;
 const LOGIN_COLUMNS = ['last_login_at'];
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Routes that take a body by POST but store nothing: a place's preview computes what would be, the content check judges MDX. */
-const READ_BY_POST = /\/(preview|content\/check)$/;
+/**
+ * Routes that take a body by POST but store nothing: a place's preview and a group's holiday preview compute what would
+ * be, the content check judges MDX.
+ */
+const READ_BY_POST = /\/(preview|holiday-preview|content\/check)$/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** An id no record has. */

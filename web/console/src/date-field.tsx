@@ -17,6 +17,9 @@ export function DateField({
   hint?: ComponentChildren;
   error?: string | null;
   required?: boolean;
+  /** The first and last days the picker offers (YYYY-MM-DD). */
+  min?: string;
+  max?: string;
 }) {
   const said = DAY.test(value) ? <span class="date-said">Date choisie&nbsp;: {frenchDate(value)}.</span> : null;
   return (

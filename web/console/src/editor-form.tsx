@@ -74,6 +74,18 @@ export function refusedField(err: unknown): string | null {
   return err.field.replace(/[.[].*$/, '');
 }
 
+/**
+ * The save's refusal while the field it names still holds what was sent: once the agent changes that field, the
+ * refusal no longer speaks of it and is not shown (the form's own checks still are). Pass it to `fieldError`.
+ */
+export function useLiveRefusal<F>(editor: { saveError: unknown; form: F | null }): { saveError: unknown } {
+  const field = refusedField(editor.saveError);
+  const valueOf = (form: F | null) => (field && form ? JSON.stringify((form as Record<string, unknown>)[field]) : null);
+  const sent = useRef<{ error: unknown; value: string | null } | null>(null);
+  if (sent.current?.error !== editor.saveError) sent.current = { error: editor.saveError, value: valueOf(editor.form) };
+  return { saveError: field === null || sent.current!.value === valueOf(editor.form) ? editor.saveError : null };
+}
+
 /** The save's refusal when it names `field` (shown at that field), else null. */
 export function fieldError(editor: { saveError: unknown }, field: string): string | null {
   return refusedField(editor.saveError) === field ? (editor.saveError as ApiError).message : null;

@@ -177,3 +177,36 @@ export function Checkbox({
     </div>
   );
 }
+
+/** One choice of a few, as radio buttons under a legend (the kind of an exception). */
+export function RadioGroup<V extends string>({
+  legend,
+  value,
+  options,
+  onChange,
+  hint,
+}: {
+  legend: string;
+  value: V;
+  options: { value: V; label: string }[];
+  onChange: (value: V) => void;
+  hint?: ComponentChildren;
+}) {
+  const id = useId();
+  return (
+    <fieldset class="radios" aria-describedby={hint ? `${id}-hint` : undefined}>
+      <legend>{legend}</legend>
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {options.map((o) => (
+        <div class="radio" key={o.value}>
+          <input type="radio" id={`${id}-${o.value}`} name={id} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} />
+          <label for={`${id}-${o.value}`}>{o.label}</label>
+        </div>
+      ))}
+    </fieldset>
+  );
+}

@@ -29,3 +29,6 @@ export const dayToTimestamp = (day: string): string => `${day}T12:00:00.000Z`;
 
 /** A name between French quotation marks, with the no-break spaces they take: `«\u00a0Verre\u00a0»`. */
 export const quoted = (name: string): string => `«\u00a0${name}\u00a0»`;
+
+/** `2\u00a0secteurs`, `1\u00a0secteur`: a number and its noun, kept on one line. */
+export const counted = (n: number, singular: string, plural: string): string => `${n}\u00a0${n > 1 ? plural : singular}`;

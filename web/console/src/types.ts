@@ -1,6 +1,7 @@
 // Shapes of the admin API as the console reads them (docs/api.md, the admin API), named from the types generated from
 // GET /openapi.json (web/shared/api-types.gen.ts): the public shapes both apps read come from web/shared/types.ts.
-import type { GetJson } from '../../shared/types.ts';
+import type { paths } from '../../shared/api-types.gen.ts';
+import type { GetJson, JsonAnswer } from '../../shared/types.ts';
 
 export type { Collection, CollectionException, GroupContact } from '../../shared/types.ts';
 
@@ -18,3 +19,12 @@ export type Badge = GetJson<'/admin/badges/{id}'>;
 export type Serie = GetJson<'/admin/series/{id}'>;
 export type AttachedLocation = GetJson<'/admin/attached-locations/{id}'>;
 export type WasteTypeDetail = GetJson<'/admin/waste-type-details/{id}'>;
+/** A place's exception as the admin API holds it: with its kind (CANCEL, MOVE, ADD) and the day a MOVE goes to. */
+export type AdminException = GetJson<'/admin/exceptions/{id}'>;
+export type ExceptionKind = AdminException['kind'];
+/** One of a city group's holiday rules (docs/api.md, exceptions and holiday rules). */
+export type HolidayRule = CityGroup['holidayRules'][number];
+export type HolidayKey = Exclude<HolidayRule['holiday'], '*'>;
+export type HolidayAction = HolidayRule['action'];
+/** What a group's holiday rules do over the next twelve months (POST /admin/city-groups/:id/holiday-preview). */
+export type HolidayPreview = JsonAnswer<paths['/admin/city-groups/{cityGroupId}/holiday-preview']['post']>;

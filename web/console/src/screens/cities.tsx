@@ -46,6 +46,11 @@ export default function Cities({ query }: ScreenProps) {
                     )}
                   </>
                 )}
+                <p>
+                  <Link href={`/console/collectivites/${group.id}/jours-feries`}>
+                    Jours fériés<span class="visually-hidden"> de {group.name}</span>
+                  </Link>
+                </p>
                 {cities.length === 0 ? (
                   <p class="muted">Aucune commune.</p>
                 ) : (

@@ -7,14 +7,14 @@ import type { ResourceSpec } from '../crud/spec.ts';
 import { removeRecord, useEditing } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import { Swatch, Table } from '../table.tsx';
-import type { AttachedLocation, City, Place, WasteType } from '../types.ts';
+import type { AdminException, AttachedLocation, City, Place, WasteType } from '../types.ts';
 import { Breadcrumbs, Loaded, Notices, Title, useResource } from '../ui.tsx';
 import { PlaceEditor, describeArea } from './place-area.tsx';
 import { DayEditor } from './place-days.tsx';
 import { ExceptionEditor } from './place-exceptions.tsx';
 import { Preview, type PlaceContext } from './place-preview.tsx';
 import { streetSpec } from './place-streets.ts';
-import { dayIn, dayRule, frenchDate } from './place-text.ts';
+import { dayRule, exceptionText } from './place-text.ts';
 
 /** A place's attached locations (docs/api.md, from an address to a collection place): the addresses the lookup answers with this place. */
 const attachedLocationSpec = (placeId: string): ResourceSpec<AttachedLocation> => ({
@@ -38,9 +38,9 @@ const attachedLocationSpec = (placeId: string): ResourceSpec<AttachedLocation> =
 export default function PlaceScreen({ params, query }: ScreenProps) {
   const { placeId } = params;
   const data = useResource(placeId, async (): Promise<PlaceContext> => {
-    const place = await get<Place>(`/admin/places/${placeId}`);
+    const [place, exceptions] = await Promise.all([get<Place>(`/admin/places/${placeId}`), getAll<AdminException>(`/admin/places/${placeId}/exceptions`)]);
     const [city, types] = await Promise.all([get<City>(`/admin/cities/${place.cityId}`), getAll<WasteType>(`/admin/cities/${place.cityId}/waste-types`)]);
-    return { city, place, types };
+    return { city, place, types, exceptions };
   });
   // `?edit=jour:<id>`, `exception:nouveau`, `secteur`: the form open, and which.
   const { editing: edit, status, setStatus, open, done } = useEditing(query, data.reload);
@@ -61,7 +61,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
   return (
     <Loaded resource={data} what="du secteur">
       {(ctx) => {
-        const { city, place, types } = ctx;
+        const { city, place, types, exceptions } = ctx;
         const typeOf = new Map(types.map((t) => [t.id, t]));
         const typeCell = (id: string) => (
           <>
@@ -125,18 +125,12 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
             <h2>Exceptions</h2>
             <Table
               caption="Exceptions"
-              rows={place.exceptions}
+              rows={exceptions}
               rowKey={(x) => x.id}
               empty="Aucune exception."
               columns={[
                 { label: 'Type de déchets', cell: (x) => typeCell(x.wasteTypeId) },
-                {
-                  label: 'Dates',
-                  cell: (x) =>
-                    x.dateTo && dayIn(x.dateTo, city.timeZone) !== dayIn(x.dateFrom, city.timeZone)
-                      ? `du ${frenchDate(dayIn(x.dateFrom, city.timeZone))} au ${frenchDate(dayIn(x.dateTo, city.timeZone))}`
-                      : frenchDate(dayIn(x.dateFrom, city.timeZone)),
-                },
+                { label: 'Collecte', cell: (x) => exceptionText(x, city.timeZone) },
                 { label: 'Titre', cell: (x) => x.name ?? '—' },
                 { label: 'Explication', cell: (x) => x.description ?? '—' },
                 {
@@ -157,7 +151,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
             />
             <p>
               <button type="button" class="button secondary" onClick={() => open('exception:nouveau')}>
-                Annuler ou déplacer une collecte (exception)
+                Annuler, déplacer ou ajouter une collecte
               </button>
             </p>
             <CrudSection heading="Rues desservies" spec={streetSpec(place.id)} />
