@@ -8,10 +8,11 @@ const DATA = `collecte-data-${VERSION}`;
 const STATIC = ['/manifest.webmanifest', '/icon.svg'];
 
 // Public data kept for offline reading: network first, the last copy when offline. Not the collections (dates
-// computed for a day: the app keeps its own copy, drops the past dates and says it is offline), not the address
+// computed for a day: the app keeps its own copy, drops the past dates and says it is offline), not the service
+// notices (in force now: the app keeps those of its last calendar with it and drops the ended ones), not the address
 // suggestions (typed live), not files.
 const KEPT = /^\/public\/(cities|city-groups|challenges|blog-posts|chat|cms)(\/|$)/;
-const NEVER = /\/(collections|calendar\.ics|file|thumbnail)$|^\/public\/places\//;
+const NEVER = /\/(collections|notices|calendar\.ics|file|thumbnail)$|^\/public\/places\//;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

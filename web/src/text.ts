@@ -62,7 +62,7 @@ export function relativeDay(isoDate: string, today = todayInFrance()): string {
   return longDay(isoDate);
 }
 
-/** "24 novembre 2026" for an instant (exceptions, posts). */
+/** "24 novembre 2026" for an instant (the day an offline copy was saved, posts). */
 export function shortDate(iso: string): string {
   return firstOfMonth(shortFormat.format(new Date(iso)));
 }

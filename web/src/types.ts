@@ -1,12 +1,11 @@
 // The shapes of the public API this app reads, named from the types generated from GET /openapi.json
 // (web/shared/api-types.gen.ts); those the console reads too are named in web/shared/types.ts.
-import type { City, CollectionException, GetJson, JsonAnswer, Schema } from '../shared/types.ts';
+import type { City, GetJson, JsonAnswer, Schema } from '../shared/types.ts';
 import type { paths } from '../shared/api-types.gen.ts';
 
 export type {
   City, CityGroup, Collection, CollectionDay, GroupContact, Listing, RecyclingPoint, WasteDetail, WasteType,
 } from '../shared/types.ts';
-export type PlaceException = CollectionException;
 
 export type Place = City['wasteCollectionPlaces'][number];
 /** A collection place found from an address or a position (GET /public/places/lookup, docs/api.md, from an address to a collection place). */
@@ -29,6 +28,9 @@ export type Site = GetJson<'/public/cms/sites/{slug}'>;
 export type Menu = GetJson<'/public/cms/sites/{slug}/menus'>[number];
 export type MenuItem = Schema<'MenuItem'>;
 export type CmsPage = GetJson<'/public/cms/pages/{id}'>;
+
+/** A service notice in force (GET /public/cities/:cityId/notices, docs/api.md, collections that move and service notices). */
+export type ServiceNotice = GetJson<'/public/cities/{cityId}/notices'>[number];
 
 export type ReminderConfig = GetJson<'/public/reminders/config'>;
 export type ReminderSubscription = Schema<'ReminderDeviceSubscription'>;

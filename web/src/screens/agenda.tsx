@@ -47,13 +47,17 @@ const HANDLER_WAIT_MS = 1500;
  * The iCalendar subscription: `webcal://` opens the device's agenda where it has one; elsewhere (a desktop browser
  * without an agenda application) nothing happens, so the page says so and offers the link to copy and Google Agenda.
  * With « avec un rappel », every link carries `?alarm=HH:MM`: the agenda rings the evening before each collection.
+ * With « sans les collectes annulées », `cancelled=false`: the feed leaves out the cancelled collections, which it
+ * otherwise lists with `STATUS:CANCELLED` (docs/api.md, collections that move and service notices), for the agendas that ignore that status and would show them.
  */
 function Subscribe({ base, fileName, alarm }: { base: string; fileName: string; alarm: string }) {
   const [hint, setHint] = useState<string | null>(null);
   const [withAlarm, setWithAlarm] = useState(false);
+  const [withoutCancelled, setWithoutCancelled] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const feed = `${location.host}${base}${withAlarm ? `?alarm=${alarm}` : ''}`;
+  const query = [withAlarm && `alarm=${alarm}`, withoutCancelled && 'cancelled=false'].filter(Boolean).join('&');
+  const feed = `${location.host}${base}${query ? `?${query}` : ''}`;
   const webcal = `webcal://${feed}`;
   const https = `${location.protocol}//${feed}`;
   const google = `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}`;
@@ -84,6 +88,13 @@ function Subscribe({ base, fileName, alarm }: { base: string; fileName: string; 
       <p class="check">
         <input id="feed-alarm" type="checkbox" checked={withAlarm} onChange={(e) => setWithAlarm((e.target as HTMLInputElement).checked)} />{' '}
         <label for="feed-alarm">avec un rappel la veille à {hourInFrench(alarm)}</label>
+      </p>
+      <p class="check">
+        <input id="feed-no-cancelled" type="checkbox" aria-describedby="feed-no-cancelled-why" checked={withoutCancelled} onChange={(e) => setWithoutCancelled((e.target as HTMLInputElement).checked)} />{' '}
+        <label for="feed-no-cancelled">sans les collectes annulées</label>{' '}
+        <span id="feed-no-cancelled-why" class="muted">
+          (pour les agendas qui les montrent comme des collectes)
+        </span>
       </p>
       <p class="actions">
         <a class="button" href={webcal} onClick={subscribe}>

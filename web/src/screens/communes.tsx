@@ -7,6 +7,7 @@ import { fold } from '../text.ts';
 import type { City, CityGroup } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
 import { FindMyPlace } from './address.tsx';
+import { CityNotices } from '../notices.tsx';
 
 interface CityEntry {
   id: string;
@@ -108,6 +109,7 @@ export function PlaceChoice({ cityId }: { cityId: string }) {
   return (
     <section>
       <Title text={city.data.name}>{city.data.name} : votre secteur</Title>
+      {places.length !== 1 && <CityNotices cityId={cityId} />}
       {places.length === 0 ? (
         <p class="card">Aucun secteur de collecte n'est encore publié pour {city.data.name}.</p>
       ) : (

@@ -1,10 +1,12 @@
-// « Données ouvertes »: the open-data exports of docs/api.md, recycling points and open data, for the citizen's commune, as files to download.
+// « Données ouvertes »: the open-data exports of docs/api.md, recycling points and open data, for the citizen's commune, as files to download,
+// and how to read a place's calendar in Home Assistant.
 import { get } from '../api.ts';
 import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';
 import { addDays, todayInFrance } from '../text.ts';
 import type { City } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
+import { HomeAssistant } from './home-assistant.tsx';
 
 /** The calendar export's span: the coming year (the server refuses more than 366 days). */
 const CALENDAR_DAYS = 364;
@@ -65,19 +67,22 @@ export function OpenData() {
       ) : city.error != null || !city.data ? (
         <Problem error={city.error} retry={city.reload} />
       ) : (
-        <ul class="answers" aria-label="Fichiers à télécharger">
-          {exportsOf(city.data).map((e) => (
-            <li key={e.href} class="card">
-              <h2>
-                <a href={e.href} download>
-                  {e.title}
-                </a>
-              </h2>
-              <p class="muted">{e.format}</p>
-              <p>{e.what}</p>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul class="answers" aria-label="Fichiers à télécharger">
+            {exportsOf(city.data).map((e) => (
+              <li key={e.href} class="card">
+                <h2>
+                  <a href={e.href} download>
+                    {e.title}
+                  </a>
+                </h2>
+                <p class="muted">{e.format}</p>
+                <p>{e.what}</p>
+              </li>
+            ))}
+          </ul>
+          <HomeAssistant city={city.data} />
+        </>
       )}
     </section>
   );
