@@ -96,6 +96,8 @@ const LOOKUP_TARGET = 0.5;
 const LOOKUP_P99_MS = 50;
 /** Issue 18: the sorting-guide search at least half the rate of the bare trigram query on the same table. */
 const SEARCH_TARGET = 0.5;
+/** Issue 29: a place's calendar with its group's holiday rules costs at most 1.5 times as much as without. */
+const CALENDAR_RULES_TARGET = 0.67;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
 /** Above this many ACTIF cities the service streams the list (its default CITIES_STREAM_THRESHOLD). */
 const STREAM_THRESHOLD = CITIES_STREAM_THRESHOLD;
@@ -607,6 +609,77 @@ async function main() {
       console.log(`lookups over ${probes.addresses.length} streets and ${probes.positions.length} areas; the baseline's trigram index built in ${indexS.map((s) => s.toFixed(1)).join(', ')} s`);
     }
 
+    // Collections that move (issue 29): a place's year of collections computed for every request (no response cache),
+    // with its group's holiday rules and without them (the same groups' rules set to [] through the admin API),
+    // alternating. The rules may cost at most 1.5 times as much: ratio (with / without) at least 1 / 1.5.
+    let calendar: Record<string, unknown> | null = null;
+    if (!opts.only || 'calendar'.includes(opts.only)) {
+      // The embedded database takes one process: the services before this one are stopped.
+      await ours.stop();
+      const service = await startService(UNCACHED);
+      const token = await adminToken(service.port);
+      const places: { cityId: string; placeId: string }[] = bundle.cities
+        .filter((c: any) => c.status === 'ACTIF')
+        .flatMap((c: any) => (c.wasteCollectionPlaces ?? []).map((p: any) => ({ cityId: c.id, placeId: p.id })));
+      const yearPath = (k: number) => {
+        const { cityId, placeId } = places[k % places.length];
+        const from = new Date(Date.UTC(2026, 10, 1 + (k % 28)));
+        const to = new Date(from.getTime() + 364 * 86_400_000);
+        return `/public/cities/${cityId}/places/${placeId}/collections?from=${from.toISOString().slice(0, 10)}&to=${to.toISOString().slice(0, 10)}`;
+      };
+      const counter = { k: 0 };
+      const serve = (duration: number) =>
+        cannon(`http://127.0.0.1:${service.port}${yearPath(0)}`, {}, duration, {
+          requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: yearPath(counter.k++) }) }],
+        });
+      const groupRules: { id: string; rules: unknown[] }[] = bundle.cityGroups.map((g: any) => ({ id: g.id, rules: g.holidayRules ?? [] }));
+      const setRules = async (withRules: boolean) => {
+        for (const group of groupRules) {
+          const url = `http://127.0.0.1:${service.port}/admin/city-groups/${group.id}`;
+          const auth = { authorization: `Bearer ${token}` };
+          const etag = (await fetch(url, { headers: auth })).headers.get('etag')!;
+          const res = await fetch(url, {
+            method: 'PATCH',
+            headers: { ...auth, 'if-match': etag, 'content-type': 'application/json' },
+            body: JSON.stringify({ holidayRules: withRules ? group.rules : [] }),
+          });
+          if (res.status !== 200) throw new Error(`PATCH holidayRules: ${res.status} ${await res.text()}`);
+        }
+      };
+      const movedIn = async () => {
+        const year = (await (await fetch(`http://127.0.0.1:${service.port}${yearPath(0)}`)).json()) as { status: string }[];
+        return year.filter((o) => o.status === 'MOVED').length;
+      };
+      const withRules: Figures[] = [];
+      const without: Figures[] = [];
+      const moved = { withRules: 0, without: 0 };
+      await serve(WARMUP);
+      for (let turn = 0; turn < 2; turn++) {
+        await setRules(true);
+        moved.withRules = await movedIn();
+        withRules.push(await serve(DURATION));
+        await setRules(false);
+        moved.without = await movedIn();
+        without.push(await serve(DURATION));
+      }
+      await setRules(true);
+      await service.child.stop();
+      if (groupRules.every((g) => g.rules.length === 0) || moved.withRules === 0) throw new Error('calendar bench: the demo\'s holiday rules moved nothing');
+      const row: Row = {
+        route: 'GET …/places/:placeId/collections (a year, uncached) with the holiday rules vs without',
+        encoding: 'identity',
+        ours: mean(withRules),
+        limit: mean(without),
+        ratio: 0,
+        target: CALENDAR_RULES_TARGET,
+      };
+      row.ratio = row.ours.rps / row.limit.rps;
+      rows.push(row);
+      printRow(row);
+      calendar = { places: places.length, requests: counter.k, movedInFirstPlaceYear: moved };
+      console.log(`calendar: ${places.length} places, a year each; the first place's year has ${moved.withRules} collections moved by the rules, ${moved.without} without`);
+    }
+
     // The sorting guide (issue 18): what citizens type, a typo in each, distinct queries (bench/search.ts), against the
     // bare trigram query on waste_type_detail through the same driver, the service stopped meanwhile, alternating.
     let search: Record<string, unknown> | null = null;
@@ -664,6 +737,7 @@ async function main() {
       admin,
       lookup,
       search,
+      calendar,
       rows,
     };
     const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAdminResource } from '../admin/resource.ts';
+import { adminRoute, registerAdminResource } from '../admin/resource.ts';
 import { adminService } from '../admin/store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { noticeStore } from './admin-notices.ts';
@@ -53,7 +53,7 @@ export default async function noticeAdminRoutes(app: FastifyInstance) {
     '/notices/audience',
     {
       schema: {
-        tags: ['notices'],
+        ...adminRoute,
         summary: 'Who a notice of this scope would reach: the active reminder subscriptions of its places',
         description:
           'What the console shows before a notice is sent with `notify`: the active reminder subscriptions of the places a notice ' +

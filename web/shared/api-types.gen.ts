@@ -1570,15 +1570,35 @@ export interface paths {
         };
         /**
          * Preview a place’s collections as they are
-         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404.
+         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400), `include=cancelled` as there too (the collections removed, status `CANCELLED`, on their own day). A place outside the agent’s groups answers 404.
          */
         get: operations["getAdminPlacePreview"];
         put?: never;
         /**
          * Preview a place’s collections with other days and exceptions (nothing stored)
-         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400). A place outside the agent’s groups answers 404. `collectionDays` and `exceptions` (the import bundle's shapes, ids optional) replace the stored ones (either absent: the stored ones), checked with the bundle’s rules (400 naming the field: `collectionDays[0].wasteTypeId`). Nothing is stored; answers 200.
+         * @description The collections of `GET /public/cities/{cityId}/places/{placeId}/collections` (docs/api.md, the collection calendar), computed by the same engine, for a place of any city (ACTIF or not); `from` and `to` as there (default today through today + 30 in the city’s time zone; `to` before `from` or a span over 366 days: 400), `include=cancelled` as there too (the collections removed, status `CANCELLED`, on their own day). A place outside the agent’s groups answers 404. `collectionDays` and `exceptions` (the import bundle's shapes, ids optional) replace the stored ones (either absent: the stored ones), checked with the bundle’s rules (400 naming the field: `collectionDays[0].wasteTypeId`). Nothing is stored; answers 200.
          */
         post: operations["previewAdminPlace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/city-groups/{cityGroupId}/holiday-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview what a city group’s holiday rules do to its collections (nothing stored)
+         * @description For each public holiday from today (in the time zone of most of the group’s cities) to the day before the same date next year: the national holidays, and Alsace-Moselle’s two (`vendredi-saint`, `saint-etienne`) when a city of the group follows that calendar, each with the cities observing it. For each, one effect per waste type the group’s places of those cities collect that day by their weekly days: the `action` the rules give it (the most specific rule: docs/api.md, exceptions and holiday rules), how many `places` have it planned, how many of them an exception decides instead (`byException`), and `movedTo`, the day most of the moved collections land on, as the calendar engine computes each place’s calendar (the same as `GET …/collections`). `holidayRules` (the shape of `PATCH /admin/city-groups/{id}`) replaces the stored rules for the preview; absent, the stored rules. Proposed rules are checked with the bundle’s rule, as a PATCH is (400 naming `holidayRules[i].wasteTypeId` for a waste type not of the group’s cities, `holidayRules[i]` for a second rule naming the same holiday and waste type). Needs `CITIES`; a group the agent does not hold answers 404, like an unknown one. Nothing is stored; answers 200.
+         */
+        post: operations["previewAdminCityGroupHolidays"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11211,6 +11231,8 @@ export interface operations {
                  * @example 2026-12-25
                  */
                 to?: string;
+                /** @description `cancelled` also lists the collections removed (by an exception or a holiday rule), status `CANCELLED`, on their own day */
+                include?: "cancelled";
             };
             header?: never;
             path: {
@@ -11306,6 +11328,8 @@ export interface operations {
                  * @example 2026-12-25
                  */
                 to?: string;
+                /** @description `cancelled` also lists the collections removed (by an exception or a holiday rule), status `CANCELLED`, on their own day */
+                include?: "cancelled";
             };
             header?: never;
             path: {
@@ -11397,6 +11421,142 @@ export interface operations {
                          */
                         note: string | null;
                     }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewAdminCityGroupHolidays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City group id */
+                cityGroupId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The holiday rules to preview the group’s collections with; nothing is stored */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The rules to preview, as `PATCH /admin/city-groups/{id}` takes them. Absent: the stored rules */
+                    holidayRules?: {
+                        /**
+                         * @description `*` (every public holiday of the city’s calendar) or a holiday key; a key wins over `*`
+                         * @enum {unknown}
+                         */
+                        holiday: "*" | "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                        wasteTypeId: string | null;
+                        /**
+                         * @description `KEEP` (as usual, the default), `CANCEL`, `NEXT_DAY` / `PREVIOUS_DAY` (the next / previous day that is neither a Sunday nor a public holiday), `SHIFT_WEEK` (it and every later collection of its waste type up to the week’s Saturday move one day later)
+                         * @enum {unknown}
+                         */
+                        action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description First day looked at: today in the group’s cities’ time zone
+                         * @example 2026-12-25
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description Last day looked at: the day before the same date next year
+                         * @example 2026-12-25
+                         */
+                        to: string;
+                        /** @description Each public holiday from `from` to `to`, by date: the national ones, and Alsace-Moselle’s two when a city of the group follows that calendar */
+                        holidays: {
+                            /**
+                             * Format: date
+                             * @description The holiday, `YYYY-MM-DD`
+                             * @example 2026-12-25
+                             */
+                            date: string;
+                            /**
+                             * @description Its key, as holiday rules name it
+                             * @enum {unknown}
+                             */
+                            holiday: "jour-de-l-an" | "vendredi-saint" | "lundi-de-paques" | "fete-du-travail" | "victoire-1945" | "ascension" | "lundi-de-pentecote" | "fete-nationale" | "assomption" | "toussaint" | "armistice" | "noel" | "saint-etienne";
+                            /** @example Noël */
+                            name: string;
+                            /** @description The group’s cities for which it is a public holiday, by name: all of them for a national one; for `vendredi-saint` and `saint-etienne`, those whose `holidayCalendar` is `FR-ALSACE-MOSELLE` */
+                            cities: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description One per waste type collected that day at one of the group’s places of a city observing the holiday, by city name then waste type name */
+                            effects: {
+                                /** Format: uuid */
+                                wasteTypeId: string;
+                                wasteTypeName: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The waste type’s city
+                                 */
+                                cityId: string;
+                                cityName: string;
+                                /**
+                                 * @description What the rules do to that collection: the most specific rule, `KEEP` where none applies
+                                 * @enum {unknown}
+                                 */
+                                action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
+                                /** @description The group’s places of that city with a collection of that waste type planned that day (by their weekly days) */
+                                places: number;
+                                /** @description Of those, the places whose collection that day an exception cancels or moves instead (an exception wins over the rules) */
+                                byException: number;
+                                movedTo: string | null;
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description Error body of every failure */
