@@ -28,6 +28,11 @@
  * Reminders (issue 19, bench/reminders.ts): `--reminders N` (default 100,000) runs only that case: the evening's
  * reminder run for N push subscriptions against encrypting and posting as many messages from one process.
  *
+ * Calendar (issue 29, `--only calendar`): a year of a place's collections, every request computed (no response cache),
+ * with the groups' holiday rules and with them set to [] through the admin API, alternating; the rules may cost at most
+ * 1.5 times as much (ratio 0.67). With `--scale`, on the national database, whose generated groups carry the demo's
+ * rules too (bench/scale.ts).
+ *
  * `--scale N`: before the figures, N real communes (bench/scale.ts) are generated in chunks and imported one by
  * one with the CLI (import time and rate reported), and /public/cities/:id is measured on both data sets, so that
  * the run gives its own scale/demo ratio (target 0.9): on PGlite a copy of the demo database is served beside the

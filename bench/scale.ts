@@ -206,8 +206,12 @@ export function generateScaleBundles(options: { count: number; outDir: string; d
     .sort((a, b) => (a.code < b.code ? -1 : 1))
     .slice(0, options.count);
 
+  // The template's group's holiday rules, those for every waste type (a waste type's id is its city's): the calendar at
+  // scale is computed with rules, as the demo's is.
+  const holidayRules = (demo.cityGroups.find((g: any) => g.id === template.cityGroupId)?.holidayRules ?? []).filter((r: any) => r.wasteTypeId === null);
   const groupOf = (epci: EtalabEpci) => ({
     id: uuidV5(`epci:${epci.code}`),
+    holidayRules,
     name: epci.nom,
     type: EPCI_TYPES[epci.type] ?? epci.type,
     code: epci.code,
