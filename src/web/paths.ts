@@ -34,6 +34,7 @@ export const CONSOLE_ROUTES = [
   '/console/secteurs/:placeId',
   '/console/communes/:cityId/points-d-apport',
   '/console/collectivites/:cityGroupId/jours-feries',
+  '/console/collectivites/:cityGroupId/avis',
   '/console/conversations',
   '/console/conversations/:conversationId',
   '/console/reponses-types',

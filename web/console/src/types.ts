@@ -28,3 +28,7 @@ export type HolidayKey = Exclude<HolidayRule['holiday'], '*'>;
 export type HolidayAction = HolidayRule['action'];
 /** What a group's holiday rules do over the next twelve months (POST /admin/city-groups/:id/holiday-preview). */
 export type HolidayPreview = JsonAnswer<paths['/admin/city-groups/{cityGroupId}/holiday-preview']['post']>;
+/** A city group's service notice as agents see it (docs/api.md, service notices): past and future ones too. */
+export type AdminNotice = GetJson<'/admin/notices/{id}'>;
+/** Who a notice of a scope would reach now (GET /admin/notices/audience). */
+export type NoticeAudience = GetJson<'/admin/notices/audience'>;

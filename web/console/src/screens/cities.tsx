@@ -46,11 +46,18 @@ export default function Cities({ query }: ScreenProps) {
                     )}
                   </>
                 )}
-                <p>
-                  <Link href={`/console/collectivites/${group.id}/jours-feries`}>
-                    Jours fériés<span class="visually-hidden"> de {group.name}</span>
-                  </Link>
-                </p>
+                <ul class="links">
+                  <li>
+                    <Link href={`/console/collectivites/${group.id}/jours-feries`}>
+                      Jours fériés<span class="visually-hidden"> de {group.name}</span>
+                    </Link>
+                  </li>
+                  <li>
+                    <Link href={`/console/collectivites/${group.id}/avis`}>
+                      Avis aux habitants<span class="visually-hidden"> de {group.name}</span>
+                    </Link>
+                  </li>
+                </ul>
                 {cities.length === 0 ? (
                   <p class="muted">Aucune commune.</p>
                 ) : (

@@ -109,6 +109,11 @@ export default function CityScreen({ params, query }: ScreenProps) {
                 <Link href={`/console/collectivites/${c.cityGroupId}/jours-feries`}>Jours fériés de la collectivité</Link>
               </li>
             )}
+            {c.cityGroupId && (
+              <li>
+                <Link href={`/console/collectivites/${c.cityGroupId}/avis`}>Avis aux habitants de la collectivité</Link>
+              </li>
+            )}
           </ul>
         </section>
       )}
