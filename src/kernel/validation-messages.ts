@@ -195,7 +195,7 @@ export const noticeMessages = {
   notAPlaceOfTheCities: (id: string) => `ne désigne aucun lieu de collecte des villes de «\u00a0cityIds\u00a0» (${id})`,
   /** …or, without cities, outside the group. */
   notAPlaceOfTheGroup: (id: string) => `ne désigne aucun lieu de collecte des villes de ce groupe (${id})`,
-  endsNotAfterStart: 'doit être postérieur à startsAt (null\u00a0: sans fin)',
+  endsNotAfterStart: 'doit suivre le début de l’avis (startsAt)\u00a0; null\u00a0: jusqu’à suppression',
   /**
    * A timestamp the schema's format lets through but that names no instant (`23:59:60`, a leap second), or one
    * outside the years the databases and the contract's form (`2026-11-21T09:30:00.000Z`) hold alike.

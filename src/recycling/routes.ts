@@ -51,7 +51,7 @@ export default async function recyclingRoutes(fastify: FastifyInstance) {
           'without a spec, `nextChange` alone when the state never changes (`24/7`). With `lat` and `lon` (both, or neither: ' +
           '400) each point carries its great-circle distance in whole metres and the nearest come first (points without a ' +
           'position last); otherwise by name (French collation). `wasteTypeId` keeps the points that take that waste type. ' +
-          'Unknown or NON_ACTIF city: 404. Without `at`, the cached answer expires at the earliest `nextChange`. ' +
+          'Unknown or NON_ACTIF city: 404. Without `at`, the cached answer expires by the earliest `nextChange`. ' +
           OPEN_DATA_NOTE,
         params: CityParamsSchema,
         querystring: PointsQuerySchema,

@@ -871,7 +871,8 @@ export function toInject(request: FuzzRequest): InjectOptions {
 }
 
 /** A stack frame (`at fn (/path/file.ts:12:3)`) or a path into the code: internals a response must never show. */
-const STACK_TRACE = /(?:\n|\\n)\s*at |\bat [\w.$<>[\] ]*\(?(?:file:\/\/|node:|\/)[^\s()'"]*:\d+:\d+|node_modules\/|\/src\/[a-z-]+\/[a-z-]+\.ts/;
+// A frame is `at` and a place ending in :line:column; prose that folds before the word « at » (the API's YAML) is not.
+const STACK_TRACE = /(?:\n|\\n)\s*at [^\n]*:\d+:\d+|\bat [\w.$<>[\] ]*\(?(?:file:\/\/|node:|\/)[^\s()'"]*:\d+:\d+|node_modules\/|\/src\/[a-z-]+\/[a-z-]+\.ts/;
 
 /** Pieces of Fastify's, Ajv's and Node's own (English) error messages. */
 const ENGLISH = /\bmust\b|\bshould\b|body\/|querystring\/|params\/|headers\/|\bRoute \w+:|not found|Unsupported|Unexpected|is required|Invalid|FST_|Error:/;

@@ -111,7 +111,7 @@ for (const kind of testDatabaseKinds()) {
 
       const ends = await refused({ startsAt: '2026-11-27T06:00:00.000Z', endsAt: '2026-11-27T06:00:00.000Z' });
       assert.deepEqual([ends.code, ends.field], ['validation', 'endsAt']);
-      assert.match(ends.message, /doit être postérieur à startsAt/);
+      assert.match(ends.message, /endsAt.*doit suivre le début de l’avis \(startsAt\)/);
 
       // What the date-time format lets through but no database holds alike: a leap second, the year 0.
       assert.deepEqual((await refused({ startsAt: '2016-12-31T23:59:60Z' })).field, 'startsAt');
