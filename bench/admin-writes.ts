@@ -5,7 +5,7 @@ import { bumpDataVersion } from '../src/db/data-version.ts';
 import { timedLoops } from './processes.ts';
 
 /**
- * The admin write path's baseline (issue 16): the statements an admin PATCH cannot do without, sent straight through
+ * The admin write path's baseline: the statements an admin PATCH cannot do without, sent straight through
  * the same driver at the same concurrency: in one transaction, the record locked, changed, its audit entry written
  * and the data version bumped. What the service adds (the token, the group check, validation, the record read back
  * for its ETag and the answer) is what the ratio measures.

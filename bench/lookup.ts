@@ -1,5 +1,5 @@
 /**
- * The lookup cases of `npm run bench` (issue 17, CONTRACT section 11): GET /public/places/lookup by address with a
+ * The lookup cases of `npm run bench` (docs/api.md, from an address to a collection place): GET /public/places/lookup by address with a
  * typo and by position, and their baselines, the bare queries sent straight through the same driver.
  *
  * Probes are taken from the bundle's cities (the demo's, or the generated ones of `--scale`, bench/scale.ts): street

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --reminders N` (issue 19, CONTRACT section 12): the evening's reminder run for N devices against
+ * `npm run bench -- --reminders N` (docs/api.md, reminders): the evening's reminder run for N devices against
  * the bare cost of encrypting and posting as many Web Push messages from one process.
  *
  * On a fresh database (PGlite in a temporary directory, or a schema of its own on DATABASE_URL, dropped after) with
@@ -39,7 +39,7 @@ import { createReminderWorker } from '../src/reminders/worker.ts';
 import { calendarUrl, reminderMessage } from '../src/reminders/messages.ts';
 import { ROOT } from './processes.ts';
 
-/** Issue 19: the evening's run at least half the rate of bare encrypt-and-post. */
+/** The evening's run at least half the rate of bare encrypt-and-post. */
 export const REMINDERS_TARGET = 0.5;
 /** The worker's own default (src/reminders/worker.ts): sends at once. */
 const CONCURRENCY = 32;

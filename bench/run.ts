@@ -13,7 +13,7 @@
  * the service's RSS at rest and its peak while serving, and a "cold" per-city row (a distinct URL per request,
  * so each one misses the response cache and runs the city's queries).
  *
- * Lookups (issue 17, bench/lookup.ts): GET /public/places/lookup by address with one typo in the street name
+ * Lookups (bench/lookup.ts): GET /public/places/lookup by address with one typo in the street name
  * (`12 rue jean jaurs, 10042`) and by position (a point inside a place's area, no cityId), varied over the cities'
  * streets and areas; every request is a distinct URL (number, typo, ignored postcode, or point drawn anew), so each
  * misses the response cache and runs the lookup. Baselines, as for the writes, are loops (as many as connections)
@@ -21,14 +21,14 @@
  * query `street_key % $key` among the city's places (pg_trgm and a GIN index made for it and dropped after) and the
  * containment query on the places' area boxes (GiST index of migration 0008). Targets: ratio 0.5 and p99 < 50 ms.
  *
- * Sorting guide (issue 18, bench/search.ts): GET /public/cities/:cityId/sorting-guide with one of the city's materials
+ * Sorting guide (bench/search.ts): GET /public/cities/:cityId/sorting-guide with one of the city's materials
  * typed with a typo, a distinct query per request, against the bare trigram query `material % $q` on
  * waste_type_detail (GIN trigram index made for it and dropped after) through the same driver. Target: ratio 0.5.
  *
- * Reminders (issue 19, bench/reminders.ts): `--reminders N` (default 100,000) runs only that case: the evening's
+ * Reminders (bench/reminders.ts): `--reminders N` (default 100,000) runs only that case: the evening's
  * reminder run for N push subscriptions against encrypting and posting as many messages from one process.
  *
- * Calendar (issue 29, `--only calendar`): a year of a place's collections, every request computed (no response cache),
+ * Calendar (`--only calendar`): a year of a place's collections, every request computed (no response cache),
  * with the groups' holiday rules and with them set to [] through the admin API, alternating; the rules may cost at most
  * 1.5 times as much (ratio 0.67). With `--scale`, on the national database, whose generated groups carry the demo's
  * rules too (bench/scale.ts).
@@ -93,15 +93,15 @@ const CONNECTIONS = Number(opts.connections);
 const PIPELINING = Number(opts.pipelining);
 const READ_TARGET = 0.75;
 const WRITE_TARGET = 0.6;
-/** Issue 16: an admin PATCH at least half the rate of its statements sent raw. */
+/** An admin PATCH at least half the rate of its statements sent raw. */
 const ADMIN_WRITE_TARGET = 0.5;
 const SCALE_TARGET = 0.9;
-/** Issue 17: lookups by address (with a typo) and by position at least half the rate of their bare query, p99 < 50 ms. */
+/** Lookups by address (with a typo) and by position at least half the rate of their bare query, p99 < 50 ms. */
 const LOOKUP_TARGET = 0.5;
 const LOOKUP_P99_MS = 50;
-/** Issue 18: the sorting-guide search at least half the rate of the bare trigram query on the same table. */
+/** The sorting-guide search at least half the rate of the bare trigram query on the same table. */
 const SEARCH_TARGET = 0.5;
-/** Issue 29: a place's calendar with its group's holiday rules costs at most 1.5 times as much as without. */
+/** A place's calendar with its group's holiday rules costs at most 1.5 times as much as without. */
 const CALENDAR_RULES_TARGET = 0.67;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
 /** Above this many ACTIF cities the service streams the list (its default CITIES_STREAM_THRESHOLD). */
@@ -468,7 +468,7 @@ async function main() {
       printRow(write);
     }
 
-    // The admin write path (issue 16): a PATCH of a waste type and of an exception against the statements they cannot
+    // The admin write path: a PATCH of a waste type and of an exception against the statements they cannot
     // do without sent raw (bench/admin-writes.ts), alternating as the completions are; then the public city read just
     // after a change: how long until it shows it (this instance, and on PostgreSQL another one), and its rate in the
     // seconds after against the cached rate before.
@@ -535,7 +535,7 @@ async function main() {
       console.log(`an admin write shows in the public city after ${visibleMs.join(', ')} ms on its instance${otherInstanceMs.length ? `, ${otherInstanceMs.join(', ')} ms on another` : ''}`);
     }
 
-    // Lookups (issue 17): by address with a typo and by position, each request a distinct URL so a cache miss
+    // Lookups: by address with a typo and by position, each request a distinct URL so a cache miss
     // (bench/lookup.ts), against the bare trigram and containment queries sent through the same driver by as many
     // loops as connections, the service stopped meanwhile (one process on PGlite), alternating as the writes are.
     let lookup: Record<string, unknown> | null = null;
@@ -614,7 +614,7 @@ async function main() {
       console.log(`lookups over ${probes.addresses.length} streets and ${probes.positions.length} areas; the baseline's trigram index built in ${indexS.map((s) => s.toFixed(1)).join(', ')} s`);
     }
 
-    // Collections that move (issue 29): a place's year of collections computed for every request (no response cache),
+    // Collections that move: a place's year of collections computed for every request (no response cache),
     // with its group's holiday rules and without them (the same groups' rules set to [] through the admin API),
     // alternating. The rules may cost at most 1.5 times as much: ratio (with / without) at least 1 / 1.5.
     let calendar: Record<string, unknown> | null = null;
@@ -685,7 +685,7 @@ async function main() {
       console.log(`calendar: ${places.length} places, a year each; the first place's year has ${moved.withRules} collections moved by the rules, ${moved.without} without`);
     }
 
-    // The sorting guide (issue 18): what citizens type, a typo in each, distinct queries (bench/search.ts), against the
+    // The sorting guide: what citizens type, a typo in each, distinct queries (bench/search.ts), against the
     // bare trigram query on waste_type_detail through the same driver, the service stopped meanwhile, alternating.
     let search: Record<string, unknown> | null = null;
     if (!opts.only || '/public/cities/:cityId/sorting-guide'.includes(opts.only)) {

@@ -99,7 +99,7 @@ function pickTemplate(demo: any): any {
   return template;
 }
 
-/** Street rules per generated city, in all (issue 17): 40 whole streets and 5 shared by two places (2 rules each). */
+/** Street rules per generated city, in all: 40 whole streets and 5 shared by two places (2 rules each). */
 export const STREET_RULES_PER_CITY = 50;
 const SHARED_STREETS = 5;
 

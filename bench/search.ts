@@ -1,5 +1,5 @@
 /**
- * The sorting-guide case of `npm run bench` (issue 18, CONTRACT section 15): GET /public/cities/:cityId/sorting-guide
+ * The sorting-guide case of `npm run bench` (docs/api.md, what citizens search): GET /public/cities/:cityId/sorting-guide
  * with what citizens type, against its baseline, the bare trigram query on the same table (`waste_type_detail`) sent
  * straight through the same driver.
  *

@@ -8,7 +8,7 @@ import type { PageRequest } from '../kernel/pagination.ts';
 import type { CannedReply, CannedReplyPatch, CreateCannedReplyInput } from './schemas.ts';
 
 /**
- * Canned replies (issue 20): a city group's short answers, picked by title in the console's inbox and sent as an
+ * Canned replies: a city group's short answers, picked by title in the console's inbox and sent as an
  * agent's reply. Admin resource under the group (`/admin/city-groups/:cityGroupId/canned-replies`), then at
  * `/admin/canned-replies/:id`; audited as `cannedReply`; not public data, so no data_version bump.
  */

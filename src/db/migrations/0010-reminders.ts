@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Reminders and alerts (docs/api.md, reminders, issue 19).
+ * Reminders and alerts (docs/api.md, reminders).
  *
  * - `reminder_setting`: the keys every instance must share and that nobody has to configure: the generated VAPID
  *   pair (when VAPID_* are unset) and the key that signs the e-mails' confirmation and unsubscribe links. Written

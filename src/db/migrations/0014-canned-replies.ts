@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * The console's canned replies (issue 20): short answers a city group's agents reuse in the chat inbox. They belong to
+ * The console's canned replies: short answers a city group's agents reuse in the chat inbox. They belong to
  * the group and go with it; they are not public data (no data_version bump), but every write is audited.
  */
 export async function up(db: Kysely<any>): Promise<void> {

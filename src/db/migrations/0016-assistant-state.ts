@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from '../run-statements.ts';
 
 /**
- * Issue 22. The built-in assistant's state of a conversation, kept as data (never read back from its own French
+ * The built-in assistant's state of a conversation, kept as data (never read back from its own French
  * replies): the question waiting for a place, and the last question's kind and slots for a follow-up.
  *
  * And what citizens ask the assistant, counted per day, city, topic (a question kind) and, for the questions it could
