@@ -1,4 +1,4 @@
-// Issue 27, item 10: a city group's canned replies (the console's « réponses types ») travel with the group in the
+// a city group's canned replies (the console's « réponses types ») travel with the group in the
 // import bundle: exported, imported into a fresh database with the same ids and text, and back into their own
 // database without a change. A bundle that leaves the list out leaves the stored replies alone; [] deletes them.
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// A challenge's pass mark and a city group's contact block (issue 21, migration 0011) through the import bundle:
+// A challenge's pass mark and a city group's contact block (migration 0011) through the import bundle:
 // imported, served by the public API, exported back.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import { EVAL_SET_2_PATH, EVAL_SET_PATH, runEvaluation } from './eval/run-eval.t
 
 /**
  * The assistant's evaluation sets (also run by `npm run eval:assistant [-- --set 2]`) must each be answered correctly
- * at least 95% of the time (issue 22): the first set (test/chat/eval/questions.json), and the second, written apart
+ * at least 95% of the time: the first set (test/chat/eval/questions.json), and the second, written apart
  * from the assistant in the words of residents (questions-2.json). They read the demo data through the embedded
  * database only: the assistant itself does no I/O, so a second database would test nothing more.
  */

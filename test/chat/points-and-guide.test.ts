@@ -8,7 +8,7 @@ import { loadCityKnowledge } from '../../src/chat/repository.ts';
 import { runTool } from '../../src/chat/llm-tools.ts';
 
 /**
- * The built-in assistant on the demo data (issue 18): « la déchèterie est-elle ouverte ? » answered yes or no with the
+ * The built-in assistant on the demo data: « la déchèterie est-elle ouverte ? » answered yes or no with the
  * next change, from the same evaluation as GET /public/cities/:cityId/recycling-points (checked against it), and
  * « où jeter une capsule de café » from the sorting guide's ranked search, a typo's best hit said as a guess.
  */

@@ -17,7 +17,7 @@ import { completion, fakeModel, type Script } from '../helpers/fake-model.ts';
 import { BREST_METROPOLE } from '../helpers/guide-fixtures.ts';
 
 /**
- * The assistant's second generation (issue 22) on the demo data, through the public chat routes: the conversation's
+ * The assistant's second generation on the demo data, through the public chat routes: the conversation's
  * state kept as data, instructions inside a message that change nothing, the city's pages quoted with their link,
  * the service's contact block, the questions counted for the city's analytics, and the language model's new tools.
  */

@@ -156,7 +156,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     /**
-     * The demo holds no street rules yet (issue 17 gives it some later): three on every place, so that the street
+     * The demo holds no street rules yet: three on every place, so that the street
      * routes have records to read, change and delete in both groups, as many as the other kinds have.
      */
     async function addStreetRules() {

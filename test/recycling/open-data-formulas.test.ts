@@ -1,4 +1,4 @@
-// Issue 27, item 3: the open-data CSVs never hand a spreadsheet a formula. What agents type in the admin API (a
+// the open-data CSVs never hand a spreadsheet a formula. What agents type in the admin API (a
 // point's, a place's, a waste type's, an exception's or a group's name) reaches `equipements.csv` and `collections.csv`;
 // a text cell that begins like a formula is written with a leading `'`, and the numeric columns stay numbers.
 import { describe, it } from 'node:test';

@@ -9,7 +9,7 @@ import { insertCalendarScenario, type CalendarScenario } from '../helpers/calend
 import { reminderPeers } from '../helpers/reminder-peers.ts';
 
 /**
- * Issue 27, item 4. Confirmation e-mails are bounded per mailbox, not per string: `name+1@…`, `Name@…` are one
+ * Confirmation e-mails are bounded per mailbox, not per string: `name+1@…`, `Name@…` are one
  * mailbox, whatever the domain. And per client IP, so that rotating addresses does not make the service mail any
  * number of strangers. With REDIS_URL set, every instance counts against the same budgets.
  */

@@ -8,7 +8,7 @@ import { reminderPeers } from '../helpers/reminder-peers.ts';
 import { createReminderWorker } from '../../src/reminders/worker.ts';
 
 /**
- * Issue 27, item 2. An e-mail subscription is one per place and address, and the address is no secret: a device that
+ * An e-mail subscription is one per place and address, and the address is no secret: a device that
  * knows it must neither re-point, change nor delete someone's subscription, nor learn from the answer in which sectors
  * the address is subscribed. What another device asks for is a subscription of its own, PENDING, that replaces the
  * address's subscription at that place only once the link sent to the address is followed.

@@ -9,7 +9,7 @@ import { insertCalendarScenario } from '../helpers/calendar-fixtures.ts';
 import { reminderPeers } from '../helpers/reminder-peers.ts';
 
 /**
- * Issue 27, item 8. A device id lists (and deletes) that device's subscriptions; a link's token confirms or deletes
+ * A device id lists (and deletes) that device's subscriptions; a link's token confirms or deletes
  * a subscription without the device. Both are bearer secrets: the log, read by operators and kept for long, must
  * hold neither, while still saying which route a request went to.
  */

@@ -8,7 +8,7 @@ import { reminderPeers } from '../helpers/reminder-peers.ts';
 import { createReminderWorker, type ReminderWorkerOptions } from '../../src/reminders/worker.ts';
 
 /**
- * Issue 27, item 9. A worker killed in the middle of an evening holds the rows it has claimed until its lease runs
+ * A worker killed in the middle of an evening holds the rows it has claimed until its lease runs
  * out (5 minutes): it must never hold more than it has in flight, so that another worker sends all the rest at once.
  */
 

@@ -10,7 +10,7 @@ import { authEnv, createAccount, loginHeaders } from '../helpers/auth-fixtures.t
 import { testDatabaseKinds } from '../helpers/database.ts';
 
 /**
- * Issue 16's first scenario, as Brest Métropole's collection manager lives it on a Monday morning: the sorting
+ * A scenario of a working week, as Brest Métropole's collection manager lives it on a Monday morning: the sorting
  * centre strikes on Friday. She logs in, cancels Friday's collection of Saint-Marc et Bellevue with an explanation,
  * previews the week, and citizens see it everywhere (calendar, ICS, chat assistant); the strike is called off, she
  * undoes it, and everything is as before. Demo data, the admin API and the public API only.

@@ -10,7 +10,7 @@ import { authEnv, createAccount, loginHeaders } from '../helpers/auth-fixtures.t
 import { testDatabaseKinds } from '../helpers/database.ts';
 
 /**
- * Issue 16's second scenario, as Brest Métropole's communication officer lives it: on Monday she uploads a photo,
+ * A scenario of a working week, as Brest Métropole's communication officer lives it: on Monday she uploads a photo,
  * drafts a post around it, reads it back, and schedules it for Wednesday 8 a.m.; citizens see nothing until then, and
  * the post, with its photo, at 8 a.m. sharp, without anyone touching anything at 8. Demo data, the admin API and the
  * public API only; the form is encoded by the platform's FormData, as a browser would.

@@ -1,4 +1,4 @@
-// Collections that move, and service notices, in the citizens' app (issue 29, docs/api.md, collections that move and service notices), in headless
+// Collections that move, and service notices, in the citizens' app (docs/api.md, collections that move and service notices), in headless
 // Chromium at 390 px: a commune of its own beside the demo data, with a MOVE exception, an ADD exception, its group's
 // holiday rules (Christmas to the next day, New Year's Day cancelled) and service notices inserted in the database;
 // the server's clock and the page's both on Monday 21 December 2026, so that the holidays are in the coming weeks.

@@ -1,4 +1,4 @@
-// The points screen and « Où jeter ? » in headless Chromium on the demo data (issue 18, docs/api.md, recycling points and open data; what citizens search):
+// The points screen and « Où jeter ? » in headless Chromium on the demo data (docs/api.md, recycling points and open data; what citizens search):
 // points open or closed at a fixed instant (the server's clock and the page's both set to it), by kind then name, or
 // nearest first with a position granted, filtered by what they take, each with a directions link; the server's
 // ranked search as one types, linking to the points that take what was found; the open-data page of the footer.

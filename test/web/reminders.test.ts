@@ -1,4 +1,4 @@
-// « Me prévenir la veille » in headless Chromium on the demo data (issue 19, docs/api.md, reminders): notification
+// « Me prévenir la veille » in headless Chromium on the demo data (docs/api.md, reminders): notification
 // permission asked only on the tap, the subscription posted with the chosen time and bins (checked through the API),
 // the e-mail form where push is missing (confirmation e-mail received by a real SMTP server), « Ne plus me
 // prévenir », the calendar feed with an alarm, and the service worker showing a reminder the worker really sent.

@@ -1,4 +1,4 @@
-// The citizens' web app, second pass (issue 21): what residents hit, each fixed and checked in headless Chromium on
+// The citizens' web app, second pass: what residents hit, each fixed and checked in headless Chromium on
 // the demo data. One server for the file (PGlite: the API is tested on both databases elsewhere), a fresh browser
 // context per test so that no test leans on another's storage.
 import { after, before, describe, it } from 'node:test';

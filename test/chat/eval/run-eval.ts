@@ -54,7 +54,7 @@ export interface EvalResult {
 }
 
 export const EVAL_SET_PATH = path.join(import.meta.dirname, 'questions.json');
-/** The second set, written apart from the assistant and never tuned on (issue 22). */
+/** The second set, written apart from the assistant and never tuned on. */
 export const EVAL_SET_2_PATH = path.join(import.meta.dirname, 'questions-2.json');
 
 const plainFold = (s: string) => s.normalize('NFC').toLowerCase();
