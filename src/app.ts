@@ -26,6 +26,7 @@ import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
 import reminderRoutes from './reminders/routes.ts';
 import noticeRoutes from './notices/routes.ts';
+import requestRoutes from './requests/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
 import authAdminRoutes from './auth/admin-routes.ts';
@@ -41,6 +42,7 @@ import guideAdminRoutes from './guide/admin-routes.ts';
 import challengeAdminRoutes from './challenges/admin-routes.ts';
 import consoleAdminRoutes from './console/admin-routes.ts';
 import noticeAdminRoutes from './notices/admin-routes.ts';
+import requestAdminRoutes from './requests/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -83,6 +85,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [chatRoutes, '/public', 'public'],
   [reminderRoutes, '/public', 'public'],
   [noticeRoutes, '/public', 'public'],
+  [requestRoutes, '/public', 'public'],
   [consoleRoutes, '/chat', 'agent'],
   [authRoutes, '/auth', 'agent'],
   [authAdminRoutes, '/admin', 'admin'],
@@ -98,6 +101,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [challengeAdminRoutes, '/admin', 'admin'],
   [consoleAdminRoutes, '/admin', 'admin'],
   [noticeAdminRoutes, '/admin', 'admin'],
+  [requestAdminRoutes, '/admin', 'admin'],
   [webRoutes, '', 'web'],
 ];
 

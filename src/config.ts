@@ -77,6 +77,10 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Chat creations and messages per minute per client IP, beside the 20 per device: rotating device ids must not escape. */
   readonly chatIpMax: number;
+  /** Resident requests created per hour per client IP, beside the 10 per device (docs/api.md, resident requests). */
+  readonly requestsIpMax: number;
+  /** Days after a request is closed before what identifies its requester is erased. */
+  readonly requestsRetentionDays: number;
   /** Worker threads answering with the built-in assistant, so that its text matching never holds the event loop. */
   readonly chatWorkers: number;
   /** Messages waiting for a free assistant worker, at most; past it a message answers 503 instead of waiting. */
@@ -297,6 +301,8 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs,
     requestTimeoutMs,
     chatIpMax: int(env, 'CHAT_IP_MAX', 60, 1, 1_000_000),
+    requestsIpMax: int(env, 'REQUESTS_IP_MAX', 30, 1, 1_000_000),
+    requestsRetentionDays: int(env, 'REQUESTS_RETENTION_DAYS', 365, 1, 36_500),
     chatWorkers: int(env, 'CHAT_WORKERS', DEFAULT_CHAT_WORKERS, 1, 64),
     chatQueueMax: int(env, 'CHAT_QUEUE_MAX', 32, 0, 100_000),
     llmIpCallsPerMinute: int(env, 'LLM_IP_CALLS_PER_MINUTE', 20, 0, 1_000_000),

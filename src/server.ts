@@ -7,6 +7,7 @@ import { createLogger } from './logger.ts';
 import { loadDemoDataIfEmpty } from './demo/load.ts';
 import { announceDemoAdmin, createDemoAdmin, demoConsoleSecret, demoSecretPath } from './demo/admin.ts';
 import { createReminderWorker, type ReminderWorker } from './reminders/worker.ts';
+import { createRequestWorker, type RequestWorker } from './requests/worker.ts';
 
 export interface ServeOptions {
   /** Load the demo data set into an empty database (npm start); `collecte serve` does not. */
@@ -34,6 +35,7 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   );
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let reminders: ReminderWorker | null = null;
+  let requests: RequestWorker | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -42,10 +44,13 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     const demoPassword = demoLoaded > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
-    // Plans and sends reminders from this process (REMINDERS_WORKER=false leaves it to other instances).
+    // Plans and sends reminders, and the requests' e-mails and retention, from this process (REMINDERS_WORKER=false
+    // leaves them to other instances).
     if (config.remindersWorker) {
       reminders = createReminderWorker({ db: database.db, config, log: logger });
       reminders.start();
+      requests = createRequestWorker({ db: database.db, config, log: logger });
+      requests.start();
     }
     if (demoPassword) announceDemoAdmin(logger, config, demoPassword);
   } catch (err) {
@@ -72,7 +77,7 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     try {
       // The reminder worker finishes the batch it is sending (what it claimed and did not record is sent again by
       // the next worker once its lease ends); then close() stops accepting, waits for requests, runs onClose hooks.
-      await reminders?.stop();
+      await Promise.all([reminders?.stop(), requests?.stop()]);
       await app!.close();
       clearInterval(sweeper);
       await database.close();

@@ -143,6 +143,16 @@ export interface AdminStore<Row, T extends { id: string }, Parent, Create, Patch
   update(trx: Kysely<DB>, context: WriteContext<Shown<Row, T>>, patch: Patch): Promise<Row>;
   /** Deletes the record (409 when still in use). */
   remove(trx: Kysely<DB>, context: WriteContext<Shown<Row, T>>): Promise<void>;
+  /**
+   * What of a record its ETag covers, when not all of it: fields that change with the clock alone (a request's
+   * `overdue`) must not make a write that read the record a minute earlier fail with 412.
+   */
+  revisionOf?(record: T): unknown;
+  /**
+   * What the audit log keeps of a record, when not all of it: a resident's request is logged without what identifies
+   * the resident, so that erasing the request (retention, a request to be forgotten) leaves nothing of them behind.
+   */
+  auditedOf?(record: T): object;
 }
 
 /** What a write knows: the agent, the record or parent it starts from, and how to check another one the agent names. */
@@ -183,7 +193,7 @@ export function adminService<Row, T extends { id: string }, Parent, Create, Patc
     return shown(db, found);
   };
 
-  const versioned = (record: T): Versioned<T> => ({ record, etag: etagOf(record) });
+  const versioned = (record: T): Versioned<T> => ({ record, etag: etagOf(store.revisionOf ? store.revisionOf(record) : record) });
 
   /** Audits the write and, for public data, bumps the data version (answered). */
   const audited = async (trx: Kysely<DB>, agent: AdminAgent, change: AuditChange, now: Date): Promise<number | undefined> => {
@@ -194,13 +204,15 @@ export function adminService<Row, T extends { id: string }, Parent, Create, Patc
     return recordPublicChange(trx, agent, change, now);
   };
 
+  const auditedRecord = (record: T): object => (store.auditedOf ? store.auditedOf(record) : record);
+
   const change = (action: AuditChange['action'], before: Shown<Row, T> | null, after: Shown<Row, T> | null): AuditChange => ({
     action,
     entity: store.entity,
     entityId: (before ?? after)!.record.id,
     cityGroupIds: [...(before?.groupIds ?? []), ...(after?.groupIds ?? [])],
-    before: before && before.record,
-    after: after && after.record,
+    before: before && auditedRecord(before.record),
+    after: after && auditedRecord(after.record),
   });
 
   /** The stored row, read back with its groups (a write may have moved it). */

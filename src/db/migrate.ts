@@ -17,6 +17,7 @@ import * as assistantState from './migrations/0016-assistant-state.ts';
 import * as reminderMailboxConfirms from './migrations/0017-reminder-mailbox-confirms.ts';
 import * as collectionsThatMove from './migrations/0018-collections-that-move.ts';
 import * as serviceNotices from './migrations/0019-service-notices.ts';
+import * as residentRequests from './migrations/0020-resident-requests.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0017-reminder-mailbox-confirms': reminderMailboxConfirms,
   '0018-collections-that-move': collectionsThatMove,
   '0019-service-notices': serviceNotices,
+  '0020-resident-requests': residentRequests,
 };
 
 const provider: MigrationProvider = {

@@ -536,6 +536,126 @@ export interface ServiceNoticeTable {
   updated_at: Timestamp;
 }
 
+export type Requirement = 'NONE' | 'OPTIONAL' | 'REQUIRED';
+export type RequestCategory = 'COLLECTE' | 'BAC' | 'POINT_APPORT' | 'PROPRETE' | 'ENCOMBRANTS' | 'AUTRE';
+export type RequestStatus = 'RECUE' | 'EN_COURS' | 'PLANIFIEE' | 'RESOLUE' | 'REJETEE' | 'ANNULEE';
+/** A calendar day column (`date`), read as `YYYY-MM-DD` (the repository casts it to text). */
+type Day = ColumnType<string, string, string>;
+
+/** A kind of request of a city group's catalogue (docs/api.md, resident requests, migration 0020). */
+export interface RequestTypeTable {
+  id: Generated<string>;
+  city_group_id: string;
+  code: string;
+  name: string;
+  description: string | null;
+  category: RequestCategory;
+  place: Requirement;
+  position: Requirement;
+  waste_type: Requirement;
+  photo: Requirement;
+  date: Requirement;
+  recycling_point: Requirement;
+  /** The extra questions: `[{code, label, datatype, required, values}]`. */
+  fields: ColumnType<unknown[], string, string>;
+  target_hours: number;
+  active: Generated<boolean>;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+/** The last reference number handed out per group and year (migration 0020). */
+export interface RequestCounterTable {
+  city_group_id: string;
+  year: number;
+  last: number;
+}
+
+/** A resident's request (migration 0020). No IP is stored. */
+export interface ResidentRequestTable {
+  id: string;
+  city_group_id: string;
+  city_id: string;
+  type_id: string;
+  reference: string;
+  status: RequestStatus;
+  place_id: string | null;
+  waste_type_id: string | null;
+  date: Day | null;
+  recycling_point_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  address: string | null;
+  description: string | null;
+  email: string | null;
+  attributes: ColumnType<Record<string, unknown>, string | undefined, string>;
+  planned_for: Day | null;
+  assigned_to: string | null;
+  /** A missed collection's `placeId|wasteTypeId|date`: one open request per key. */
+  duplicate_key: string | null;
+  device_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  closed_at: Timestamp | null;
+  /** When retention erased what identifies the requester. */
+  erased_at: Timestamp | null;
+  /** Where the links of its e-mails start (PUBLIC_BASE_URL or the origin it was filed from). */
+  origin: string | null;
+  /** When the requester asked for no more e-mails about it. */
+  mail_stopped_at: Timestamp | null;
+}
+
+/** A device that sees a request: its author, or one whose report joined it (migration 0020). */
+export interface RequestFollowerTable {
+  request_id: string;
+  device_id: string;
+  created_at: Timestamp;
+}
+
+/** A request's history: status changes and public replies, which its requester sees, and internal notes (migration 0020). */
+export interface RequestUpdateTable {
+  id: string;
+  request_id: string;
+  at: Timestamp;
+  kind: 'STATUS' | 'REPLY' | 'NOTE';
+  status: RequestStatus | null;
+  message: string | null;
+  author_id: string | null;
+  author_name: string | null;
+}
+
+/** An e-mail owed to a requester: the receipt, or one per public update (migration 0020). */
+export interface RequestMailTable {
+  id: string;
+  request_id: string;
+  update_id: string | null;
+  kind: 'RECEIPT' | 'UPDATE';
+  status: 'PENDING' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
+/** E-mails sent to one mailbox (its SHA-256) on one day (migration 0020). */
+export interface MailboxDayTable {
+  mailbox: string;
+  day: Day;
+  sent: number;
+}
+
+/** A photo re-encoded without metadata; `request_id` null until a request takes it (migration 0020). */
+export interface RequestPhotoTable {
+  id: string;
+  request_id: string | null;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+  created_at: Timestamp;
+}
+
 export interface DB {
   city_group: CityGroupTable;
   city: CityTable;
@@ -580,4 +700,12 @@ export interface DB {
   canned_reply: CannedReplyTable;
   reminder_place_calendar: ReminderPlaceCalendarTable;
   service_notice: ServiceNoticeTable;
+  request_type: RequestTypeTable;
+  request_counter: RequestCounterTable;
+  resident_request: ResidentRequestTable;
+  request_follower: RequestFollowerTable;
+  request_update: RequestUpdateTable;
+  request_photo: RequestPhotoTable;
+  request_mail: RequestMailTable;
+  mailbox_day: MailboxDayTable;
 }

@@ -91,6 +91,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'Service notices of a city group in force now (docs/api.md, collections that move and service notices): a strike, a closed road, a change of rounds, for the ' +
             'whole group, some cities or some collection places. Agents write them under /admin/notices.',
         },
+        {
+          name: 'requests',
+          description:
+            'Resident requests (docs/api.md, resident requests): a missed bin, a broken or stolen one, a full container, illegal ' +
+            'dumping, filed with the type’s rules from a city group’s catalogue and followed by the device that filed it. Agents ' +
+            'holding REQUESTS handle them under /admin/requests.',
+        },
         { name: 'operations', description: 'Health and readiness probes' },
         {
           name: 'console',

@@ -109,12 +109,17 @@ export function todayIn(timeZone: string | null | undefined, now: Date): DayNumb
 
 /** The instant a calendar day begins (its local midnight) in a time zone, daylight saving included. */
 export function startOfDayIn(day: DayNumber, timeZone: string): Date {
-  const target = day * MS_PER_DAY;
+  return wallClockInstant(day, 0, 0, timeZone);
+}
+
+/** The instant a time zone's clocks show `hour:minute` on a calendar day (`12:00`: its noon), daylight saving included. */
+export function wallClockInstant(day: DayNumber, hour: number, minute: number, timeZone: string): Date {
+  const target = day * MS_PER_DAY + (hour * 60 + minute) * 60_000;
   let instant = target;
-  // Two corrections reach the zone's offset at that midnight (the first guess may sit across a DST change).
+  // Two corrections reach the zone's offset at that time (the first guess may sit across a DST change).
   for (let i = 0; i < 2; i++) {
-    const [year, month, date, hour, minute, second] = wallClockParts(instant, timeZone);
-    instant += target - Date.UTC(year, month - 1, date, hour, minute, second);
+    const [year, month, date, h, m, second] = wallClockParts(instant, timeZone);
+    instant += target - Date.UTC(year, month - 1, date, h, m, second);
   }
   return new Date(instant);
 }

@@ -295,6 +295,21 @@ export const errors = {
   serieNotFound: () => make('serieNotFound', 404)('Série introuvable'),
   /** A service notice (docs/api.md, collections that move and service notices) unknown or of a group outside the agent's. */
   noticeNotFound: () => make('noticeNotFound', 404)('Avis introuvable'),
+  // Resident requests (docs/api.md, resident requests)
+  /** An unknown type code, or one the city's group does not offer (inactive, or the city has no group). */
+  requestTypeNotFound: (field: string | null = 'typeCode') => make('requestTypeNotFound', 404, {}, field)('Type de demande introuvable'),
+  /** An unknown request, or one the device neither filed nor follows: the same answer. */
+  requestNotFound: () => make('requestNotFound', 404)('Demande introuvable'),
+  requestTypeInUse: (uses: number) =>
+    make('requestTypeInUse', 409)(
+      `Ce type de demande est utilisé par ${uses}\u00a0demande${uses > 1 ? 's' : ''}\u00a0: désactivez-le («\u00a0active\u00a0»: false) plutôt que de le supprimer.`,
+    ),
+  photoTooLarge: (maxBytes: number) =>
+    make('photoTooLarge', 413, { connection: 'close' }, 'file')(`Le champ «\u00a0file\u00a0» dépasse la taille maximale d’une photo (${byteSize(maxBytes)}).`),
+  photoType: () =>
+    fieldError('photoType', 400, 'file')('Le champ «\u00a0file\u00a0» doit être une photo JPEG, PNG ou WebP\u00a0: le type est lu dans le contenu du fichier.'),
+  photoPixels: (maxMegapixels: number) =>
+    fieldError('photoPixels', 400, 'file')(`Le champ «\u00a0file\u00a0» dépasse ${maxMegapixels}\u00a0mégapixels\u00a0: envoyez une photo plus petite.`),
   /** A written record broke one of the import bundle's rules: the field and the rule's sentence (bundle-messages.ts). */
   invalidField: (field: string, rule: string) => fieldError('validation', 400, field)(`Le champ «\u00a0${field}\u00a0» ${rule}.`),
   wasteTypeInUse: (uses: number) =>

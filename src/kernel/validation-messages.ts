@@ -202,3 +202,37 @@ export const noticeMessages = {
    */
   notAnInstant: 'doit être un horodatage réel, entre les années 1970 et 9999 (par exemple 2026-11-21T09:30:00.000Z)',
 };
+
+/** Resident requests' rules (src/requests/request-rules.ts): each follows « Le champ « x » ». */
+export const requestMessages = {
+  required: (typeName: string) => `est obligatoire pour une demande «\u00a0${typeName}\u00a0»`,
+  notForType: (typeName: string) => `ne s’applique pas à une demande «\u00a0${typeName}\u00a0»\u00a0: laissez-le vide`,
+  goesWith: (other: string) => `est obligatoire avec «\u00a0${other}\u00a0»`,
+  positionRequired: (typeName: string) =>
+    `est obligatoire pour une demande «\u00a0${typeName}\u00a0»\u00a0: indiquez une position (latitude et longitude) ou une adresse`,
+  photoRequired: (typeName: string) => `doit contenir au moins une photo pour une demande «\u00a0${typeName}\u00a0»`,
+  textAnswer: (max: number) => `doit être un texte d’au plus ${max}\u00a0caractères`,
+  numberAnswer: 'doit être un nombre',
+  dateAnswer: 'doit être une date réelle au format AAAA-MM-JJ',
+  oneOf: (keys: readonly string[]) => `doit valoir l’une de ces clés\u00a0: ${keys.join(', ')}`,
+  someOf: (keys: readonly string[]) => `doit être une liste de clés distinctes parmi\u00a0: ${keys.join(', ')}`,
+  noCollection: (wasteType: string, day: string) =>
+    `ne correspond à aucune collecte «\u00a0${wasteType}\u00a0» à cette adresse\u00a0: ce bac n’était pas collecté le ${day} (vérifiez la date dans votre calendrier)`,
+  collectionCancelled: (wasteType: string, day: string) =>
+    `ne correspond à aucune collecte «\u00a0${wasteType}\u00a0» à cette adresse\u00a0: la collecte du ${day} était annulée`,
+  missedTooEarly: (day: string) =>
+    `ne peut pas encore être signalé\u00a0: une collecte non effectuée se signale à partir de 12\u00a0h le jour de la collecte (${day})`,
+  missedTooLate: (deadline: string) =>
+    `est trop ancien\u00a0: une collecte non effectuée se signale dans les 48\u00a0heures qui suivent midi le jour de la collecte (au plus tard le ${deadline})`,
+  notAPlaceOfTheCity: (id: string) => `ne désigne aucun lieu de collecte de cette ville (${id})`,
+  notAWasteTypeOfTheCity: (id: string) => `ne désigne aucun type de déchet de cette ville (${id})`,
+  notAPointOfTheCity: (id: string) => `ne désigne aucun point d’apport de cette ville (${id})`,
+  notAPhoto: (id: string) => `ne désigne aucune photo envoyée et libre (${id})\u00a0: envoyez-la d’abord à POST /public/requests/photos`,
+  fieldCodeTwice: (code: string) => `est en double («\u00a0${code}\u00a0»)`,
+  listNeedsValues: 'doit proposer au moins un choix pour une liste',
+  valuesOnlyForLists: 'doit être vide\u00a0: seules les listes proposent des choix',
+  codeTaken: (code: string) => `est déjà le code d’un autre type de ce groupe («\u00a0${code}\u00a0»)`,
+  plannedForRequired: 'est obligatoire pour passer la demande au statut PLANIFIEE',
+  reasonRequired: 'est obligatoire pour rejeter une demande (statut REJETEE)\u00a0: le demandeur la lira',
+  notAnAgent: (id: string) => `ne désigne aucun agent de ce groupe habilité aux demandes (${id})`,
+};

@@ -1,24 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import webPush from 'web-push';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
+import { loadLinkKey, sharedSetting } from '../domain/signed-links.ts';
 
 /** What signs push requests and e-mail links, the same on every instance. */
 export interface ReminderKeys {
   vapid: { publicKey: string; privateKey: string; subject: string };
   /** HMAC key of the confirmation and unsubscribe links. */
   linkKey: Buffer;
-}
-
-/**
- * Reads a generated value from the database, writing `make()`'s first: ON CONFLICT DO NOTHING lets the first of
- * several instances starting together win, and every instance then reads the winner's.
- */
-async function sharedSetting(db: Kysely<DB>, name: string, make: () => string): Promise<string> {
-  await db.insertInto('reminder_setting').values({ name, value: make() }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('reminder_setting').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
 }
 
 /**
@@ -32,7 +22,7 @@ export async function loadReminderKeys(db: Kysely<DB>, config: Config): Promise<
   } else {
     vapid = JSON.parse(await sharedSetting(db, 'vapid', () => JSON.stringify(webPush.generateVAPIDKeys()))) as typeof vapid;
   }
-  const linkKey = Buffer.from(await sharedSetting(db, 'link-key', () => randomBytes(32).toString('base64url')), 'base64url');
+  const linkKey = await loadLinkKey(db);
   const subject = config.vapidSubject ?? (config.publicBaseUrl?.startsWith('https:') ? config.publicBaseUrl : 'mailto:rappels@collecte.invalid');
   return { vapid: { ...vapid, subject }, linkKey };
 }

@@ -1,3 +1,4 @@
+import { escapeHtml, htmlMail, linkPage, type MailContent } from '../domain/mailer.ts';
 import { frenchDate, frenchTime } from '../kernel/french.ts';
 
 /**
@@ -58,21 +59,6 @@ export function noticeMessage(notice: { id: string; title: string; body: string;
 /** The web app's calendar of a place (web/src/main.tsx: /communes/:cityId/:placeId). */
 export const calendarUrl = (origin: string, cityId: string, placeId: string) => `${origin}/communes/${cityId}/${placeId}`;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-export interface MailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-function htmlMail(title: string, paragraphs: string[]): string {
-  return (
-    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-    `<body style="font-family:sans-serif;line-height:1.5">${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`
-  );
-}
 
 /** Said to a mailbox whose address another device already has subscribed to the place: confirming hands it over. */
 const REPLACES =
@@ -147,23 +133,15 @@ export function noticeMail(message: ReminderMessage, unsubscribeUrl: string): Ma
   return { subject: message.title, text, html };
 }
 
-/** The page a link opens in a browser. */
-function page(title: string, body: string): string {
-  return (
-    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
-  );
-}
-
 export const pages = {
-  confirmed: () => page('Rappels confirmés', '<p>Merci\u00a0! Vous recevrez un rappel la veille de chaque collecte.</p>'),
+  confirmed: () => linkPage('Rappels confirmés', '<p>Merci\u00a0! Vous recevrez un rappel la veille de chaque collecte.</p>'),
   unsubscribeForm: (action: string) =>
-    page(
+    linkPage(
       'Se désabonner des rappels',
       '<p>Vous ne recevrez plus de rappel de collecte à cette adresse.</p>' +
         `<form method="post" action="${escapeHtml(action)}"><button type="submit">Me désabonner</button></form>`,
     ),
-  unsubscribed: () => page('Désabonnement effectué', '<p>Vous ne recevrez plus de rappel de collecte.</p>'),
+  unsubscribed: () => linkPage('Désabonnement effectué', '<p>Vous ne recevrez plus de rappel de collecte.</p>'),
 };
 
 /** `Emballages` → `des emballages`, `Verre` → `du verre`, `Huiles` → `des huiles`, `Huile` → `de l’huile`. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../kernel/errors.ts';
+import { answerLink, ignoreFormBodies, linkOrigin } from '../http/link-pages.ts';
 import { CONFIRMATION_MAILS_PER_DAY, confirmationBudget } from './confirmation-budget.ts';
 import { cachedReminderKeys } from './keys.ts';
-import { createMailer } from './mailer.ts';
+import { createMailer } from '../domain/mailer.ts';
 import { pages } from './messages.ts';
 import {
   DEFAULT_REMINDER_TIME,
@@ -21,19 +21,7 @@ import {
 } from './schemas.ts';
 import * as reminders from './service.ts';
 
-/** A Host header that is a host name (or an IPv6 literal) and an optional port: what a link may start with. */
-const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
-/** The pages the links open: no script, no style sheet, a form posting to this origin. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
-
 const noStore = { cache: false };
-
-/** Whether the answer to a link is the HTML page (a browser) or JSON (`{status}`, any client that asks for JSON). */
-const wantsPage = (request: FastifyRequest) => {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('text/html') && !accept.includes('application/json');
-};
 
 /** Reminders the evening before each collection (docs/api.md, reminders). Registered under /public. */
 export default async function reminderRoutes(fastify: FastifyInstance) {
@@ -46,17 +34,8 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  // RFC 8058: a mail client's one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form; the page's
-  // button posts an empty form. The token is in the URL: the body says nothing more.
-  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
-    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
-  }
-
-  const origin = (request: FastifyRequest) => {
-    if (app.config.publicBaseUrl) return app.config.publicBaseUrl;
-    if (!VALID_HOST.test(request.host)) throw errors.badHost();
-    return `${request.protocol}://${request.host}`;
-  };
+  ignoreFormBodies(app);
+  const origin = (request: FastifyRequest) => linkOrigin(app.config, request);
 
   app.get(
     '/reminders/config',
@@ -153,10 +132,9 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
   );
 
   /** A link's answer: the page for a browser, `{status}` for a client asking for JSON. A bad link: the contract's 404 error body. */
-  const answerLink = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<{ status: 'ACTIVE' | 'DELETED'; page: string }>) => {
+  const answerLinkWith = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<{ status: 'ACTIVE' | 'DELETED'; page: string }>) => {
     const { status, page } = await work();
-    if (!wantsPage(request)) return { status };
-    return reply.header('content-security-policy', PAGE_CSP).type('text/html; charset=utf-8').send(page);
+    return answerLink(request, reply, { json: { status }, page });
   };
 
   const linkDescription =
@@ -177,7 +155,7 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      answerLink(request, reply, async () => ({ status: await reminders.confirmLink(ctx, request.query.token, app.clock()), page: pages.confirmed() })),
+      answerLinkWith(request, reply, async () => ({ status: await reminders.confirmLink(ctx, request.query.token, app.clock()), page: pages.confirmed() })),
   );
 
   app.get(
@@ -195,7 +173,7 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      answerLink(request, reply, async () => {
+      answerLinkWith(request, reply, async () => {
         const id = await reminders.checkUnsubscribeLink(ctx, request.query.token, app.clock());
         const exists = await reminders.subscriptionExists(app.db, id);
         const action = `unsubscribe?token=${encodeURIComponent(request.query.token)}`;
@@ -217,6 +195,6 @@ export default async function reminderRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      answerLink(request, reply, async () => ({ status: await reminders.unsubscribeLink(ctx, request.query.token, app.clock()), page: pages.unsubscribed() })),
+      answerLinkWith(request, reply, async () => ({ status: await reminders.unsubscribeLink(ctx, request.query.token, app.clock()), page: pages.unsubscribed() })),
   );
 }

@@ -7,8 +7,8 @@ import { iso } from '../kernel/french.ts';
 import { errors } from '../kernel/errors.ts';
 import { checkPushEndpoint } from './endpoint-guard.ts';
 import type { ReminderKeys } from './keys.ts';
-import { readLink, signLink, type LinkPurpose } from './links.ts';
-import type { Mailer } from './mailer.ts';
+import { readLink, signLink } from '../domain/signed-links.ts';
+import type { Mailer } from '../domain/mailer.ts';
 import { confirmationMail } from './messages.ts';
 import * as repo from './repository.ts';
 import type { DeviceSubscription, SubscribeBody, Subscription } from './schemas.ts';
@@ -48,6 +48,12 @@ const toDeviceSubscription = (row: repo.SubscriptionRow): DeviceSubscription => 
 });
 
 /** Links start with PUBLIC_BASE_URL, else the origin the subscription was made from. */
+/** What a reminder's e-mail links do: confirm a pending subscription, or unsubscribe (RFC 8058 one-click). */
+export type LinkPurpose = 'confirm' | 'unsubscribe';
+
+/** A confirmation link works as long as an unconfirmed subscription is kept. */
+export const CONFIRM_LINK_DAYS = 7;
+
 export function linkUrl(config: Config, origin: string, purpose: LinkPurpose, token: string): string {
   return `${config.publicBaseUrl ?? origin}/public/reminders/${purpose}?token=${encodeURIComponent(token)}`;
 }
@@ -127,7 +133,7 @@ async function sendConfirmation(
   const content = confirmationMail({
     ...names,
     time: row.time_of_day,
-    confirmUrl: linkUrl(ctx.config, row.origin, 'confirm', signLink(linkKey, row.id, 'confirm', now)),
+    confirmUrl: linkUrl(ctx.config, row.origin, 'confirm', signLink(linkKey, row.id, 'confirm', now, CONFIRM_LINK_DAYS)),
     unsubscribeUrl,
   });
   try {

@@ -75,7 +75,7 @@ for (const kind of testDatabaseKinds()) {
 
       const chatOnly = await app.inject({ url: '/admin/audit', headers: await loginHeaders(app, 'mine@brest.fr') });
       assert.equal(chatOnly.statusCode, 403);
-      assert.match(chatOnly.json().message, /aucune des permissions CITIES, CHALLENGES, BLOG_POSTS, CMS ou USERS/);
+      assert.match(chatOnly.json().message, /aucune des permissions CITIES, CHALLENGES, BLOG_POSTS, CMS, USERS ou REQUESTS/);
       assert.equal((await app.inject({ url: '/admin/audit' })).statusCode, 401);
     });
 

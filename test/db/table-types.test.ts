@@ -67,6 +67,8 @@ const KINDS_FOR_DATA_TYPE: Record<string, readonly string[] | null> = {
   json: null,
   jsonb: null,
   ARRAY: ['array'],
+  // Both drivers read a bytea as bytes (a Buffer on node-postgres, a Uint8Array on PGlite).
+  bytea: ['Uint8Array'],
 };
 
 function readDeclaredTables(file: string): DeclaredTables {
@@ -105,6 +107,7 @@ function readDeclaredTables(file: string): DeclaredTables {
         return addTypeOf(selectType, column);
       }
       if (name === 'Date') return void column.kinds.add('Date');
+      if (name === 'Uint8Array') return void column.kinds.add('Uint8Array');
       if (name === 'Array') return void column.kinds.add('array');
       if (name === 'Record' || interfaces.has(name)) return void column.kinds.add('object');
       const alias = aliases.get(name);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/database.ts';
 import type { DeclaredQuery, DemoValues } from './requests.ts';
@@ -74,4 +75,32 @@ export async function demoValues(app: FastifyInstance, database: Database, now: 
   for (const place of places) values.coherentParams.push({ cityId: place.city_id, placeId: place.id });
   for (const menu of menus) values.coherentParams.push({ slug: menu.slug, menuId: menu.id, location: menu.location ?? '' });
   return values;
+}
+
+/**
+ * The demo holds no residents' requests (they are not in the import bundle): one filed through the API by `deviceId`
+ * in the first ACTIF city of each group, each with a photo, so that the request routes have records in every group.
+ */
+export async function addResidentRequests(app: FastifyInstance, database: Database, deviceId: string, now: Date): Promise<void> {
+  const db = database.db;
+  const cities = await db
+    .selectFrom('city')
+    .select(['id', 'city_group_id'])
+    .where('status', '=', 'ACTIF')
+    .where('city_group_id', 'is not', null)
+    .orderBy('id')
+    .execute();
+  const firstOfEach = [...new Map(cities.map((c) => [c.city_group_id, c] as const)).values()].reverse();
+  for (const city of firstOfEach) {
+    const filed = await app.inject({
+      method: 'POST',
+      url: '/public/requests',
+      payload: { deviceId, cityId: city.id, typeCode: 'autre', description: 'Le bac jaune est resté sur le trottoir.' },
+    });
+    if (filed.statusCode !== 201) throw new Error(`could not file a request to fuzz: ${filed.statusCode} ${filed.body}`);
+    await db
+      .insertInto('request_photo')
+      .values({ id: randomUUID(), request_id: filed.json().id, content_type: 'image/jpeg', width: 1, height: 1, bytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), created_at: now })
+      .execute();
+  }
 }

@@ -12,7 +12,7 @@ import { importBundleFile } from '../../src/bundle/import.ts';
 import { DEMO_BUNDLE_PATH } from '../../src/demo/load.ts';
 import { signConsoleToken } from '../../src/auth/token.ts';
 import { loadReminderKeys } from '../../src/reminders/keys.ts';
-import { signLink } from '../../src/reminders/links.ts';
+import { signLink } from '../../src/domain/signed-links.ts';
 import type { Database } from '../../src/db/database.ts';
 import { testConfig, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
@@ -28,7 +28,7 @@ import {
   type Route,
 } from './requests.ts';
 import { tableIds } from './records.ts';
-import { demoValues } from './demo-values.ts';
+import { addResidentRequests, demoValues } from './demo-values.ts';
 
 /**
  * Property-based fuzzing of every route the app serves, on the demo data: random paths, query strings, headers
@@ -64,6 +64,12 @@ const WRITABLE_TABLES = [
   'reminder_setting',
   // What the iCalendar feed last published of each occurrence that ever moved, for its SEQUENCE (written by reads).
   'calendar_sequence',
+  // Residents' requests, the devices that follow them, their histories, photos and reference counters.
+  'resident_request',
+  'request_follower',
+  'request_update',
+  'request_photo',
+  'request_counter',
 ] as const;
 
 const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';
@@ -240,7 +246,8 @@ async function publicDemoValues(app: FastifyInstance, database: Database): Promi
   if (subscribed.statusCode !== 201) throw new Error(`could not subscribe to reminders to fuzz: ${subscribed.statusCode} ${subscribed.body}`);
   const { linkKey } = await loadReminderKeys(db, app.config);
   values.reminderTokens = (['confirm', 'unsubscribe'] as const).map((purpose) => signLink(linkKey, subscribed.json().id, purpose, now));
-  // Read again, so that the conversation opened above is among them.
+  await addResidentRequests(app, database, values.deviceIds[0], now);
+  // Read again, so that the conversation opened and the requests filed above are among them.
   values.idsByTable = await tableIds(db);
   return values;
 }

@@ -442,7 +442,8 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
 /** Pairs joined into a query string, in one of the ways clients write them. */
 function joinPairs(pairs: fc.Arbitrary<Array<[string, string, string]>>): fc.Arbitrary<string> {
   return fc.tuple(pairs, fc.constantFrom('&', '&', '&&', ';')).map(([list, sep]) =>
-    list.map(([k, value, shape]) => shape.replace('k', k).replace('v2', value.split('').reverse().join('')).replace('v', value)).join(sep),
+    // One pass over the shape, so that a key holding a `v` (`deviceId`) is not itself taken for the value's place.
+    list.map(([k, value, shape]) => shape.replace(/k|v2|v/g, (slot) => (slot === 'k' ? k : slot === 'v2' ? value.split('').reverse().join('') : value))).join(sep),
   );
 }
 

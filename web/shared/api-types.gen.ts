@@ -801,6 +801,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/city-groups/{id}/request-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request types residents may file with a city group, by name
+         * @description A bare array of the group’s active types by `name` (French order). Every group starts with the default catalogue (`collecte-non-effectuee`, `bac-endommage`, `bac-vole`, `demande-bac`, `point-apport-plein`, `depot-sauvage`, `autre`, `encombrants`), which its agents edit. Unknown group: 404 `cityGroupNotFound`.
+         */
+        get: operations["listCityGroupRequestTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requests a device filed or follows, newest first
+         * @description A bare array (the latest 100), each with its public history (`updates`).
+         */
+        get: operations["listRequests"];
+        put?: never;
+        /**
+         * File a request (a missed collection, a broken bin, illegal dumping…)
+         * @description What the type marks `REQUIRED` must be given and what it marks `NONE` must be absent or null (400 `validation` naming the field); its fields are answered in `attributes` by `code` (`attributes.motif`). A position is `latitude` with `longitude`, or an `address`. Unknown or NON_ACTIF city: 404 `cityNotFound`; a type the city’s group does not offer: 404 `requestTypeNotFound`; a place, waste type or recycling point of another city: 400 naming it; `photoIds` must name photos uploaded within 24 hours and not yet taken. A missed collection (`collecte-non-effectuee`) names a day on which the place had that waste type collected (after exceptions, moves and holiday rules), reported from noon that day (the city’s time) until 48 hours later: otherwise 400 at `date`, saying which rule failed. While a report of the same place, waste type and day is open, another answers **200** with that request, which the device then follows. Creations count 10 per hour per `deviceId` and `REQUESTS_IP_MAX` (default 30) per hour per IP, counted once a request has passed its rules (a report that joins an open one counts): 429 beyond, and nothing is written.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo for a request (multipart/form-data, part `file`)
+         * @description A JPEG, PNG or WebP (read from its bytes) of at most 10 MiB (413 beyond) and 40 megapixels (400 beyond). Stored re-encoded as a JPEG of at most 2048 pixels a side with every metadata removed (EXIF position included); never served on a public URL (agents see it). Name its `id` in a request’s `photoIds` within 24 hours, after which an unclaimed photo is deleted. An upload cut off mid-way stores nothing.
+         */
+        post: operations["createRequestPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a request from the link of its e-mails
+         * @description The request the signed token names, as its device sees it (JSON), or a short French page with its status and history when the request accepts text/html (a browser). The link works without the device and does not expire; a bad token, or a request erased since: 404 with the error body.
+         */
+        get: operations["getRequestTrack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of the unsubscribe link of a request’s e-mails
+         * @description Changes nothing (mail scanners open links): its button POSTs to the same URL. The link of every e-mail about a request (`List-Unsubscribe`, RFC 8058): the requester receives no more e-mail about it; the request itself goes on. JSON `{status}` (`ACTIVE` while e-mails are sent, `STOPPED` after), or a short French page for a browser; a bad token: 404.
+         */
+        get: operations["getRequestUnsubscribe"];
+        put?: never;
+        /**
+         * Stop the e-mails about a request (RFC 8058 one-click)
+         * @description The body (`List-Unsubscribe=One-Click`, a form or nothing) is ignored; already stopped: the same answer. The link of every e-mail about a request (`List-Unsubscribe`, RFC 8058): the requester receives no more e-mail about it; the request itself goes on. JSON `{status}` (`ACTIVE` while e-mails are sent, `STOPPED` after), or a short French page for a browser; a bad token: 404.
+         */
+        post: operations["unsubscribeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request of the device’s, with its updates
+         * @description A request the device neither filed nor follows answers 404 `requestNotFound`, as an unknown one.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chat/inbox": {
         parameters: {
             query?: never;
@@ -2373,6 +2501,146 @@ export interface paths {
          * @description What the console shows before a notice is sent with `notify`: the active reminder subscriptions of the places a notice of this scope covers (of the group’s ACTIF cities), by channel, as the worker would choose them if it sent it now. `cityIds` and `placeIds` (repeatable) are checked as a notice’s: 400 `validation` naming the element (`placeIds[1]`); a group outside the agent’s answers 404 at `cityGroupId`, as an unknown one.
          */
         get: operations["getAdminNoticeAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/city-groups/{cityGroupId}/request-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s request types, inactive ones too, by name
+         * @description The listing envelope. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        get: operations["listAdminCityGroupRequestTypes"];
+        put?: never;
+        /**
+         * Add a request type to a city group’s catalogue
+         * @description `code` is unique in the group (400 at `code`); a list field needs its `values` (keys once each), other fields none (400 naming `fields[1].values`). Residents see it within a second. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        post: operations["createAdminCityGroupRequestType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/request-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request type, with its ETag
+         * @description A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        get: operations["getAdminRequestType"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a request type no request uses
+         * @description With `If-Match`. A type some request uses answers 409 `requestTypeInUse`: set `active` false instead. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        delete: operations["deleteAdminRequestType"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a request type (partial)
+         * @description With `If-Match`, 412 when it changed since it was read. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        patch: operations["updateAdminRequestType"];
+        trace?: never;
+    };
+    "/admin/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requests queue of the agent’s groups, oldest first
+         * @description The listing envelope, filtered by `cityGroupId` (404 for a group outside the agent’s), `status`, `typeCode`, `cityId`, `assignedTo` and `overdue` (open longer than the type’s `targetHours`).
+         */
+        get: operations["listAdminRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request with its e-mail, photos, notes and history
+         * @description With its ETag. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        get: operations["getAdminRequest"];
+        put?: never;
+        post?: never;
+        /**
+         * Erase a request and its photos (a resident who asks to be forgotten)
+         * @description With `If-Match`. Its history, followers and photos go with it. Recorded in the audit log without what identifies the resident (no e-mail, description, position or photo). A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        delete: operations["deleteAdminRequest"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a request’s status, assignee or planned day
+         * @description With `If-Match` (412 when it changed since it was read). `PLANIFIEE` needs `plannedFor` (400 at `plannedFor`); `REJETEE` needs `reason` (400 at `reason`), which the requester reads in the update. A status change (or a new planned day) is an update the requester sees; `assignedTo` names an active agent of the group holding REQUESTS (400 otherwise). Recorded in the audit log without what identifies the resident (no e-mail, description, position or photo). A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        patch: operations["updateAdminRequest"];
+        trace?: never;
+    };
+    "/admin/requests/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a request: publicly (the requester sees it) or as an internal note
+         * @description Answers the request as it now is, with its new ETag. Recorded in the audit log without what identifies the resident (no e-mail, description, position or photo). A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        post: operations["createAdminRequestReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/requests/{id}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo of a request (JPEG bytes), for agents only
+         * @description Never cached by a shared cache. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        get: operations["getAdminRequestPhoto"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5303,6 +5571,684 @@ export interface operations {
             };
         };
     };
+    listCityGroupRequestTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City group id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                        code: string;
+                        /** @description Its name as residents read it */
+                        name: string;
+                        description: string | null;
+                        /**
+                         * @description What it is about, to group the types in a form
+                         * @enum {unknown}
+                         */
+                        category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                         * @enum {unknown}
+                         */
+                        place: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                         * @enum {unknown}
+                         */
+                        position: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                         * @enum {unknown}
+                         */
+                        wasteType: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                         * @enum {unknown}
+                         */
+                        photo: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description Extra questions, answered in `attributes` by their `code` */
+                        fields: {
+                            /** @description Its key in a request’s `attributes` */
+                            code: string;
+                            /** @description The question as residents read it */
+                            label: string;
+                            /**
+                             * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                             * @enum {unknown}
+                             */
+                            datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                            required: boolean;
+                            /** @description The choices of a list; [] for the other datatypes */
+                            values: {
+                                key: string;
+                                name: string;
+                            }[];
+                        }[];
+                        /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                        targetHours: number;
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query: {
+                deviceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A new request */
+        requestBody: {
+            content: {
+                "application/json": {
+                    deviceId: string;
+                    /**
+                     * Format: uuid
+                     * @description The city it concerns
+                     */
+                    cityId: string;
+                    /** @description A type of the city’s group (`GET /public/city-groups/{id}/request-types`) */
+                    typeCode: string;
+                    placeId?: string | null;
+                    wasteTypeId?: string | null;
+                    date?: string | null;
+                    recyclingPointId?: string | null;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    address?: string | null;
+                    /** @description What happened, 1 to 2000 characters; stored trimmed */
+                    description: string;
+                    email?: string | null;
+                    attributes?: {
+                        [key: string]: unknown;
+                    } | null;
+                    photoIds?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A resident’s request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A resident’s request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRequestPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Name it in `photoIds` within 24 hours
+                         */
+                        id: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequestTrack: {
+        parameters: {
+            query: {
+                /** @description The signed token of an e-mail’s link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A resident’s request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequestUnsubscribe: {
+        parameters: {
+            query: {
+                /** @description The signed token of an e-mail’s link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON answer of the link when the request accepts application/json; otherwise a short French HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether e-mails about the request are still sent */
+                        status: "ACTIVE" | "STOPPED";
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribeRequest: {
+        parameters: {
+            query: {
+                /** @description The signed token of an e-mail’s link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON answer of the link when the request accepts application/json; otherwise a short French HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether e-mails about the request are still sent */
+                        status: "ACTIVE" | "STOPPED";
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query: {
+                deviceId: string;
+            };
+            header?: never;
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A resident’s request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getConsoleInbox: {
         parameters: {
             query: {
@@ -6028,7 +6974,7 @@ export interface operations {
                             /** @description Lower-cased: an e-mail has one account whatever its case */
                             email: string;
                             name: string;
-                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                             cityGroupIds: string[];
                             /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                             superAdmin: boolean;
@@ -6107,7 +7053,7 @@ export interface operations {
                             /** @description Lower-cased: an e-mail has one account whatever its case */
                             email: string;
                             name: string;
-                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                             cityGroupIds: string[];
                             /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                             superAdmin: boolean;
@@ -6179,7 +7125,7 @@ export interface operations {
                             /** @description Lower-cased: an e-mail has one account whatever its case */
                             email: string;
                             name: string;
-                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                            permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                             cityGroupIds: string[];
                             /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                             superAdmin: boolean;
@@ -6252,7 +7198,7 @@ export interface operations {
                     /** @description At least 12 characters; stored as an argon2id hash */
                     password: string;
                     /** @description Each once (a repeated one counts once) */
-                    permissions?: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                    permissions?: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                     /** @description The city groups the account works for (a repeated one counts once) */
                     cityGroupIds?: string[];
                     /** @default false */
@@ -6275,7 +7221,7 @@ export interface operations {
                         /** @description Lower-cased: an e-mail has one account whatever its case */
                         email: string;
                         name: string;
-                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                         cityGroupIds: string[];
                         /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                         superAdmin: boolean;
@@ -6352,7 +7298,7 @@ export interface operations {
                         /** @description Lower-cased: an e-mail has one account whatever its case */
                         email: string;
                         name: string;
-                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                         cityGroupIds: string[];
                         /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                         superAdmin: boolean;
@@ -6509,7 +7455,7 @@ export interface operations {
                     /** @description At least 12 characters; stored as an argon2id hash */
                     password?: string;
                     /** @description Each once (a repeated one counts once) */
-                    permissions?: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                    permissions?: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                     /** @description The city groups the account works for (a repeated one counts once) */
                     cityGroupIds?: string[];
                     superAdmin?: boolean;
@@ -6530,7 +7476,7 @@ export interface operations {
                         /** @description Lower-cased: an e-mail has one account whatever its case */
                         email: string;
                         name: string;
-                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS")[];
+                        permissions: ("CITIES" | "CHALLENGES" | "BLOG_POSTS" | "CMS" | "CHAT_CONVERSATIONS" | "USERS" | "REQUESTS")[];
                         cityGroupIds: string[];
                         /** @description Manages city groups and every group, whatever `permissions` and `cityGroupIds` say */
                         superAdmin: boolean;
@@ -18145,6 +19091,1601 @@ export interface operations {
                         /** @description Of which by e-mail */
                         email: number;
                     };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminCityGroupRequestTypes: {
+        parameters: {
+            query: {
+                /** @description Page number, from 1 to 100000 */
+                page: number;
+                /** @description Items per page, 1 to 100 */
+                pageSize: number;
+            };
+            header?: never;
+            path: {
+                /** @description City group id */
+                cityGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a listing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            cityGroupId: string;
+                            /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                            code: string;
+                            /** @description Its name as residents read it */
+                            name: string;
+                            description: string | null;
+                            /**
+                             * @description What it is about, to group the types in a form
+                             * @enum {unknown}
+                             */
+                            category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                             * @enum {unknown}
+                             */
+                            place: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                             * @enum {unknown}
+                             */
+                            position: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                             * @enum {unknown}
+                             */
+                            wasteType: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                             * @enum {unknown}
+                             */
+                            photo: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /** @description Extra questions, answered in `attributes` by their `code` */
+                            fields: {
+                                /** @description Its key in a request’s `attributes` */
+                                code: string;
+                                /** @description The question as residents read it */
+                                label: string;
+                                /**
+                                 * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                                 * @enum {unknown}
+                                 */
+                                datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                                required: boolean;
+                                /** @description The choices of a list; [] for the other datatypes */
+                                values: {
+                                    key: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                            targetHours: number;
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                             * @enum {unknown}
+                             */
+                            date: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /**
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                             * @enum {unknown}
+                             */
+                            recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
+                            /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                            active: boolean;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            pageSize: number;
+                            /** @description Number of items over all pages */
+                            total: number;
+                            /** @description ceil(total / pageSize); 0 when there is no item */
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminCityGroupRequestType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City group id */
+                cityGroupId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new request type; the requirements left out are `OPTIONAL`, `date` and `recyclingPoint` `NONE` */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                    code: string;
+                    /** @description Its name as residents read it */
+                    name: string;
+                    description?: string | null;
+                    /**
+                     * @description What it is about, to group the types in a form
+                     * @enum {unknown}
+                     */
+                    category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                     * @enum {unknown}
+                     */
+                    place?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                     * @enum {unknown}
+                     */
+                    position?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                     * @enum {unknown}
+                     */
+                    wasteType?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                     * @enum {unknown}
+                     */
+                    photo?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /** @description Extra questions, answered in `attributes` by their `code` */
+                    fields?: {
+                        /** @description Its key in a request’s `attributes` */
+                        code: string;
+                        /** @description The question as residents read it */
+                        label: string;
+                        /**
+                         * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                         * @enum {unknown}
+                         */
+                        datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                        required: boolean;
+                        /** @description The choices of a list; [] for the other datatypes */
+                        values: {
+                            key: string;
+                            name: string;
+                        }[];
+                    }[];
+                    /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                    targetHours: number;
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                     * @enum {unknown}
+                     */
+                    date?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                     * @enum {unknown}
+                     */
+                    recyclingPoint?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A request type as agents edit it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                        code: string;
+                        /** @description Its name as residents read it */
+                        name: string;
+                        description: string | null;
+                        /**
+                         * @description What it is about, to group the types in a form
+                         * @enum {unknown}
+                         */
+                        category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                         * @enum {unknown}
+                         */
+                        place: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                         * @enum {unknown}
+                         */
+                        position: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                         * @enum {unknown}
+                         */
+                        wasteType: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                         * @enum {unknown}
+                         */
+                        photo: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description Extra questions, answered in `attributes` by their `code` */
+                        fields: {
+                            /** @description Its key in a request’s `attributes` */
+                            code: string;
+                            /** @description The question as residents read it */
+                            label: string;
+                            /**
+                             * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                             * @enum {unknown}
+                             */
+                            datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                            required: boolean;
+                            /** @description The choices of a list; [] for the other datatypes */
+                            values: {
+                                key: string;
+                                name: string;
+                            }[];
+                        }[];
+                        /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                        targetHours: number;
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @enum {unknown}
+                         */
+                        date: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @enum {unknown}
+                         */
+                        recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                        active: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminRequestType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request type id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A request type as agents edit it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                        code: string;
+                        /** @description Its name as residents read it */
+                        name: string;
+                        description: string | null;
+                        /**
+                         * @description What it is about, to group the types in a form
+                         * @enum {unknown}
+                         */
+                        category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                         * @enum {unknown}
+                         */
+                        place: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                         * @enum {unknown}
+                         */
+                        position: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                         * @enum {unknown}
+                         */
+                        wasteType: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                         * @enum {unknown}
+                         */
+                        photo: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description Extra questions, answered in `attributes` by their `code` */
+                        fields: {
+                            /** @description Its key in a request’s `attributes` */
+                            code: string;
+                            /** @description The question as residents read it */
+                            label: string;
+                            /**
+                             * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                             * @enum {unknown}
+                             */
+                            datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                            required: boolean;
+                            /** @description The choices of a list; [] for the other datatypes */
+                            values: {
+                                key: string;
+                                name: string;
+                            }[];
+                        }[];
+                        /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                        targetHours: number;
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @enum {unknown}
+                         */
+                        date: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @enum {unknown}
+                         */
+                        recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                        active: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminRequestType: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Request type id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminRequestType: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Request type id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                    code?: string;
+                    /** @description Its name as residents read it */
+                    name?: string;
+                    description?: string | null;
+                    /**
+                     * @description What it is about, to group the types in a form
+                     * @enum {unknown}
+                     */
+                    category?: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                     * @enum {unknown}
+                     */
+                    place?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                     * @enum {unknown}
+                     */
+                    position?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                     * @enum {unknown}
+                     */
+                    wasteType?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                     * @enum {unknown}
+                     */
+                    photo?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /** @description Extra questions, answered in `attributes` by their `code` */
+                    fields?: {
+                        /** @description Its key in a request’s `attributes` */
+                        code: string;
+                        /** @description The question as residents read it */
+                        label: string;
+                        /**
+                         * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                         * @enum {unknown}
+                         */
+                        datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                        required: boolean;
+                        /** @description The choices of a list; [] for the other datatypes */
+                        values: {
+                            key: string;
+                            name: string;
+                        }[];
+                    }[];
+                    /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                    targetHours?: number;
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                     * @enum {unknown}
+                     */
+                    date?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                     * @enum {unknown}
+                     */
+                    recyclingPoint?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A request type as agents edit it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        /** @description Stable code of the type (`collecte-non-effectuee`): what forms, the assistant and Open311 name it by */
+                        code: string;
+                        /** @description Its name as residents read it */
+                        name: string;
+                        description: string | null;
+                        /**
+                         * @description What it is about, to group the types in a form
+                         * @enum {unknown}
+                         */
+                        category: "COLLECTE" | "BAC" | "POINT_APPORT" | "PROPRETE" | "ENCOMBRANTS" | "AUTRE";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a collection place (`placeId`)
+                         * @enum {unknown}
+                         */
+                        place: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a position (`latitude` and `longitude`, or an `address`)
+                         * @enum {unknown}
+                         */
+                        position: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a waste type (`wasteTypeId`)
+                         * @enum {unknown}
+                         */
+                        wasteType: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name photos (`photoIds`)
+                         * @enum {unknown}
+                         */
+                        photo: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description Extra questions, answered in `attributes` by their `code` */
+                        fields: {
+                            /** @description Its key in a request’s `attributes` */
+                            code: string;
+                            /** @description The question as residents read it */
+                            label: string;
+                            /**
+                             * @description `string` (a line, 200 characters), `text` (2000), `number`, `date` (`YYYY-MM-DD`), `singlevaluelist` (one key of `values`), `multivaluelist` (an array of them)
+                             * @enum {unknown}
+                             */
+                            datatype: "string" | "text" | "number" | "date" | "singlevaluelist" | "multivaluelist";
+                            required: boolean;
+                            /** @description The choices of a list; [] for the other datatypes */
+                            values: {
+                                key: string;
+                                name: string;
+                            }[];
+                        }[];
+                        /** @description Hours within which the service aims to close one: past them, an open request is overdue */
+                        targetHours: number;
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @enum {unknown}
+                         */
+                        date: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /**
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @enum {unknown}
+                         */
+                        recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
+                        /** @description false: residents no longer see it (a type some request uses is never deleted) */
+                        active: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminRequests: {
+        parameters: {
+            query: {
+                /** @description Only this group’s (404 for a group outside the agent’s) */
+                cityGroupId?: string;
+                status?: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                typeCode?: string;
+                cityId?: string;
+                assignedTo?: string;
+                /** @description true: only the open requests past their target; false: the others */
+                overdue?: boolean;
+                /** @description Page number, from 1 to 100000 */
+                page: number;
+                /** @description Items per page, 1 to 100 */
+                pageSize: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a listing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Year, then a number counting up within the city group
+                             * @example 2026-000042
+                             */
+                            reference: string;
+                            typeCode: string;
+                            typeName: string;
+                            /**
+                             * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                             * @enum {unknown}
+                             */
+                            status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                            /** Format: uuid */
+                            cityId: string;
+                            placeId: string | null;
+                            wasteTypeId: string | null;
+                            date: string | null;
+                            recyclingPointId: string | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            address: string | null;
+                            description: string | null;
+                            /** @description The answers to the type’s fields, by `code` */
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            photoCount: number;
+                            plannedFor: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                            /** @description Status changes and public replies, oldest first */
+                            updates: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                at: string;
+                                status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                                message: string | null;
+                            }[];
+                            /** Format: uuid */
+                            cityGroupId: string;
+                            cityName: string;
+                            placeName: string | null;
+                            email: string | null;
+                            photos: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Its bytes, for agents (`GET /admin/requests/{id}/photos/{photoId}`) */
+                                url: string;
+                            }[];
+                            assignedTo: string | null;
+                            assignedToName: string | null;
+                            /** @description Open for longer than its type’s `targetHours` */
+                            overdue: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When it becomes overdue: created plus the type’s `targetHours`
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            dueAt: string;
+                            closedAt: string | null;
+                            /** @description Devices that follow it: its author and those whose report joined it */
+                            followers: number;
+                            /** @description Internal notes, oldest first: never shown to the requester */
+                            notes: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                at: string;
+                                message: string;
+                                author: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                            }[];
+                        }[];
+                        meta: {
+                            page: number;
+                            pageSize: number;
+                            /** @description Number of items over all pages */
+                            total: number;
+                            /** @description ceil(total / pageSize); 0 when there is no item */
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A request as agents handle it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        cityName: string;
+                        placeName: string | null;
+                        email: string | null;
+                        photos: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Its bytes, for agents (`GET /admin/requests/{id}/photos/{photoId}`) */
+                            url: string;
+                        }[];
+                        assignedTo: string | null;
+                        assignedToName: string | null;
+                        /** @description Open for longer than its type’s `targetHours` */
+                        overdue: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it becomes overdue: created plus the type’s `targetHours`
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        dueAt: string;
+                        closedAt: string | null;
+                        /** @description Devices that follow it: its author and those whose report joined it */
+                        followers: number;
+                        /** @description Internal notes, oldest first: never shown to the requester */
+                        notes: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            message: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminRequest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminRequest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A change of status, assignment or planned day */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    status?: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                    assignedTo?: string | null;
+                    plannedFor?: string | null;
+                    /** @description Told to the requester with the status change; required for `REJETEE` */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A request as agents handle it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        cityName: string;
+                        placeName: string | null;
+                        email: string | null;
+                        photos: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Its bytes, for agents (`GET /admin/requests/{id}/photos/{photoId}`) */
+                            url: string;
+                        }[];
+                        assignedTo: string | null;
+                        assignedToName: string | null;
+                        /** @description Open for longer than its type’s `targetHours` */
+                        overdue: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it becomes overdue: created plus the type’s `targetHours`
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        dueAt: string;
+                        closedAt: string | null;
+                        /** @description Devices that follow it: its author and those whose report joined it */
+                        followers: number;
+                        /** @description Internal notes, oldest first: never shown to the requester */
+                        notes: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            message: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminRequestReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stored trimmed */
+                    message: string;
+                    /** @description true: an update the requester sees and is told of; false: an internal note */
+                    public: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A request as agents handle it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        cityName: string;
+                        placeName: string | null;
+                        email: string | null;
+                        photos: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Its bytes, for agents (`GET /admin/requests/{id}/photos/{photoId}`) */
+                            url: string;
+                        }[];
+                        assignedTo: string | null;
+                        assignedToName: string | null;
+                        /** @description Open for longer than its type’s `targetHours` */
+                        overdue: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it becomes overdue: created plus the type’s `targetHours`
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        dueAt: string;
+                        closedAt: string | null;
+                        /** @description Devices that follow it: its author and those whose report joined it */
+                        followers: number;
+                        /** @description Internal notes, oldest first: never shown to the requester */
+                        notes: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            message: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminRequestPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request id */
+                id: string;
+                /** @description Photo id */
+                photoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JPEG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Error body of every failure */

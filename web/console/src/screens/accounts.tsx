@@ -20,6 +20,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   CMS: 'Sites, pages et médias',
   CHAT_CONVERSATIONS: 'Conversations',
   USERS: 'Comptes des agents',
+  REQUESTS: 'Demandes des habitants',
 };
 const PERMISSIONS = Object.keys(PERMISSION_LABELS) as Permission[];
 

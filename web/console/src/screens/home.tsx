@@ -11,6 +11,7 @@ const PERMISSION_NAMES: Record<string, string> = {
   CMS: 'sites, pages et médias',
   CHAT_CONVERSATIONS: 'conversations',
   USERS: 'comptes',
+  REQUESTS: 'demandes des habitants',
 };
 
 export default function Home() {

@@ -1,6 +1,35 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { MailContent } from './messages.ts';
+
+/**
+ * E-mail for every area that writes to residents (reminders, requests): the SMTP sender, what a message holds, and the
+ * French HTML around it and around the pages its links open.
+ */
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** An e-mail's HTML: paragraphs already escaped (they may hold links). */
+export function htmlMail(title: string, paragraphs: string[]): string {
+  return (
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body style="font-family:sans-serif;line-height:1.5">${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`
+  );
+}
+
+/** The page a link of an e-mail opens in a browser: `body` already escaped. */
+export function linkPage(title: string, body: string): string {
+  return (
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
+  );
+}
 
 /** How long one e-mail may take to hand to the SMTP server before it counts as failed (and is retried). */
 const SMTP_TIMEOUT_MS = 15_000;

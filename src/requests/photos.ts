@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+// Declares request.parts() and the types of its parts.
+import type {} from '@fastify/multipart';
+import { DomainError, errors } from '../kernel/errors.ts';
+
+/**
+ * A resident's photo (docs/api.md, resident requests): read from the multipart part `file` into memory (10 MiB at
+ * most), accepted when its bytes are a JPEG, PNG or WebP of at most 40 megapixels, and re-encoded as a JPEG of at
+ * most 2048 pixels a side with every metadata left out (EXIF position, camera, dates; the orientation applied to the
+ * pixels first). Nothing is stored until the whole file has arrived and been re-encoded: an upload cut off mid-way
+ * leaves nothing behind.
+ */
+
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+export const PHOTO_MAX_MEGAPIXELS = 40;
+/** Longest side kept: enough to see a broken lid or a pile of rubbish, small enough to keep thousands. */
+const STORED_MAX_SIDE = 2048;
+
+const LIMITS = { files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 };
+
+function multipartFault(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  switch ((err as { code?: string }).code) {
+    case 'FST_FILES_LIMIT':
+      return errors.mediaOneFile();
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return errors.multipartTooManyParts();
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return errors.photoTooLarge(PHOTO_MAX_BYTES);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return errors.notMultipart();
+    default:
+      return errors.multipartMalformed();
+  }
+}
+
+/** The file of the form's part `file`, whole. */
+export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
+  let file: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { ...LIMITS, fileSize: PHOTO_MAX_BYTES } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw errors.mediaFileField(part.fieldname);
+        if (file) throw errors.mediaOneFile();
+        file = await part.toBuffer();
+      } else if (part.fieldname === 'file') {
+        throw errors.mediaFileMissing();
+      }
+    }
+  } catch (err) {
+    // What the sender still sends is read and dropped, so that the answer reaches it.
+    request.raw.unpipe();
+    request.raw.resume();
+    throw multipartFault(err);
+  }
+  if (!file) throw errors.mediaFileMissing();
+  if (file.length === 0) throw errors.mediaEmpty();
+  return file;
+}
+
+const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const isPng = (b: Buffer) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+const isWebp = (b: Buffer) => b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP';
+
+export interface EncodedPhoto {
+  bytes: Buffer;
+  contentType: 'image/jpeg';
+  width: number;
+  height: number;
+}
+
+/** The photo as stored: checked by its bytes, re-encoded without any metadata. */
+export async function encodePhoto(file: Buffer): Promise<EncodedPhoto> {
+  if (!isJpeg(file) && !isPng(file) && !isWebp(file)) throw errors.photoType();
+  const { default: sharp } = await import('sharp');
+  const limitInputPixels = PHOTO_MAX_MEGAPIXELS * 1_000_000;
+  let meta;
+  try {
+    meta = await sharp(file, { limitInputPixels: false }).metadata();
+  } catch {
+    throw errors.mediaUnreadable();
+  }
+  if ((meta.width ?? 0) * (meta.height ?? 0) > limitInputPixels) throw errors.photoPixels(PHOTO_MAX_MEGAPIXELS);
+  try {
+    // sharp keeps no metadata unless asked (withMetadata/keepExif): the output carries pixels only.
+    const { data, info } = await sharp(file, { limitInputPixels, failOn: 'error' })
+      .rotate()
+      .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: data, contentType: 'image/jpeg', width: info.width, height: info.height };
+  } catch {
+    throw errors.mediaUnreadable();
+  }
+}

@@ -1,0 +1,544 @@
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { DB, RequestStatus, RequestTypeTable, ResidentRequestTable } from '../db/types.ts';
+import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+
+/** Resident requests' rows (mapper.ts shapes them): SQL only. */
+
+export type RequestTypeRow = Selectable<RequestTypeTable>;
+
+/** A request with what every shape of it names of its type. */
+export type RequestRow = Selectable<ResidentRequestTable> & { type_code: string; type_name: string; target_hours: number };
+
+const OPEN: RequestStatus[] = ['RECUE', 'EN_COURS', 'PLANIFIEE'];
+
+/** The request's columns, its days as `YYYY-MM-DD` (a `date` column reads as a Date on pg, a string on PGlite). */
+function selectRequests(db: Kysely<DB>) {
+  return db
+    .selectFrom('resident_request as r')
+    .innerJoin('request_type as t', 't.id', 'r.type_id')
+    .selectAll('r')
+    .select([
+      sql<string | null>`r.date::text`.as('date'),
+      sql<string | null>`r.planned_for::text`.as('planned_for'),
+      't.code as type_code',
+      't.name as type_name',
+      't.target_hours',
+    ]);
+}
+
+// ---------------------------------------------------------------- request types
+
+/** A group's types by name (French order is the caller's), the inactive ones only when asked. */
+export async function typesOfGroup(db: Kysely<DB>, groupId: string, options: { activeOnly: boolean }): Promise<RequestTypeRow[]> {
+  return db
+    .selectFrom('request_type')
+    .selectAll()
+    .where('city_group_id', '=', groupId)
+    .$if(options.activeOnly, (qb) => qb.where('active', '=', true))
+    .execute();
+}
+
+export async function findTypeByCode(db: Kysely<DB>, groupId: string, code: string): Promise<RequestTypeRow | undefined> {
+  return db.selectFrom('request_type').selectAll().where('city_group_id', '=', groupId).where('code', '=', code).executeTakeFirst();
+}
+
+export async function findType(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<RequestTypeRow | undefined> {
+  return db
+    .selectFrom('request_type')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export type RequestTypeValues = Omit<RequestTypeTable, 'id' | 'created_at' | 'updated_at' | 'active' | 'fields'> & {
+  fields: string;
+  active: boolean;
+  updated_at: Date;
+};
+
+export async function insertType(db: Kysely<DB>, values: RequestTypeValues & { created_at: Date }): Promise<RequestTypeRow> {
+  return db.insertInto('request_type').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateType(db: Kysely<DB>, id: string, values: RequestTypeValues): Promise<RequestTypeRow> {
+  return db.updateTable('request_type').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteType(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('request_type').where('id', '=', id).execute();
+}
+
+export async function countRequestsOfType(db: Kysely<DB>, typeId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('resident_request')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('type_id', '=', typeId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Whether another type of the group has this code. */
+export async function codeTaken(db: Kysely<DB>, groupId: string, code: string, exceptId: string | null): Promise<boolean> {
+  const row = await db
+    .selectFrom('request_type')
+    .select('id')
+    .where('city_group_id', '=', groupId)
+    .where('code', '=', code)
+    .$if(exceptId !== null, (qb) => qb.where('id', '<>', exceptId!))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------- what a new request names
+
+/** An ACTIF city with its group and time zone. */
+export async function findRequestCity(
+  db: Kysely<DB>,
+  cityId: string,
+): Promise<{ id: string; cityGroupId: string | null; timeZone: string } | undefined> {
+  return db
+    .selectFrom('city')
+    .select(['id', 'city_group_id as cityGroupId', 'time_zone as timeZone'])
+    .where('id', '=', cityId)
+    .where('status', '=', 'ACTIF')
+    .executeTakeFirst();
+}
+
+/** Which of the ids are of the city: its places, waste types and recycling points (one round trip). */
+export async function cityReferences(
+  db: Kysely<DB>,
+  cityId: string,
+  ids: { placeId: string | null; wasteTypeId: string | null; recyclingPointId: string | null },
+): Promise<{ place: boolean; wasteType: { name: string } | null; recyclingPoint: boolean }> {
+  const none = '00000000-0000-0000-0000-000000000000';
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .exists(eb.selectFrom('collection_place').select('id').where('id', '=', ids.placeId ?? none).where('city_id', '=', cityId))
+        .as('place'),
+      eb
+        .selectFrom('waste_type')
+        .select('name')
+        .where('id', '=', ids.wasteTypeId ?? none)
+        .where('city_id', '=', cityId)
+        .as('waste_type_name'),
+      eb
+        .exists(eb.selectFrom('recycling_point').select('id').where('id', '=', ids.recyclingPointId ?? none).where('city_id', '=', cityId))
+        .as('point'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    place: Boolean(row.place),
+    wasteType: row.waste_type_name === null ? null : { name: row.waste_type_name },
+    recyclingPoint: Boolean(row.point),
+  };
+}
+
+/** Of `ids`, the photos uploaded since `since` that no request has taken yet. */
+export async function freePhotoIds(db: Kysely<DB>, ids: readonly string[], since: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('request_photo')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where('request_id', 'is', null)
+    .where('created_at', '>=', since)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+// ---------------------------------------------------------------- writing a request
+
+/** The next reference number of a group's year: the counter row is locked until the transaction ends. */
+export async function nextReferenceNumber(trx: Kysely<DB>, groupId: string, year: number): Promise<number> {
+  const { last } = await trx
+    .insertInto('request_counter')
+    .values({ city_group_id: groupId, year, last: 1 })
+    .onConflict((oc) => oc.columns(['city_group_id', 'year']).doUpdateSet({ last: sql`request_counter.last + 1` }))
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  return last;
+}
+
+export type NewRequest = Omit<Insertable<ResidentRequestTable>, 'attributes' | 'closed_at' | 'erased_at' | 'assigned_to'> & { attributes: string };
+
+/**
+ * Inserts a request; undefined when an open request holds its `duplicate_key` (a missed collection already
+ * reported): the partial unique index decides, so two reports at the same instant make one request.
+ */
+export async function insertRequest(trx: Kysely<DB>, values: NewRequest): Promise<string | undefined> {
+  const row = await trx
+    .insertInto('resident_request')
+    .values(values)
+    .onConflict((oc) => oc.column('duplicate_key').where('duplicate_key', 'is not', null).where('status', 'in', OPEN).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The open request holding a missed collection's key, if any. */
+export async function findOpenDuplicate(db: Kysely<DB>, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('resident_request')
+    .select('id')
+    .where('duplicate_key', '=', key)
+    .where('status', 'in', OPEN)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function addFollower(db: Kysely<DB>, requestId: string, deviceId: string, at: Date): Promise<void> {
+  await db
+    .insertInto('request_follower')
+    .values({ request_id: requestId, device_id: deviceId, created_at: at })
+    .onConflict((oc) => oc.columns(['request_id', 'device_id']).doNothing())
+    .execute();
+}
+
+/** Gives the photos to the request; answers how many it took (a photo taken meanwhile by another is not). */
+export async function attachPhotos(trx: Kysely<DB>, requestId: string, photoIds: readonly string[]): Promise<number> {
+  if (photoIds.length === 0) return 0;
+  const result = await trx
+    .updateTable('request_photo')
+    .set({ request_id: requestId })
+    .where('id', 'in', [...photoIds])
+    .where('request_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function insertUpdate(
+  db: Kysely<DB>,
+  values: { id: string; request_id: string; at: Date; kind: 'STATUS' | 'REPLY' | 'NOTE'; status: RequestStatus | null; message: string | null; author: { id: string | null; name: string } | null },
+): Promise<void> {
+  const { author, ...rest } = values;
+  await db
+    .insertInto('request_update')
+    .values({ ...rest, author_id: author?.id ?? null, author_name: author?.name ?? null })
+    .execute();
+}
+
+export async function insertPhoto(
+  db: Kysely<DB>,
+  values: { id: string; content_type: string; width: number; height: number; bytes: Uint8Array; created_at: Date },
+): Promise<void> {
+  await db.insertInto('request_photo').values({ ...values, request_id: null }).execute();
+}
+
+/** Deletes the photos no request took since `before`; answers how many. */
+export async function deleteUnattachedPhotos(db: Kysely<DB>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('request_photo').where('request_id', 'is', null).where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---------------------------------------------------------------- reading requests
+
+export async function findRequest(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<RequestRow | undefined> {
+  return selectRequests(db)
+    .where('r.id', '=', id)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate('r'))
+    .executeTakeFirst();
+}
+
+/** The requests a device filed or follows, newest first (the latest `limit`). */
+export async function requestsOfDevice(db: Kysely<DB>, deviceId: string, limit: number): Promise<RequestRow[]> {
+  return selectRequests(db)
+    .innerJoin('request_follower as f', 'f.request_id', 'r.id')
+    .where('f.device_id', '=', deviceId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function isFollower(db: Kysely<DB>, requestId: string, deviceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('request_follower')
+    .select('request_id')
+    .where('request_id', '=', requestId)
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface UpdateRow {
+  request_id: string;
+  at: Date;
+  kind: 'STATUS' | 'REPLY' | 'NOTE';
+  status: RequestStatus | null;
+  message: string | null;
+  author_id: string | null;
+  author_name: string | null;
+}
+
+/** The requests' histories, oldest first; the internal notes only when asked. */
+export async function updatesOf(db: Kysely<DB>, requestIds: readonly string[], options: { notes: boolean }): Promise<UpdateRow[]> {
+  if (requestIds.length === 0) return [];
+  return db
+    .selectFrom('request_update')
+    .select(['request_id', 'at', 'kind', 'status', 'message', 'author_id', 'author_name'])
+    .where('request_id', 'in', [...requestIds])
+    .$if(!options.notes, (qb) => qb.where('kind', '<>', 'NOTE'))
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The requests' photo ids, oldest first. */
+export async function photosOf(db: Kysely<DB>, requestIds: readonly string[]): Promise<{ id: string; request_id: string }[]> {
+  if (requestIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('request_photo')
+    .select(['id', 'request_id'])
+    .where('request_id', 'in', [...requestIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows as { id: string; request_id: string }[];
+}
+
+export async function findPhoto(db: Kysely<DB>, requestId: string, photoId: string) {
+  return db
+    .selectFrom('request_photo')
+    .select(['id', 'content_type', 'bytes'])
+    .where('id', '=', photoId)
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
+}
+
+/** What the staff's shape names beside the request: city, place and agent names, followers. */
+export async function requestContext(db: Kysely<DB>, rows: readonly RequestRow[]) {
+  const ids = rows.map((r) => r.id);
+  const cityIds = [...new Set(rows.map((r) => r.city_id))];
+  const placeIds = [...new Set(rows.flatMap((r) => (r.place_id ? [r.place_id] : [])))];
+  const agentIds = [...new Set(rows.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])))];
+  const [cities, places, agents, followers] = await Promise.all([
+    cityIds.length ? db.selectFrom('city').select(['id', 'name']).where('id', 'in', cityIds).execute() : [],
+    placeIds.length ? db.selectFrom('collection_place').select(['id', 'name']).where('id', 'in', placeIds).execute() : [],
+    agentIds.length ? db.selectFrom('account').select(['id', 'name']).where('id', 'in', agentIds).execute() : [],
+    ids.length
+      ? db
+          .selectFrom('request_follower')
+          .select(['request_id', (eb) => eb.fn.countAll<string>().as('n')])
+          .where('request_id', 'in', ids)
+          .groupBy('request_id')
+          .execute()
+      : [],
+  ]);
+  return {
+    cityName: new Map(cities.map((c) => [c.id, c.name])),
+    placeName: new Map(places.map((p) => [p.id, p.name])),
+    agentName: new Map(agents.map((a) => [a.id, a.name])),
+    followers: new Map(followers.map((f) => [f.request_id, Number(f.n)])),
+  };
+}
+
+export interface RequestFilters {
+  groupIds: readonly string[] | null;
+  status?: RequestStatus;
+  typeCode?: string;
+  cityId?: string;
+  assignedTo?: string;
+  /** true: open and past due at `now`; false: the others. */
+  overdue?: boolean;
+  now: Date;
+}
+
+/** One page of the staff's queue, oldest first, and its total. */
+export async function listRequests(db: Kysely<DB>, filters: RequestFilters, page: PageRequest): Promise<{ rows: RequestRow[]; total: number }> {
+  if (filters.groupIds !== null && filters.groupIds.length === 0) return { rows: [], total: 0 };
+  const filtered = <Q extends ReturnType<typeof selectRequests>>(qb: Q) =>
+    qb
+      .$if(filters.groupIds !== null, (q) => q.where('r.city_group_id', 'in', filters.groupIds!))
+      .$if(filters.status !== undefined, (q) => q.where('r.status', '=', filters.status!))
+      .$if(filters.typeCode !== undefined, (q) => q.where('t.code', '=', filters.typeCode!))
+      .$if(filters.cityId !== undefined, (q) => q.where('r.city_id', '=', filters.cityId!))
+      .$if(filters.assignedTo !== undefined, (q) => q.where('r.assigned_to', '=', filters.assignedTo!))
+      .$if(filters.overdue !== undefined, (q) => {
+        const late = sql<boolean>`r.status IN ('RECUE', 'EN_COURS', 'PLANIFIEE') AND r.created_at + t.target_hours * interval '1 hour' < ${filters.now}`;
+        return q.where(filters.overdue ? late : sql<boolean>`NOT (${late})`);
+      }) as Q;
+  const [{ total }] = await filtered(selectRequests(db))
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .execute() as unknown as { total: string }[];
+  const window = pageWindow(page, Number(total));
+  if (!window) return { rows: [], total: Number(total) };
+  const rows = await filtered(selectRequests(db))
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { rows, total: Number(total) };
+}
+
+export async function updateRequest(
+  db: Kysely<DB>,
+  id: string,
+  values: { status: RequestStatus; assigned_to: string | null; planned_for: string | null; closed_at: Date | null; updated_at: Date },
+): Promise<void> {
+  await db.updateTable('resident_request').set(values).where('id', '=', id).execute();
+}
+
+export async function touchRequest(db: Kysely<DB>, id: string, at: Date): Promise<void> {
+  await db.updateTable('resident_request').set({ updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deleteRequest(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('resident_request').where('id', '=', id).execute();
+}
+
+/** Whether the account may be given requests of the group: active, and holding REQUESTS there (or super admin). */
+export async function isRequestAgent(db: Kysely<DB>, accountId: string, groupId: string): Promise<{ name: string } | undefined> {
+  return db
+    .selectFrom('account as a')
+    .select('a.name')
+    .where('a.id', '=', accountId)
+    .where('a.active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('a.super_admin', '=', true),
+        eb.and([
+          eb(sql.lit('REQUESTS'), '=', eb.fn.any('a.permissions')),
+          eb.exists(eb.selectFrom('account_city_group as g').select('g.account_id').whereRef('g.account_id', '=', 'a.id').where('g.city_group_id', '=', groupId)),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+// ---------------------------------------------------------------- e-mails and retention (the requests' worker)
+
+/**
+ * Owes the requester an e-mail (the receipt, or one for a public update), when the request has an address it has not
+ * stopped and retention has not erased: one statement, in the write's transaction, so that the message exists if and
+ * only if what it tells does. The unique keys make each message once.
+ */
+export async function enqueueMail(
+  trx: Kysely<DB>,
+  values: { id: string; requestId: string; updateId: string | null; now: Date },
+): Promise<void> {
+  await sql`
+    INSERT INTO request_mail (id, request_id, update_id, kind, status, next_attempt_at, created_at)
+    SELECT ${values.id}::uuid, r.id, ${values.updateId}::uuid, ${values.updateId === null ? 'RECEIPT' : 'UPDATE'}::text, 'PENDING', ${values.now}::timestamptz, ${values.now}::timestamptz
+    FROM resident_request r
+    WHERE r.id = ${values.requestId}::uuid AND r.email IS NOT NULL AND r.mail_stopped_at IS NULL AND r.erased_at IS NULL
+    ON CONFLICT DO NOTHING
+  `.execute(trx);
+}
+
+export interface ClaimedMail {
+  id: string;
+  request_id: string;
+  update_id: string | null;
+  kind: 'RECEIPT' | 'UPDATE';
+  attempts: number;
+}
+
+/**
+ * Takes up to `limit` due e-mails for `leaseMs` (SKIP LOCKED: two workers never take the same one). One whose sender
+ * died mid-send is due again when its lease ends: sent twice at worst, with the same Message-ID.
+ */
+export async function claimMails(db: Kysely<DB>, now: Date, limit: number, leaseMs: number): Promise<ClaimedMail[]> {
+  const { rows } = await sql<ClaimedMail>`
+    UPDATE request_mail m SET status = 'SENDING', attempts = m.attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}
+    WHERE m.id IN (
+      SELECT id FROM request_mail
+      WHERE status IN ('PENDING', 'SENDING') AND next_attempt_at <= ${now}
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING m.id, m.request_id, m.update_id, m.kind, m.attempts
+  `.execute(db);
+  return rows;
+}
+
+/** What a claimed e-mail says: its request (address, reference, type, status, links' origin, city's zone) and update. */
+export async function mailSubjects(db: Kysely<DB>, mails: readonly ClaimedMail[]) {
+  if (mails.length === 0) return { requests: new Map(), updates: new Map() };
+  const requestIds = [...new Set(mails.map((m) => m.request_id))];
+  const updateIds = mails.flatMap((m) => (m.update_id ? [m.update_id] : []));
+  const [requests, updates] = await Promise.all([
+    db
+      .selectFrom('resident_request as r')
+      .innerJoin('request_type as t', 't.id', 'r.type_id')
+      .innerJoin('city as c', 'c.id', 'r.city_id')
+      .select([
+        'r.id', 'r.email', 'r.reference', 'r.status', 'r.origin', 'r.mail_stopped_at', 'r.erased_at', 'r.created_at',
+        sql<string | null>`r.planned_for::text`.as('planned_for'), 't.name as type_name', 'c.time_zone',
+      ])
+      .where('r.id', 'in', requestIds)
+      .execute(),
+    updateIds.length
+      ? db.selectFrom('request_update').select(['id', 'status', 'message']).where('id', 'in', updateIds).execute()
+      : Promise.resolve([]),
+  ]);
+  return { requests: new Map(requests.map((r) => [r.id, r])), updates: new Map(updates.map((u) => [u.id, u])) };
+}
+
+/** Counts one e-mail to a mailbox on a day, unless `cap` are already counted: whether it was counted. */
+export async function countMailboxDay(db: Kysely<DB>, mailbox: string, day: string, cap: number): Promise<boolean> {
+  const row = await db
+    .insertInto('mailbox_day')
+    .values({ mailbox, day, sent: 1 })
+    .onConflict((oc) => oc.columns(['mailbox', 'day']).doUpdateSet({ sent: sql`mailbox_day.sent + 1` }).where('mailbox_day.sent', '<', cap))
+    .returning('sent')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives back a count taken for an e-mail that could not be sent. */
+export async function uncountMailboxDay(db: Kysely<DB>, mailbox: string, day: string): Promise<void> {
+  await db.updateTable('mailbox_day').set({ sent: sql`greatest(sent - 1, 0)` }).where('mailbox', '=', mailbox).where('day', '=', day).execute();
+}
+
+export async function markMail(
+  db: Kysely<DB>,
+  id: string,
+  values: { status: 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED'; next_attempt_at?: Date; sent_at?: Date; last_error?: string | null; attempts?: number },
+): Promise<void> {
+  await db.updateTable('request_mail').set(values).where('id', '=', id).execute();
+}
+
+export async function stopMail(db: Kysely<DB>, requestId: string, now: Date): Promise<boolean> {
+  const found = await db.selectFrom('resident_request').select(['id', 'mail_stopped_at']).where('id', '=', requestId).executeTakeFirst();
+  if (!found) return false;
+  if (found.mail_stopped_at === null) {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('resident_request').set({ mail_stopped_at: now }).where('id', '=', requestId).execute();
+      await trx.updateTable('request_mail').set({ status: 'SKIPPED', last_error: 'unsubscribed' }).where('request_id', '=', requestId).where('status', 'in', ['PENDING', 'SENDING']).execute();
+    });
+  }
+  return true;
+}
+
+/**
+ * Retention: the requests closed before `closedBefore` lose what identifies their requester (e-mail, description,
+ * answers, position, address, photos, unsent e-mails); type, city, place, waste type, dates, status and reference
+ * stay. Answers how many were erased.
+ */
+export async function eraseClosedBefore(db: Kysely<DB>, closedBefore: Date, now: Date): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const erased = await trx
+      .updateTable('resident_request')
+      .set({ email: null, description: null, attributes: '{}', latitude: null, longitude: null, address: null, erased_at: now })
+      .where('closed_at', '<', closedBefore)
+      .where('erased_at', 'is', null)
+      .returning('id')
+      .execute();
+    const ids = erased.map((r) => r.id);
+    if (ids.length > 0) {
+      await trx.deleteFrom('request_photo').where('request_id', 'in', ids).execute();
+      await trx.deleteFrom('request_mail').where('request_id', 'in', ids).where('status', 'in', ['PENDING', 'SENDING']).execute();
+    }
+    return ids.length;
+  });
+}
+
+/** Forgets the daily counts of days before `day`. */
+export async function deleteMailboxDaysBefore(db: Kysely<DB>, day: string): Promise<void> {
+  await db.deleteFrom('mailbox_day').where('day', '<', day).execute();
+}

@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import { assertNoFault } from '../admin/store.ts';
+import { computeCalendar } from '../domain/collection-calendar.ts';
+import { findCityGroupRef } from '../domain/cities.ts';
+import { loadSchedule } from '../domain/schedules.ts';
+import { parseCalendarDate, resolveTimeZone, wallClockParts } from '../kernel/dates.ts';
+import { errors } from '../kernel/errors.ts';
+import { readLink } from '../domain/signed-links.ts';
+import { trackingPage } from './messages.ts';
+import { compareFrench } from '../kernel/french.ts';
+import { requestMessages } from '../kernel/validation-messages.ts';
+import type { RecordFault } from '../domain/rules/faults.ts';
+import { requirementsOf, toRequest, toRequestType } from './mapper.ts';
+import * as repo from './repository.ts';
+import { attributeFaults, missedCollectionFault, requirementFaults, type RequestParts } from './request-rules.ts';
+import type { CreateRequestInput, RequestField, RequestType, ResidentRequest } from './schemas.ts';
+
+/**
+ * Resident requests, the residents' side (docs/api.md, resident requests): the catalogue, a request filed with the
+ * rules of its type, the device's list and detail. The staff's side is admin-requests.ts.
+ */
+
+/** The type codes whose rules go beyond their requirements. */
+export const MISSED_COLLECTION = 'collecte-non-effectuee';
+export const BULKY_PICKUP = 'encombrants';
+
+/** How long an uploaded photo waits for a request to take it. */
+export const PHOTO_TTL_MS = 24 * 3_600_000;
+/** Requests a device's list shows, at most (the newest). */
+const DEVICE_LIST_MAX = 100;
+
+/** A group's active request types, by name (French order). */
+export async function requestTypesOfGroup(db: Kysely<DB>, groupId: string): Promise<RequestType[]> {
+  if (!(await findCityGroupRef(db, groupId))) throw errors.cityGroupNotFound();
+  const rows = await repo.typesOfGroup(db, groupId, { activeOnly: true });
+  return rows.sort((a, b) => compareFrench(a.name, b.name) || compareFrench(a.code, b.code)).map(toRequestType);
+}
+
+/** Ids as stored. */
+const lower = (id: string | null | undefined) => (id == null ? null : id.toLowerCase());
+
+/** The request the device gets back: its own, with its public history. */
+async function shownToDevice(db: Kysely<DB>, id: string): Promise<ResidentRequest> {
+  const row = (await repo.findRequest(db, id))!;
+  const [updates, photos] = await Promise.all([repo.updatesOf(db, [id], { notes: false }), repo.photosOf(db, [id])]);
+  return toRequest(row, updates, photos.length);
+}
+
+/** Thrown inside the creation's transaction when an open report of the same missed collection won the race. */
+class JoinedExisting extends Error {}
+
+/**
+ * Files a request: its type's rules first (a 400 naming the field), then, for a missed collection already reported
+ * and still open, the device follows that request instead (`created` false: the route answers 200).
+ */
+export async function createRequest(
+  db: Kysely<DB>,
+  input: CreateRequestInput,
+  now: Date,
+  /** Where the links of its e-mails start. */
+  origin: string | null,
+  /** Counts the creation against its limits (throws 429 past them): called once the request has passed its rules. */
+  admit: () => Promise<void> = async () => {},
+): Promise<{ request: ResidentRequest; created: boolean }> {
+  const city = await repo.findRequestCity(db, input.cityId.toLowerCase());
+  if (!city) throw errors.cityNotFound();
+  const type = city.cityGroupId === null ? undefined : await repo.findTypeByCode(db, city.cityGroupId, input.typeCode);
+  if (!type || !type.active || city.cityGroupId === null) throw errors.requestTypeNotFound();
+  const groupId = city.cityGroupId;
+  const timeZone = resolveTimeZone(city.timeZone);
+
+  const parts: RequestParts = {
+    placeId: lower(input.placeId),
+    wasteTypeId: lower(input.wasteTypeId),
+    date: input.date ?? null,
+    recyclingPointId: lower(input.recyclingPointId),
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
+    address: input.address?.trim() || null,
+    photoIds: [...new Set((input.photoIds ?? []).map((id) => id.toLowerCase()))],
+  };
+  assertNoFault(requirementFaults(requirementsOf(type), parts));
+  const refs = await repo.cityReferences(db, city.id, parts);
+  const faults: RecordFault[] = [];
+  if (parts.placeId !== null && !refs.place) faults.push({ path: 'placeId', message: requestMessages.notAPlaceOfTheCity(parts.placeId) });
+  if (parts.wasteTypeId !== null && !refs.wasteType) {
+    faults.push({ path: 'wasteTypeId', message: requestMessages.notAWasteTypeOfTheCity(parts.wasteTypeId) });
+  }
+  if (parts.recyclingPointId !== null && !refs.recyclingPoint) {
+    faults.push({ path: 'recyclingPointId', message: requestMessages.notAPointOfTheCity(parts.recyclingPointId) });
+  }
+  assertNoFault(faults);
+  if (parts.date !== null && parseCalendarDate(parts.date) === null) throw errors.invalidField('date', 'doit être une date réelle au format AAAA-MM-JJ');
+  const answers = attributeFaults(type.name, type.fields as RequestField[], input.attributes ?? {});
+  assertNoFault(answers.faults);
+  const free = await repo.freePhotoIds(db, parts.photoIds, new Date(now.getTime() - PHOTO_TTL_MS));
+  assertNoFault(parts.photoIds.flatMap((id, i) => (free.has(id) ? [] : [{ path: `photoIds[${i}]`, message: requestMessages.notAPhoto(id) }])));
+
+  let duplicateKey: string | null = null;
+  if (type.code === MISSED_COLLECTION && parts.placeId !== null && parts.wasteTypeId !== null && parts.date !== null) {
+    const place = await loadSchedule(db, parts.placeId);
+    const day = parseCalendarDate(parts.date)!;
+    const calendar = computeCalendar(place!.schedule, { from: day, to: day });
+    const ofType = (o: { wasteTypeId: string }) => o.wasteTypeId === parts.wasteTypeId;
+    const fault = missedCollectionFault({
+      date: parts.date,
+      wasteTypeName: refs.wasteType!.name,
+      collections: calendar.occurrences.filter(ofType),
+      cancelled: calendar.cancelled.filter(ofType),
+      now,
+      timeZone,
+    });
+    if (fault) assertNoFault([fault]);
+    duplicateKey = `${parts.placeId}|${parts.wasteTypeId}|${parts.date}`;
+  }
+  if (type.code === BULKY_PICKUP) {
+    // Bookings need pickup days with room; until a city opens some, no day has any.
+    throw errors.invalidField('attributes.slotDate', 'ne désigne aucun jour d’enlèvement des encombrants ouvert dans cette ville');
+  }
+
+  await admit();
+  const join = async (id: string) => {
+    await repo.addFollower(db, id, input.deviceId, now);
+    return { request: await shownToDevice(db, id), created: false };
+  };
+  if (duplicateKey !== null) {
+    const open = await repo.findOpenDuplicate(db, duplicateKey);
+    if (open) return join(open);
+  }
+  const id = randomUUID();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const year = wallClockParts(now, timeZone)[0];
+      const number = await repo.nextReferenceNumber(trx, groupId, year);
+      const inserted = await repo.insertRequest(trx, {
+        id,
+        city_group_id: groupId,
+        city_id: city.id,
+        type_id: type.id,
+        reference: `${year}-${String(number).padStart(6, '0')}`,
+        status: 'RECUE',
+        place_id: parts.placeId,
+        waste_type_id: parts.wasteTypeId,
+        date: parts.date,
+        recycling_point_id: parts.recyclingPointId,
+        latitude: parts.latitude,
+        longitude: parts.longitude,
+        address: parts.address,
+        description: input.description.trim(),
+        email: input.email?.trim().toLowerCase() || null,
+        attributes: JSON.stringify(answers.attributes),
+        planned_for: null,
+        duplicate_key: duplicateKey,
+        device_id: input.deviceId,
+        origin,
+        mail_stopped_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      // Rolled back, so that the reference number is not spent: the device joins the request that won.
+      if (inserted === undefined) throw new JoinedExisting();
+      await repo.addFollower(trx, id, input.deviceId, now);
+      const taken = await repo.attachPhotos(trx, id, parts.photoIds);
+      if (taken < parts.photoIds.length) throw errors.invalidField('photoIds', requestMessages.notAPhoto(parts.photoIds.join(', ')));
+      await repo.insertUpdate(trx, { id: randomUUID(), request_id: id, at: now, kind: 'STATUS', status: 'RECUE', message: null, author: null });
+      await repo.enqueueMail(trx, { id: randomUUID(), requestId: id, updateId: null, now });
+    });
+  } catch (err) {
+    if (err instanceof JoinedExisting) {
+      const open = await repo.findOpenDuplicate(db, duplicateKey!);
+      if (open) return join(open);
+      // The winner closed between the two statements: file this report anew.
+      return createRequest(db, input, now, origin);
+    }
+    throw err;
+  }
+  return { request: await shownToDevice(db, id), created: true };
+}
+
+/** The requests a device filed or follows, newest first. */
+export async function requestsOfDevice(db: Kysely<DB>, deviceId: string): Promise<ResidentRequest[]> {
+  const rows = await repo.requestsOfDevice(db, deviceId, DEVICE_LIST_MAX);
+  const ids = rows.map((r) => r.id);
+  const [updates, photos] = await Promise.all([repo.updatesOf(db, ids, { notes: false }), repo.photosOf(db, ids)]);
+  const updatesOf = Map.groupBy(updates, (u) => u.request_id);
+  const photoCount = new Map<string, number>();
+  for (const p of photos) photoCount.set(p.request_id, (photoCount.get(p.request_id) ?? 0) + 1);
+  return rows.map((row) => toRequest(row, updatesOf.get(row.id) ?? [], photoCount.get(row.id) ?? 0));
+}
+
+/** One request of the device's (filed or followed); 404 for any other, as if missing. */
+export async function requestOfDevice(db: Kysely<DB>, id: string, deviceId: string): Promise<ResidentRequest> {
+  if (!(await repo.isFollower(db, id, deviceId))) throw errors.requestNotFound();
+  return shownToDevice(db, id);
+}
+
+// ---------------------------------------------------------------- the links of the e-mails
+
+/** The request a link's token names for `purpose`; 404 for a bad token or a request gone. */
+async function linkedRequest(db: Kysely<DB>, key: Buffer, token: string, purpose: string, now: Date) {
+  const id = readLink(key, token, purpose, now);
+  const row = id === null ? undefined : await repo.findRequest(db, id);
+  if (!row) throw errors.requestNotFound();
+  return row;
+}
+
+/** The request a tracking link names: as its device sees it (JSON), and the page a browser shows. */
+export async function trackedRequest(db: Kysely<DB>, key: Buffer, token: string, now: Date): Promise<{ json: ResidentRequest; page: string }> {
+  const row = await linkedRequest(db, key, token, 'request-track', now);
+  const json = await shownToDevice(db, row.id);
+  const city = await repo.findRequestCity(db, row.city_id);
+  const page = trackingPage({
+    reference: row.reference,
+    typeName: row.type_name,
+    status: row.status,
+    plannedFor: row.planned_for,
+    createdAt: row.created_at,
+    timeZone: resolveTimeZone(city?.timeZone),
+    updates: json.updates,
+  });
+  return { json, page };
+}
+
+/** Whether e-mails about the request a stop link names are still sent. */
+export async function mailStatus(db: Kysely<DB>, key: Buffer, token: string, now: Date): Promise<'ACTIVE' | 'STOPPED'> {
+  const row = await linkedRequest(db, key, token, 'request-unsubscribe', now);
+  return row.mail_stopped_at === null ? 'ACTIVE' : 'STOPPED';
+}
+
+/** Stops the e-mails about the request a stop link names (the unsent ones are dropped). */
+export async function stopMails(db: Kysely<DB>, key: Buffer, token: string, now: Date): Promise<void> {
+  const row = await linkedRequest(db, key, token, 'request-unsubscribe', now);
+  await repo.stopMail(db, row.id, now);
+}
