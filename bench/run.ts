@@ -28,6 +28,13 @@
  * Reminders (bench/reminders.ts): `--reminders N` (default 100,000) runs only that case: the evening's
  * reminder run for N push subscriptions against encrypting and posting as many messages from one process.
  *
+ * Resident requests (`--only requests`, bench/requests.ts): POST /public/requests (type `autre`, a device per request,
+ * REQUESTS_IP_MAX out of reach) against the bare INSERT of the same resident_request row through the same driver at
+ * the same concurrency, alternating (target 0.5); then 100,000 requests written by set-based SQL and the staff queue
+ * GET /admin/requests by group (plain, `status=RECUE`, `overdue=true`, pages spread over the whole list): p99 < 50 ms.
+ * On PGlite, which has no autovacuum, the queue is measured first with the statistics the demo import left, then
+ * after ANALYZE; on PostgreSQL after ANALYZE (autovacuum's work).
+ *
  * Calendar (`--only calendar`): a year of a place's collections, every request computed (no response cache),
  * with the groups' holiday rules and with them set to [] through the admin API, alternating; the rules may cost at most
  * 1.5 times as much (ratio 0.67). With `--scale`, on the national database, whose generated groups carry the demo's
@@ -65,6 +72,9 @@ import {
 } from './lookup.ts';
 import { REMINDERS_TARGET, runRemindersBench } from './reminders.ts';
 import { SEARCH_TRIGRAM_INDEX, bareSearch, searchPath, searchProbes, searchRequest, verifySearches } from './search.ts';
+import { QUEUE_CASES, SEED_REQUESTS, creationBody, measureRawRequestInserts, queuePath, removeBenchRequests, seedRequests } from './requests.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { sql } from 'kysely';
 import { spawn } from 'node:child_process';
 import { CITIES_STREAM_THRESHOLD } from '../src/config.ts';
 
@@ -101,6 +111,9 @@ const LOOKUP_TARGET = 0.5;
 const LOOKUP_P99_MS = 50;
 /** The sorting-guide search at least half the rate of the bare trigram query on the same table. */
 const SEARCH_TARGET = 0.5;
+/** A resident request's creation at least half the rate of the bare insert of its row; the staff queue's p99. */
+const REQUEST_CREATE_TARGET = 0.5;
+const QUEUE_P99_MS = 50;
 /** A place's calendar with its group's holiday rules costs at most 1.5 times as much as without. */
 const CALENDAR_RULES_TARGET = 0.67;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
@@ -725,6 +738,90 @@ async function main() {
       search = { cities: searches.length, materials: searches.reduce((n, p) => n + p.materials.length, 0), typoFoundFirstShare: firstShare, requests: counter.k, bareQueries: baseCounter.k };
     }
 
+    // Resident requests (bench/requests.ts): creations against the bare insert of their row through the same driver,
+    // the service stopped meanwhile (one process on PGlite), alternating; then the staff queue over SEED_REQUESTS rows.
+    let requests: Record<string, unknown> | null = null;
+    const queue: { case: string; statistics: string; connections: number; figures: Figures }[] = [];
+    if (!opts.only || '/public/requests'.includes(opts.only)) {
+      await ours.stop();
+      // The per-IP creation limit out of reach, as the general one is; each request names a device of its own.
+      const requestsEnv = { REQUESTS_IP_MAX: '1000000' };
+      const databaseUrl = env.DATABASE_URL || null;
+      const post = (port: number, duration: number) =>
+        cannon(`http://127.0.0.1:${port}/public/requests`, { 'content-type': 'application/json' }, duration, {
+          method: 'POST',
+          requests: [{ method: 'POST', setupRequest: (req: any) => ({ ...req, body: creationBody(city.id) }) }],
+        });
+      const o: Figures[] = [];
+      const r: Figures[] = [];
+      for (let turn = 0; turn < 2; turn++) {
+        const service = await startService(requestsEnv);
+        await post(service.port, WARMUP);
+        o.push(await post(service.port, DURATION));
+        await service.child.stop();
+        r.push(await measureRawRequestInserts({ databaseUrl, dataDir, cityId: city.id, concurrency: CONNECTIONS, warmupS: WARMUP, durationS: DURATION }));
+      }
+      const row: Row = { route: 'POST /public/requests (vs bare insert)', encoding: '-', ours: mean(o), limit: mean(r), ratio: 0, target: REQUEST_CREATE_TARGET };
+      row.ratio = row.ours.rps / row.limit.rps;
+      rows.push(row);
+      printRow(row);
+
+      const seeding = await openDatabase({ databaseUrl, dataDir: path.resolve(dataDir), poolSize: 2 });
+      const analyze = () => sql`ANALYZE resident_request, request_follower, request_update`.execute(seeding.db);
+      // The creations' rows out first, so that the queue holds the seeded mix alone.
+      await removeBenchRequests(seeding.db);
+      let started = performance.now();
+      const groups = await seedRequests(seeding.db, SEED_REQUESTS);
+      const seedS = (performance.now() - started) / 1000;
+      console.log(`seeded ${SEED_REQUESTS} requests in ${seedS.toFixed(1)} s: ${groups.map((g) => `${g.total} in group ${g.groupId}`).join(', ')}`);
+      // PGlite has no autovacuum: the service first plans with the statistics the demo import's ANALYZE left.
+      if (databaseUrl) await analyze();
+      await seeding.close();
+      const phases = databaseUrl ? ['ANALYZE'] : ['as imported', 'ANALYZE'];
+      for (const statistics of phases) {
+        if (statistics === 'ANALYZE' && !databaseUrl) {
+          const db = await openDatabase({ databaseUrl, dataDir: path.resolve(dataDir), poolSize: 1 });
+          await sql`ANALYZE resident_request, request_follower, request_update`.execute(db.db);
+          await db.close();
+        }
+        const service = await startService();
+        const auth = { authorization: `Bearer ${await adminToken(service.port)}` };
+        for (const { name, query, firstPages } of QUEUE_CASES) {
+          const pages: { groupId: string; totalPages: number }[] = [];
+          for (const { groupId } of groups) {
+            const res = await fetch(`http://127.0.0.1:${service.port}/admin/requests?cityGroupId=${groupId}${query}`, { headers: auth });
+            if (res.status !== 200) throw new Error(`GET /admin/requests: ${res.status} ${await res.text()}`);
+            pages.push({ groupId, totalPages: ((await res.json()) as { meta: { totalPages: number } }).meta.totalPages });
+          }
+          const counter = { k: 0 };
+          const serve = (connections: number, duration: number) =>
+            cannon(`http://127.0.0.1:${service.port}${queuePath(query, pages, firstPages, 0)}`, auth, duration, {
+              connections,
+              requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: queuePath(query, pages, firstPages, counter.k++) }) }],
+            });
+          // One agent at a time (the latency of a page), then the run's connections at once (queueing included).
+          await serve(1, WARMUP);
+          for (const connections of [1, CONNECTIONS]) {
+            const figures = await serve(connections, DURATION);
+            queue.push({ case: name, statistics, connections, figures });
+            console.log(
+              `GET /admin/requests ${name} (${statistics}; ${pages.map((p) => p.totalPages).join(' and ')} pages), ${connections} connection(s): ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (target < ${QUEUE_P99_MS})`,
+            );
+          }
+        }
+        await service.child.stop();
+      }
+      if (databaseUrl) {
+        // The database outlives the run.
+        const cleaning = await openDatabase({ databaseUrl, dataDir: null, poolSize: 1 });
+        started = performance.now();
+        const removed = await removeBenchRequests(cleaning.db);
+        await cleaning.close();
+        console.log(`removed the run's ${removed} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      }
+      requests = { seeded: SEED_REQUESTS, seedS, groups, queue };
+    }
+
     console.log(`\nRSS: ${rssAtRestMiB} MiB at rest, ${rssServingMiB} MiB at most while serving; npm start to /ready: ${npmStartReadyMs} ms`);
     const result = {
       when: new Date().toISOString(),
@@ -743,6 +840,7 @@ async function main() {
       lookup,
       search,
       calendar,
+      requests,
       rows,
     };
     const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);
@@ -751,6 +849,7 @@ async function main() {
     console.log(`\nwritten ${path.relative(ROOT, out)}`);
     const failing = rows.filter((r) => r.ratio < r.target).map((r) => `${r.route} (${r.encoding}) ${r.ratio.toFixed(2)} < ${r.target}`);
     for (const r of rows) if (r.p99Max !== undefined && r.ours.p99 >= r.p99Max) failing.push(`${r.route} p99 ${r.ours.p99} ms >= ${r.p99Max} ms`);
+    for (const q of queue.filter((q) => q.figures.p99 >= QUEUE_P99_MS)) failing.push(`GET /admin/requests ${q.case} (${q.statistics}, ${q.connections} connection(s)) p99 ${q.figures.p99} ms >= ${QUEUE_P99_MS} ms`);
     if (npmStartReadyMs > READY_TARGET_MS) failing.push(`npm start to /ready ${npmStartReadyMs} ms > ${READY_TARGET_MS} ms`);
     if (streams.some((s) => (s.peakRssMiB as number) >= 1024)) failing.push('RSS reached 1 GiB while streaming GET /public/cities');
     const slowest = admin ? Math.max(...(admin.visibleMs as number[]), ...(admin.otherInstanceMs as number[])) : 0;
