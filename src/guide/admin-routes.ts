@@ -5,7 +5,7 @@ import { adminAgentOf } from '../admin/agent.ts';
 import { requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { analyticsRange, searchDays } from './analytics.ts';
-import { chatAnalytics, citiesOfGroups, searchAnalytics } from './repository.ts';
+import { chatAnalytics, citiesOfGroups, requestAnalytics, searchAnalytics } from './repository.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
 
@@ -31,7 +31,9 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
         `what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », ` +
         `« Points de collecte et horaires »…), up to ${PER_DAY}; \`unanswered\`: the questions it answered « je ne sais pas » ` +
         '(not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no ' +
-        'conversation, device or time of day kept. `cityGroupId` names one group ' +
+        'conversation, device or time of day kept. `requests`: residents\' requests per day and type, `{day, typeCode, typeName, ' +
+        'created, closed, medianHoursToClose}` (the median, in hours, of the time the requests closed that day took), for the days ' +
+        'and types with any. `cityGroupId` names one group ' +
         '(one outside the agent\'s groups answers 404, like an unknown one); without it, every group of the agent (a super ' +
         'admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.',
       querystring: AnalyticsQuerySchema,
@@ -44,10 +46,11 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
     // This instance's latest searches first, so that the answer holds them.
     await counts.flush();
     const cityIds = await citiesOfGroups(app.db, groups);
-    const [found, chat] = await Promise.all([
+    const [found, chat, requests] = await Promise.all([
       searchAnalytics(app.db, cityIds, range.from, range.to, PER_DAY),
       chatAnalytics(app.db, cityIds, range.from, range.to, PER_DAY),
+      requestAnalytics(app.db, cityIds, range.from, range.to),
     ]);
-    return { from: range.from, to: range.to, days: searchDays(range, found, chat) };
+    return { from: range.from, to: range.to, days: searchDays(range, found, chat), requests };
   });
 }

@@ -146,3 +146,52 @@ export async function searchAnalytics(
   ]);
   return { top, notFound };
 }
+
+export interface RequestDayCount {
+  day: string;
+  typeCode: string;
+  typeName: string;
+  created: number;
+  closed: number;
+  medianHoursToClose: number | null;
+}
+
+/**
+ * Residents' requests per day (each city's own) and type, over some cities (null: every city): how many were created,
+ * how many closed, and the median time those took to close, in hours (one decimal). Read from the requests' dates
+ * and status alone, which retention keeps.
+ */
+export async function requestAnalytics(db: Kysely<DB>, cityIds: readonly string[] | null, from: string, to: string): Promise<RequestDayCount[]> {
+  if (cityIds !== null && cityIds.length === 0) return [];
+  const cities = cityIds === null ? sql`true` : sql`r.city_id = ANY(${[...cityIds]}::uuid[])`;
+  // Instants a day wider than the range on each side: every time zone's day of the range is within.
+  const since = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000);
+  const until = new Date(Date.parse(`${to}T00:00:00Z`) + 2 * 86_400_000);
+  const { rows } = await sql<{ day: string; code: string; name: string; created: string; closed: string; median: number | null }>`
+    WITH created AS (
+      SELECT (r.created_at AT TIME ZONE c.time_zone)::date::text AS day, r.type_id, count(*) AS n
+      FROM resident_request r JOIN city c ON c.id = r.city_id
+      WHERE ${cities} AND r.created_at >= ${since} AND r.created_at < ${until}
+      GROUP BY 1, 2
+    ), closed AS (
+      SELECT (r.closed_at AT TIME ZONE c.time_zone)::date::text AS day, r.type_id, count(*) AS n,
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.closed_at - r.created_at) / 3600) AS median
+      FROM resident_request r JOIN city c ON c.id = r.city_id
+      WHERE ${cities} AND r.closed_at >= ${since} AND r.closed_at < ${until}
+      GROUP BY 1, 2
+    )
+    SELECT coalesce(a.day, b.day) AS day, t.code, t.name, coalesce(a.n, 0) AS created, coalesce(b.n, 0) AS closed, b.median
+    FROM created a FULL JOIN closed b ON a.day = b.day AND a.type_id = b.type_id
+    JOIN request_type t ON t.id = coalesce(a.type_id, b.type_id)
+    WHERE coalesce(a.day, b.day) BETWEEN ${from} AND ${to}
+    ORDER BY 1, 2
+  `.execute(db);
+  return rows.map((row) => ({
+    day: row.day,
+    typeCode: row.code,
+    typeName: row.name,
+    created: Number(row.created),
+    closed: Number(row.closed),
+    medianHoursToClose: row.median === null ? null : Math.round(Number(row.median) * 10) / 10,
+  }));
+}

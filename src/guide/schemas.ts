@@ -43,9 +43,23 @@ export const AnalyticsDaySchema = Type.Object({
   }),
 });
 
+export const RequestDaySchema = Type.Object({
+  day: Type.String({ description: '`YYYY-MM-DD`, each city\'s own calendar day' }),
+  typeCode: Type.String(),
+  typeName: Type.String(),
+  created: Type.Integer({ minimum: 0, description: 'Requests of the type created that day' }),
+  closed: Type.Integer({ minimum: 0, description: 'Requests of the type closed that day (RESOLUE, REJETEE or ANNULEE)' }),
+  medianHoursToClose: Type.Union([Type.Number(), Type.Null()], {
+    description: 'The median time from creation to closing of the requests closed that day, in hours (one decimal); null when none closed',
+  }),
+});
+
 export const AnalyticsSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
   days: Type.Array(AnalyticsDaySchema, { description: 'Every day from `from` through `to`, in order' }),
+  requests: Type.Array(RequestDaySchema, {
+    description: 'Residents\' requests per day and type, the days and types with any created or closed, by day then type code',
+  }),
 });
 export type Analytics = Static<typeof AnalyticsSchema>;

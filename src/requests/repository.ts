@@ -38,8 +38,15 @@ export async function typesOfGroup(db: Kysely<DB>, groupId: string, options: { a
     .execute();
 }
 
-export async function findTypeByCode(db: Kysely<DB>, groupId: string, code: string): Promise<RequestTypeRow | undefined> {
-  return db.selectFrom('request_type').selectAll().where('city_group_id', '=', groupId).where('code', '=', code).executeTakeFirst();
+/** The type of the city's group with this code, if any (a city of no group has none). */
+export async function findTypeOfCity(db: Kysely<DB>, cityId: string, code: string): Promise<RequestTypeRow | undefined> {
+  return db
+    .selectFrom('request_type as t')
+    .innerJoin('city as c', 'c.city_group_id', 't.city_group_id')
+    .selectAll('t')
+    .where('c.id', '=', cityId)
+    .where('t.code', '=', code)
+    .executeTakeFirst();
 }
 
 export async function findType(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<RequestTypeRow | undefined> {
@@ -111,6 +118,7 @@ export async function cityReferences(
   cityId: string,
   ids: { placeId: string | null; wasteTypeId: string | null; recyclingPointId: string | null },
 ): Promise<{ place: boolean; wasteType: { name: string } | null; recyclingPoint: boolean }> {
+  if (ids.placeId === null && ids.wasteTypeId === null && ids.recyclingPointId === null) return { place: false, wasteType: null, recyclingPoint: false };
   const none = '00000000-0000-0000-0000-000000000000';
   const row = await db
     .selectNoFrom((eb) => [
@@ -345,33 +353,45 @@ export interface RequestFilters {
   now: Date;
 }
 
-/** One page of the staff's queue, oldest first, and its total. */
+/**
+ * One page of the staff's queue, oldest first, and its total. Three statements, none joining more than it needs: the
+ * count and the page's ids read `resident_request` alone, through `resident_request_queue_idx` (or
+ * `resident_request_status_idx` with a status), the type named by a subquery; then the page's rows by their ids.
+ */
 export async function listRequests(db: Kysely<DB>, filters: RequestFilters, page: PageRequest): Promise<{ rows: RequestRow[]; total: number }> {
   if (filters.groupIds !== null && filters.groupIds.length === 0) return { rows: [], total: 0 };
-  const filtered = <Q extends ReturnType<typeof selectRequests>>(qb: Q) =>
-    qb
+  const matching = () =>
+    db
+      .selectFrom('resident_request as r')
       .$if(filters.groupIds !== null, (q) => q.where('r.city_group_id', 'in', filters.groupIds!))
       .$if(filters.status !== undefined, (q) => q.where('r.status', '=', filters.status!))
-      .$if(filters.typeCode !== undefined, (q) => q.where('t.code', '=', filters.typeCode!))
+      .$if(filters.typeCode !== undefined, (q) =>
+        q.where('r.type_id', 'in', (eb) => eb.selectFrom('request_type').select('id').where('code', '=', filters.typeCode!)),
+      )
       .$if(filters.cityId !== undefined, (q) => q.where('r.city_id', '=', filters.cityId!))
       .$if(filters.assignedTo !== undefined, (q) => q.where('r.assigned_to', '=', filters.assignedTo!))
       .$if(filters.overdue !== undefined, (q) => {
-        const late = sql<boolean>`r.status IN ('RECUE', 'EN_COURS', 'PLANIFIEE') AND r.created_at + t.target_hours * interval '1 hour' < ${filters.now}`;
+        const late = sql<boolean>`r.status IN ('RECUE', 'EN_COURS', 'PLANIFIEE')
+          AND r.created_at < ${filters.now}::timestamptz - (SELECT t.target_hours FROM request_type t WHERE t.id = r.type_id) * interval '1 hour'`;
         return q.where(filters.overdue ? late : sql<boolean>`NOT (${late})`);
-      }) as Q;
-  const [{ total }] = await filtered(selectRequests(db))
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<string>().as('total'))
-    .execute() as unknown as { total: string }[];
+      });
+  const { total } = await matching().select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
   const window = pageWindow(page, Number(total));
   if (!window) return { rows: [], total: Number(total) };
-  const rows = await filtered(selectRequests(db))
-    .orderBy('r.created_at')
-    .orderBy('r.id')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  return { rows, total: Number(total) };
+  const ids = await matching().select('r.id').orderBy('r.created_at').orderBy('r.id').limit(window.limit).offset(window.offset).execute();
+  if (ids.length === 0) return { rows: [], total: Number(total) };
+  const rows = await selectRequests(db).where('r.id', 'in', ids.map((r) => r.id)).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return { rows: ids.flatMap(({ id }) => byId.get(id) ?? []), total: Number(total) };
+}
+
+/**
+ * What autovacuum does on PostgreSQL and nothing does on PGlite: fresh statistics for the planner, and the visibility
+ * map that lets a count or a deep page of the queue read the index alone (on PGlite, 60,000 requests of a group: the
+ * 1,000th page from 158 to 32 ms).
+ */
+export async function vacuumRequests(db: Kysely<DB>): Promise<void> {
+  await sql`VACUUM (ANALYZE) resident_request, request_follower, request_update, request_mail`.execute(db);
 }
 
 export async function updateRequest(
@@ -541,4 +561,49 @@ export async function eraseClosedBefore(db: Kysely<DB>, closedBefore: Date, now:
 /** Forgets the daily counts of days before `day`. */
 export async function deleteMailboxDaysBefore(db: Kysely<DB>, day: string): Promise<void> {
   await db.deleteFrom('mailbox_day').where('day', '<', day).execute();
+}
+
+/**
+ * Files a request in one statement (the common case: no missed collection to de-duplicate): its number, its row, its
+ * author as follower, its photos, its first update and its receipt, atomically without a transaction's round trips, the
+ * group's counter row locked for that statement only. Answers the reference and how many photos it took (a photo
+ * another request took meanwhile is not taken: first come).
+ */
+export async function fileRequest(
+  db: Kysely<DB>,
+  values: Omit<NewRequest, 'reference'> & { updateId: string; mailId: string; photoIds: readonly string[]; year: number },
+): Promise<{ reference: string; photos: number }> {
+  const { updateId, mailId, photoIds, year, ...row } = values;
+  const { rows } = await sql<{ reference: string; photos: number }>`
+    WITH counter AS (
+      INSERT INTO request_counter (city_group_id, year, last) VALUES (${row.city_group_id}::uuid, ${year}::int, 1)
+      ON CONFLICT (city_group_id, year) DO UPDATE SET last = request_counter.last + 1
+      RETURNING last
+    ), request AS (
+      INSERT INTO resident_request (id, city_group_id, city_id, type_id, reference, status, place_id, waste_type_id, date,
+        recycling_point_id, latitude, longitude, address, description, email, attributes, duplicate_key, device_id, origin,
+        mail_stopped_at, created_at, updated_at)
+      SELECT ${row.id}::uuid, ${row.city_group_id}::uuid, ${row.city_id}::uuid, ${row.type_id}::uuid,
+        ${String(year)} || '-' || lpad(counter.last::text, 6, '0'), 'RECUE', ${row.place_id ?? null}::uuid,
+        ${row.waste_type_id ?? null}::uuid, ${row.date ?? null}::date, ${row.recycling_point_id ?? null}::uuid,
+        ${row.latitude ?? null}::float8, ${row.longitude ?? null}::float8, ${row.address ?? null}::text, ${row.description ?? null}::text,
+        ${row.email ?? null}::text, ${row.attributes}::jsonb, ${row.duplicate_key ?? null}::text, ${row.device_id}::text,
+        ${row.origin ?? null}::text, NULL, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz
+      FROM counter
+      RETURNING id, reference, email
+    ), follower AS (
+      INSERT INTO request_follower (request_id, device_id, created_at) SELECT id, ${row.device_id}::text, ${row.created_at}::timestamptz FROM request
+    ), history AS (
+      INSERT INTO request_update (id, request_id, at, kind, status) SELECT ${updateId}::uuid, id, ${row.created_at}::timestamptz, 'STATUS', 'RECUE' FROM request
+    ), receipt AS (
+      INSERT INTO request_mail (id, request_id, kind, status, next_attempt_at, created_at)
+      SELECT ${mailId}::uuid, id, 'RECEIPT', 'PENDING', ${row.created_at}::timestamptz, ${row.created_at}::timestamptz FROM request WHERE email IS NOT NULL
+    ), photos AS (
+      UPDATE request_photo SET request_id = (SELECT id FROM request)
+      WHERE id = ANY(${[...photoIds]}::uuid[]) AND request_id IS NULL
+      RETURNING id
+    )
+    SELECT request.reference, (SELECT count(*) FROM photos)::int AS photos FROM request
+  `.execute(db);
+  return rows[0];
 }

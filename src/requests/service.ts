@@ -64,9 +64,9 @@ export async function createRequest(
   /** Counts the creation against its limits (throws 429 past them): called once the request has passed its rules. */
   admit: () => Promise<void> = async () => {},
 ): Promise<{ request: ResidentRequest; created: boolean }> {
-  const city = await repo.findRequestCity(db, input.cityId.toLowerCase());
+  const cityId = input.cityId.toLowerCase();
+  const [city, type] = await Promise.all([repo.findRequestCity(db, cityId), repo.findTypeOfCity(db, cityId, input.typeCode)]);
   if (!city) throw errors.cityNotFound();
-  const type = city.cityGroupId === null ? undefined : await repo.findTypeByCode(db, city.cityGroupId, input.typeCode);
   if (!type || !type.active || city.cityGroupId === null) throw errors.requestTypeNotFound();
   const groupId = city.cityGroupId;
   const timeZone = resolveTimeZone(city.timeZone);
@@ -130,37 +130,55 @@ export async function createRequest(
     if (open) return join(open);
   }
   const id = randomUUID();
+  const year = wallClockParts(now, timeZone)[0];
+  const values = {
+    id,
+    city_group_id: groupId,
+    city_id: city.id,
+    type_id: type.id,
+    status: 'RECUE' as const,
+    place_id: parts.placeId,
+    waste_type_id: parts.wasteTypeId,
+    date: parts.date,
+    recycling_point_id: parts.recyclingPointId,
+    latitude: parts.latitude,
+    longitude: parts.longitude,
+    address: parts.address,
+    description: input.description.trim(),
+    email: input.email?.trim().toLowerCase() || null,
+    attributes: JSON.stringify(answers.attributes),
+    duplicate_key: duplicateKey,
+    device_id: input.deviceId,
+    origin,
+    mail_stopped_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  if (duplicateKey === null) {
+    // The common case, in one statement; the answer is made from what was written, not read back.
+    const filed = await repo.fileRequest(db, { ...values, year, updateId: randomUUID(), mailId: randomUUID(), photoIds: parts.photoIds });
+    const row: repo.RequestRow = {
+      ...values,
+      attributes: answers.attributes,
+      reference: filed.reference,
+      planned_for: null,
+      assigned_to: null,
+      closed_at: null,
+      erased_at: null,
+      type_code: type.code,
+      type_name: type.name,
+      target_hours: type.target_hours,
+    };
+    const created: repo.UpdateRow = { request_id: id, at: now, kind: 'STATUS', status: 'RECUE', message: null, author_id: null, author_name: null };
+    return { request: toRequest(row, [created], filed.photos), created: true };
+  }
   try {
     await db.transaction().execute(async (trx) => {
-      const year = wallClockParts(now, timeZone)[0];
       const number = await repo.nextReferenceNumber(trx, groupId, year);
-      const inserted = await repo.insertRequest(trx, {
-        id,
-        city_group_id: groupId,
-        city_id: city.id,
-        type_id: type.id,
-        reference: `${year}-${String(number).padStart(6, '0')}`,
-        status: 'RECUE',
-        place_id: parts.placeId,
-        waste_type_id: parts.wasteTypeId,
-        date: parts.date,
-        recycling_point_id: parts.recyclingPointId,
-        latitude: parts.latitude,
-        longitude: parts.longitude,
-        address: parts.address,
-        description: input.description.trim(),
-        email: input.email?.trim().toLowerCase() || null,
-        attributes: JSON.stringify(answers.attributes),
-        planned_for: null,
-        duplicate_key: duplicateKey,
-        device_id: input.deviceId,
-        origin,
-        mail_stopped_at: null,
-        created_at: now,
-        updated_at: now,
-      });
       // Rolled back, so that the reference number is not spent: the device joins the request that won.
-      if (inserted === undefined) throw new JoinedExisting();
+      if ((await repo.insertRequest(trx, { ...values, reference: `${year}-${String(number).padStart(6, '0')}` })) === undefined) {
+        throw new JoinedExisting();
+      }
       await repo.addFollower(trx, id, input.deviceId, now);
       const taken = await repo.attachPhotos(trx, id, parts.photoIds);
       if (taken < parts.photoIds.length) throw errors.invalidField('photoIds', requestMessages.notAPhoto(parts.photoIds.join(', ')));
@@ -169,7 +187,7 @@ export async function createRequest(
     });
   } catch (err) {
     if (err instanceof JoinedExisting) {
-      const open = await repo.findOpenDuplicate(db, duplicateKey!);
+      const open = await repo.findOpenDuplicate(db, duplicateKey);
       if (open) return join(open);
       // The winner closed between the two statements: file this report anew.
       return createRequest(db, input, now, origin);

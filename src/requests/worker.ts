@@ -27,6 +27,12 @@ const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 8;
 const BASE_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 6 * 3_600_000;
+/**
+ * How often the worker vacuums and analyzes the requests' tables: PGlite has no autovacuum, and without statistics its
+ * planner walks the whole table for a device's list, without a visibility map every count reads the heap
+ * (PostgreSQL's autovacuum does it too; once an hour is cheap).
+ */
+const VACUUM_EVERY_MS = 3_600_000;
 /** The day the daily cap counts in. */
 const CAP_TIME_ZONE = DEFAULT_TIME_ZONE;
 
@@ -128,8 +134,14 @@ export function createRequestWorker(options: RequestWorkerOptions): RequestWorke
     }
   };
 
+  /** When the requests' tables were last vacuumed (an hour between two). */
+  let vacuumedAt = -Infinity;
   const housekeeping = async (summary: TickSummary) => {
     const at = now();
+    if (at.getTime() - vacuumedAt >= VACUUM_EVERY_MS) {
+      await repo.vacuumRequests(db);
+      vacuumedAt = at.getTime();
+    }
     summary.photosDeleted = await repo.deleteUnattachedPhotos(db, new Date(at.getTime() - PHOTO_TTL_MS));
     summary.erased = await repo.eraseClosedBefore(db, new Date(at.getTime() - config.requestsRetentionDays * 86_400_000), at);
     await repo.deleteMailboxDaysBefore(db, formatDayNumber(dayInTimeZone(at, CAP_TIME_ZONE) - 2));

@@ -4,6 +4,7 @@ import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { inject } from '../helpers/admin-fixtures.ts';
+import { loginHeaders } from '../helpers/auth-fixtures.ts';
 import { agentHeaders, device, fileRequest, missedBody, MONDAY_AFTERNOON, requestsApp } from '../helpers/request-fixtures.ts';
 
 /**
@@ -136,6 +137,35 @@ for (const kind of testDatabaseKinds()) {
       const logged = JSON.stringify(audit);
       for (const personal of ['jeanne@example.fr', 'Jeanne', 'rue de Siam']) assert.equal(logged.includes(personal), false, personal);
       assert.ok(logged.includes(filed.reference), 'the log says which request');
+    });
+
+    it('counts requests per day and type in the analytics, with the median time to close', async (t) => {
+      const clock = fixedClock(MONDAY_AFTERNOON);
+      const { app } = await requestsApp(t, kind, { clock });
+      const file = (n: number) => fileRequest(app, { deviceId: device(n), cityId: ids.brest, typeCode: 'bac-vole', placeId: ids.placeCentre, description: `Bac ${n}` });
+      const filed = await Promise.all([1, 2, 3].map(async (n) => (await file(n)).json()));
+      await fileRequest(app, { deviceId: device(4), cityId: ids.brest, typeCode: 'autre', description: 'Autre.' });
+      const close = async (id: string, hours: number, status: string) => {
+        clock.set(at(MONDAY_AFTERNOON, hours));
+        const asAgent = await agentHeaders(app);
+        const etag = String((await inject(app, asAgent, 'GET', `/admin/requests/${id}`)).headers.etag);
+        const body = status === 'REJETEE' ? { status, reason: 'Doublon.' } : { status };
+        assert.equal((await inject(app, { ...asAgent, 'if-match': etag }, 'PATCH', `/admin/requests/${id}`, body)).statusCode, 200);
+      };
+      await close(filed[0].id, 2, 'RESOLUE');
+      await close(filed[1].id, 5, 'REJETEE');
+      await close(filed[2].id, 30, 'RESOLUE'); // Tuesday 19:00 in Brest
+      clock.set(at(MONDAY_AFTERNOON, 31));
+      const asManager = await loginHeaders(app, 'manager@brest.fr');
+      const answer = await inject(app, asManager, 'GET', `/admin/analytics?cityGroupId=${ids.group}&from=2026-11-30&to=2026-12-01`);
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.deepEqual(answer.json().requests, [
+        { day: '2026-11-30', typeCode: 'autre', typeName: 'Autre demande', created: 1, closed: 0, medianHoursToClose: null },
+        { day: '2026-11-30', typeCode: 'bac-vole', typeName: 'Bac volé ou disparu', created: 3, closed: 2, medianHoursToClose: 3.5 },
+        { day: '2026-12-01', typeCode: 'bac-vole', typeName: 'Bac volé ou disparu', created: 0, closed: 1, medianHoursToClose: 30 },
+      ]);
+      const elsewhere = await inject(app, asManager, 'GET', `/admin/analytics?cityGroupId=${ids.group}&from=2026-12-02&to=2026-12-03`);
+      assert.deepEqual(elsewhere.json().requests, []);
     });
 
     it('edits the catalogue: a new type, its rules, and a used type kept', async (t) => {

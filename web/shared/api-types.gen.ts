@@ -2166,7 +2166,7 @@ export interface paths {
         };
         /**
          * What citizens search in the sorting guide, per day
-         * @description Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last 30 days, today in Europe/Paris included): the most searched queries of the group's cities with their counts (`topQueries`, up to 20), and the searches that found nothing (`notFound`, up to 20). A query is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is another). Counts are per day of each city's time zone and hold nothing that identifies a citizen. `chatTopics`: what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », « Points de collecte et horaires »…), up to 20; `unanswered`: the questions it answered « je ne sais pas » (not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no conversation, device or time of day kept. `cityGroupId` names one group (one outside the agent's groups answers 404, like an unknown one); without it, every group of the agent (a super admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.
+         * @description Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last 30 days, today in Europe/Paris included): the most searched queries of the group's cities with their counts (`topQueries`, up to 20), and the searches that found nothing (`notFound`, up to 20). A query is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is another). Counts are per day of each city's time zone and hold nothing that identifies a citizen. `chatTopics`: what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », « Points de collecte et horaires »…), up to 20; `unanswered`: the questions it answered « je ne sais pas » (not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no conversation, device or time of day kept. `requests`: residents' requests per day and type, `{day, typeCode, typeName, created, closed, medianHoursToClose}` (the median, in hours, of the time the requests closed that day took), for the days and types with any. `cityGroupId` names one group (one outside the agent's groups answers 404, like an unknown one); without it, every group of the agent (a super admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.
          */
         get: operations["getAdminAnalytics"];
         put?: never;
@@ -16140,6 +16140,19 @@ export interface operations {
                                 question: string;
                                 count: number;
                             }[];
+                        }[];
+                        /** @description Residents' requests per day and type, the days and types with any created or closed, by day then type code */
+                        requests: {
+                            /** @description `YYYY-MM-DD`, each city's own calendar day */
+                            day: string;
+                            typeCode: string;
+                            typeName: string;
+                            /** @description Requests of the type created that day */
+                            created: number;
+                            /** @description Requests of the type closed that day (RESOLUE, REJETEE or ANNULEE) */
+                            closed: number;
+                            /** @description The median time from creation to closing of the requests closed that day, in hours (one decimal); null when none closed */
+                            medianHoursToClose: number | null;
                         }[];
                     };
                 };
