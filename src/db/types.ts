@@ -605,6 +605,13 @@ export interface ResidentRequestTable {
   mail_stopped_at: Timestamp | null;
 }
 
+/** Requests per group and status, kept by a trigger (migration 0020). */
+export interface RequestCountTable {
+  city_group_id: string;
+  status: RequestStatus;
+  n: ColumnType<string | number, number, number>;
+}
+
 /** A device that sees a request: its author, or one whose report joined it (migration 0020). */
 export interface RequestFollowerTable {
   request_id: string;
@@ -703,6 +710,7 @@ export interface DB {
   request_type: RequestTypeTable;
   request_counter: RequestCounterTable;
   resident_request: ResidentRequestTable;
+  request_count: RequestCountTable;
   request_follower: RequestFollowerTable;
   request_update: RequestUpdateTable;
   request_photo: RequestPhotoTable;

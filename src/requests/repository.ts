@@ -375,7 +375,9 @@ export async function listRequests(db: Kysely<DB>, filters: RequestFilters, page
           AND r.created_at < ${filters.now}::timestamptz - (SELECT t.target_hours FROM request_type t WHERE t.id = r.type_id) * interval '1 hour'`;
         return q.where(filters.overdue ? late : sql<boolean>`NOT (${late})`);
       });
-  const { total } = await matching().select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
+  const total = isByGroupAndStatus(filters)
+    ? await countedTotal(db, filters)
+    : Number((await matching().select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow()).total);
   const window = pageWindow(page, Number(total));
   if (!window) return { rows: [], total: Number(total) };
   const ids = await matching().select('r.id').orderBy('r.created_at').orderBy('r.id').limit(window.limit).offset(window.offset).execute();
@@ -383,6 +385,21 @@ export async function listRequests(db: Kysely<DB>, filters: RequestFilters, page
   const rows = await selectRequests(db).where('r.id', 'in', ids.map((r) => r.id)).execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return { rows: ids.flatMap(({ id }) => byId.get(id) ?? []), total: Number(total) };
+}
+
+/** Whether a queue's filters are its groups and status alone, whose total `request_count` holds. */
+const isByGroupAndStatus = (filters: RequestFilters) =>
+  filters.typeCode === undefined && filters.cityId === undefined && filters.assignedTo === undefined && filters.overdue === undefined;
+
+/** The queue's total by group and status, read from `request_count` (kept by a trigger) rather than counted. */
+async function countedTotal(db: Kysely<DB>, filters: RequestFilters): Promise<number> {
+  const { total } = await db
+    .selectFrom('request_count')
+    .select(sql<string | null>`sum(n)`.as('total'))
+    .$if(filters.groupIds !== null, (q) => q.where('city_group_id', 'in', filters.groupIds!))
+    .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!))
+    .executeTakeFirstOrThrow();
+  return Number(total ?? 0);
 }
 
 /**

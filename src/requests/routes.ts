@@ -18,7 +18,7 @@ import {
   RequestTypeSchema,
   TokenQuery,
 } from './schemas.ts';
-import { createRequest, mailStatus, requestOfDevice, requestsOfDevice, requestTypesOfGroup, stopMails, trackedRequest } from './service.ts';
+import { cachedCatalogue, createRequest, mailStatus, requestOfDevice, requestsOfDevice, requestTypesOfGroup, stopMails, trackedRequest } from './service.ts';
 import { stopPages } from './messages.ts';
 import { cachedLinkKey } from '../domain/signed-links.ts';
 import { answerLink, ignoreFormBodies, linkOrigin } from '../http/link-pages.ts';
@@ -38,6 +38,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
   // Multipart bodies are @fastify/multipart's (registered above), which leaves one unread when the route does not read it.
   ignoreFormBodies(app, ['application/x-www-form-urlencoded']);
   const linkKey = cachedLinkKey(app.db);
+  const catalogue = cachedCatalogue(app.db, () => app.dataVersion.current);
   // The links of a request's e-mails start where it was filed from (or PUBLIC_BASE_URL); none without an address.
   const mailOrigin = (request: FastifyRequest<{ Body: { email?: string | null } }>) => (request.body.email ? linkOrigin(app.config, request) : null);
 
@@ -90,7 +91,12 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { request: filed, created } = await createRequest(app.db, request.body, app.clock(), mailOrigin(request), admitCreation(request, request.body.deviceId));
+      const { request: filed, created } = await createRequest(app.db, request.body, {
+        now: app.clock(),
+        origin: mailOrigin(request),
+        admit: admitCreation(request, request.body.deviceId),
+        catalogue,
+      });
       return reply.code(created ? 201 : 200).send(filed);
     },
   );

@@ -48,6 +48,49 @@ async function shownToDevice(db: Kysely<DB>, id: string): Promise<ResidentReques
   return toRequest(row, updates, photos.length);
 }
 
+/** A city (ACTIF) and the type of its group with a code, each undefined when there is none. */
+export type RequestCatalogue = (
+  cityId: string,
+  code: string,
+) => Promise<{ city: Awaited<ReturnType<typeof repo.findRequestCity>>; type: repo.RequestTypeRow | undefined }>;
+
+/** The catalogue read from the database on every call. */
+export const readCatalogue =
+  (db: Kysely<DB>): RequestCatalogue =>
+  async (cityId, code) => {
+    const [city, type] = await Promise.all([repo.findRequestCity(db, cityId), repo.findTypeOfCity(db, cityId, code)]);
+    return { city, type };
+  };
+
+/** Lookups kept at once, at most, before the cache starts anew (a client naming random cities cannot grow it). */
+const CATALOGUE_CACHE_MAX = 10_000;
+
+/**
+ * The catalogue kept in memory for as long as the data version stays the same: every admin write of a type or a city
+ * moves it (on every instance within a second), so a creation reads neither the city nor the type most of the time.
+ */
+export function cachedCatalogue(db: Kysely<DB>, dataVersion: () => number): RequestCatalogue {
+  const read = readCatalogue(db);
+  let version = -1;
+  let cache = new Map<string, ReturnType<RequestCatalogue>>();
+  return (cityId, code) => {
+    if (dataVersion() !== version || cache.size >= CATALOGUE_CACHE_MAX) {
+      version = dataVersion();
+      cache = new Map();
+    }
+    const key = `${cityId}|${code}`;
+    let found = cache.get(key);
+    if (!found) {
+      const kept = cache;
+      found = read(cityId, code);
+      // A failed read (the database away) is not kept.
+      found.catch(() => kept.delete(key));
+      cache.set(key, found);
+    }
+    return found;
+  };
+}
+
 /** Thrown inside the creation's transaction when an open report of the same missed collection won the race. */
 class JoinedExisting extends Error {}
 
@@ -58,14 +101,18 @@ class JoinedExisting extends Error {}
 export async function createRequest(
   db: Kysely<DB>,
   input: CreateRequestInput,
-  now: Date,
-  /** Where the links of its e-mails start. */
-  origin: string | null,
-  /** Counts the creation against its limits (throws 429 past them): called once the request has passed its rules. */
-  admit: () => Promise<void> = async () => {},
+  options: {
+    now: Date;
+    /** Where the links of its e-mails start. */
+    origin: string | null;
+    /** Counts the creation against its limits (throws 429 past them): called once the request has passed its rules. */
+    admit?: () => Promise<void>;
+    /** How the city and its type are found (cached by the routes); read from the database otherwise. */
+    catalogue?: RequestCatalogue;
+  },
 ): Promise<{ request: ResidentRequest; created: boolean }> {
-  const cityId = input.cityId.toLowerCase();
-  const [city, type] = await Promise.all([repo.findRequestCity(db, cityId), repo.findTypeOfCity(db, cityId, input.typeCode)]);
+  const { now, origin, admit = async () => {} } = options;
+  const { city, type } = await (options.catalogue ?? readCatalogue(db))(input.cityId.toLowerCase(), input.typeCode);
   if (!city) throw errors.cityNotFound();
   if (!type || !type.active || city.cityGroupId === null) throw errors.requestTypeNotFound();
   const groupId = city.cityGroupId;
@@ -190,7 +237,7 @@ export async function createRequest(
       const open = await repo.findOpenDuplicate(db, duplicateKey);
       if (open) return join(open);
       // The winner closed between the two statements: file this report anew.
-      return createRequest(db, input, now, origin);
+      return createRequest(db, input, { ...options, admit: async () => {} });
     }
     throw err;
   }

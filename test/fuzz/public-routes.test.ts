@@ -70,6 +70,7 @@ const WRITABLE_TABLES = [
   'request_update',
   'request_photo',
   'request_counter',
+  'request_count',
 ] as const;
 
 const CONSOLE_JWT_SECRET = 'fuzz-console-secret-0123456789abcdef';

@@ -48,6 +48,7 @@ for (const kind of testDatabaseKinds()) {
       asAgent = await agentHeaders(app);
       assert.deepEqual(await ids_('overdue=true'), [missed.id]);
       assert.deepEqual(await ids_('overdue=false'), [stolen.id, other.id]);
+      assert.deepEqual((await inject(app, asAgent, 'GET', `/admin/requests?pageSize=1&typeCode=bac-vole`)).json().meta.total, 1, 'a filtered total is counted');
 
       // Back to when the other agents logged in (their tokens last 15 minutes of the app's clock).
       clock.set(MONDAY_AFTERNOON);
@@ -137,6 +138,44 @@ for (const kind of testDatabaseKinds()) {
       const logged = JSON.stringify(audit);
       for (const personal of ['jeanne@example.fr', 'Jeanne', 'rue de Siam']) assert.equal(logged.includes(personal), false, personal);
       assert.ok(logged.includes(filed.reference), 'the log says which request');
+    });
+
+    it('keeps the queue’s totals by group and status right through creations, status changes and erasures', async (t) => {
+      const clock = fixedClock(MONDAY_AFTERNOON);
+      const { app, db, asOutsider } = await requestsApp(t, kind, { clock });
+      const filed = [];
+      for (let n = 0; n < 6; n++) {
+        filed.push((await fileRequest(app, { deviceId: device(n), cityId: n < 4 ? ids.brest : ids.elorn, typeCode: 'autre', description: `Demande ${n}` })).json());
+      }
+      // A report that joins an open one adds nothing.
+      await fileRequest(app, missedBody(device(10)));
+      await fileRequest(app, missedBody(device(11)));
+      const asAgent = await agentHeaders(app);
+      const change = async (id: string, body: object) => {
+        const etag = String((await inject(app, asAgent, 'GET', `/admin/requests/${id}`)).headers.etag);
+        return inject(app, { ...asAgent, 'if-match': etag }, body === null ? 'DELETE' : 'PATCH', `/admin/requests/${id}`, body ?? undefined);
+      };
+      await change(filed[0].id, { status: 'EN_COURS' });
+      await change(filed[1].id, { status: 'RESOLUE' });
+      await change(filed[1].id, { status: 'EN_COURS' });
+      await change(filed[2].id, { status: 'REJETEE', reason: 'Hors sujet.' });
+      const etag = String((await inject(app, asAgent, 'GET', `/admin/requests/${filed[3].id}`)).headers.etag);
+      assert.equal((await inject(app, { ...asAgent, 'if-match': etag }, 'DELETE', `/admin/requests/${filed[3].id}`)).statusCode, 204);
+
+      const counted = await db
+        .selectFrom('resident_request')
+        .select(['city_group_id', 'status', (eb) => eb.fn.countAll<string>().as('n')])
+        .groupBy(['city_group_id', 'status'])
+        .execute();
+      const kept = await db.selectFrom('request_count').select(['city_group_id', 'status', 'n']).where('n', '>', 0).execute();
+      const key = (r: { city_group_id: string; status: string; n: string | number }) => `${r.city_group_id} ${r.status} ${Number(r.n)}`;
+      assert.deepEqual(kept.map(key).sort(), counted.map(key).sort());
+      for (const [query, expected] of [['', 6], ['status=EN_COURS', 2], ['status=RECUE', 3], ['status=RESOLUE', 0], ['status=REJETEE', 1]] as const) {
+        const page = await inject(app, asAgent, 'GET', `/admin/requests?${query}`);
+        assert.equal(page.json().meta.total, expected, query);
+        assert.equal(page.json().data.length, expected, query);
+      }
+      assert.equal((await inject(app, asOutsider, 'GET', '/admin/requests')).json().meta.total, 0);
     });
 
     it('counts requests per day and type in the analytics, with the median time to close', async (t) => {

@@ -15,6 +15,7 @@ import { runStatements } from '../run-statements.ts';
  *   one such request be open at a time, so that two devices reporting it at the same instant make one request.
  *   `erased_at`: when retention erased what identifies the requester (e-mail, description, attributes, position,
  *   address, photos).
+ * - `request_count`: requests per group and status, kept by a trigger: the staff's queue's total without a count.
  * - `request_follower`: the devices that see a request: its author, and a device whose report of the same missed
  *   collection joined it.
  * - `request_update`: its history: status changes and public replies (what the requester sees), internal notes.
@@ -97,6 +98,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE INDEX resident_request_type_idx ON resident_request (type_id);
     CREATE INDEX resident_request_city_idx ON resident_request (city_id);
     CREATE INDEX resident_request_retention_idx ON resident_request (closed_at) WHERE closed_at IS NOT NULL AND erased_at IS NULL;
+    CREATE TABLE request_count (
+      city_group_id uuid NOT NULL REFERENCES city_group (id) ON DELETE CASCADE,
+      status text NOT NULL,
+      n bigint NOT NULL,
+      PRIMARY KEY (city_group_id, status)
+    );
     CREATE TABLE request_follower (
       request_id uuid NOT NULL REFERENCES resident_request (id) ON DELETE CASCADE,
       device_id text NOT NULL,
@@ -163,12 +170,38 @@ export async function up(db: Kysely<any>): Promise<void> {
       $fn$`,
     )
     .execute(db);
+  await sql.raw(COUNT_FUNCTION).execute(db);
   await runStatements(db, `
+    CREATE TRIGGER resident_request_count AFTER INSERT OR DELETE OR UPDATE OF status, city_group_id ON resident_request
+      FOR EACH ROW EXECUTE FUNCTION count_resident_requests();
     CREATE TRIGGER city_group_request_types AFTER INSERT ON city_group
       FOR EACH ROW EXECUTE FUNCTION seed_request_types_of_new_group();
     SELECT seed_request_types(id) FROM city_group
   `);
 }
+
+/**
+ * Keeps `request_count` (requests per group and status) as requests come, change status or go, so that the staff's
+ * queue answers its total without counting tens of thousands of rows on every page. Both changes of an update in one
+ * statement, in key order, so that two status changes the other way round never deadlock. (`n` has no CHECK: the
+ * proposed row of a decrement, -1, is checked before ON CONFLICT turns it into an update.)
+ */
+const COUNT_FUNCTION = `
+CREATE FUNCTION count_resident_requests() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.status = NEW.status AND OLD.city_group_id = NEW.city_group_id THEN RETURN NULL; END IF;
+  INSERT INTO request_count AS c (city_group_id, status, n)
+  SELECT g, s, sum(d) FROM (
+    SELECT NEW.city_group_id AS g, NEW.status AS s, 1 AS d WHERE TG_OP <> 'DELETE'
+    UNION ALL
+    SELECT OLD.city_group_id, OLD.status, -1 WHERE TG_OP <> 'INSERT'
+  ) AS changes
+  GROUP BY g, s
+  ORDER BY g, s
+  ON CONFLICT (city_group_id, status) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END
+$fn$`;
 
 /** The default catalogue, in French as residents read it; a group's agents edit their copy. */
 const SEED_FUNCTION = `
@@ -206,6 +239,8 @@ $fn$`;
 export async function down(db: Kysely<any>): Promise<void> {
   await runStatements(db, `
     DROP TRIGGER city_group_request_types ON city_group;
+    DROP TRIGGER resident_request_count ON resident_request;
+    DROP FUNCTION count_resident_requests();
     DROP FUNCTION seed_request_types_of_new_group();
     DROP FUNCTION seed_request_types(uuid);
     DROP TABLE mailbox_day;
@@ -213,6 +248,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     DROP TABLE request_photo;
     DROP TABLE request_update;
     DROP TABLE request_follower;
+    DROP TABLE request_count;
     DROP TABLE resident_request;
     DROP TABLE request_counter;
     DROP TABLE request_type;
