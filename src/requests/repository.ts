@@ -580,47 +580,78 @@ export async function deleteMailboxDaysBefore(db: Kysely<DB>, day: string): Prom
   await db.deleteFrom('mailbox_day').where('day', '<', day).execute();
 }
 
+/** A request to file in one statement: its row, its first update's and its receipt's ids, its photos, its year. */
+export type Filing = Omit<NewRequest, 'reference'> & { updateId: string; mailId: string; photoIds: readonly string[]; year: number };
+
 /**
- * Files a request in one statement (the common case: no missed collection to de-duplicate): its number, its row, its
- * author as follower, its photos, its first update and its receipt, atomically without a transaction's round trips, the
- * group's counter row locked for that statement only. Answers the reference and how many photos it took (a photo
- * another request took meanwhile is not taken: first come).
+ * Files requests in one statement (the common case: no missed collection to de-duplicate), one or many (group
+ * commit): their numbers (each group's counter moved once by the batch's count, in key order), rows, authors as
+ * followers, first updates, receipts and photos, atomically, without a transaction's round trips. Answers each
+ * request's reference and how many photos it took (a photo another request took meanwhile is not taken: first come),
+ * by id.
  */
-export async function fileRequest(
-  db: Kysely<DB>,
-  values: Omit<NewRequest, 'reference'> & { updateId: string; mailId: string; photoIds: readonly string[]; year: number },
-): Promise<{ reference: string; photos: number }> {
-  const { updateId, mailId, photoIds, year, ...row } = values;
-  const { rows } = await sql<{ reference: string; photos: number }>`
-    WITH counter AS (
-      INSERT INTO request_counter (city_group_id, year, last) VALUES (${row.city_group_id}::uuid, ${year}::int, 1)
-      ON CONFLICT (city_group_id, year) DO UPDATE SET last = request_counter.last + 1
-      RETURNING last
+export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): Promise<Map<string, { reference: string; photos: number }>> {
+  const input = filings.map((f, ord) => ({
+    ord,
+    id: f.id,
+    city_group_id: f.city_group_id,
+    city_id: f.city_id,
+    type_id: f.type_id,
+    year: f.year,
+    place_id: f.place_id ?? null,
+    waste_type_id: f.waste_type_id ?? null,
+    date: f.date ?? null,
+    recycling_point_id: f.recycling_point_id ?? null,
+    latitude: f.latitude ?? null,
+    longitude: f.longitude ?? null,
+    address: f.address ?? null,
+    description: f.description ?? null,
+    email: f.email ?? null,
+    attributes: JSON.parse(f.attributes) as unknown,
+    device_id: f.device_id,
+    origin: f.origin ?? null,
+    at: new Date(f.created_at).toISOString(),
+    update_id: f.updateId,
+    mail_id: f.mailId,
+  }));
+  const photos = filings.flatMap((f) => f.photoIds.map((photo_id) => ({ request_id: f.id, photo_id })));
+  const { rows } = await sql<{ id: string; reference: string; photos: number }>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS x(
+        ord int, id uuid, city_group_id uuid, city_id uuid, type_id uuid, year int, place_id uuid, waste_type_id uuid,
+        date date, recycling_point_id uuid, latitude float8, longitude float8, address text, description text, email text,
+        attributes jsonb, device_id text, origin text, at timestamptz, update_id uuid, mail_id uuid)
+    ), counts AS (
+      SELECT city_group_id, year, count(*)::int AS n FROM input GROUP BY city_group_id, year
+    ), counter AS (
+      INSERT INTO request_counter (city_group_id, year, last)
+      SELECT city_group_id, year, n FROM counts ORDER BY city_group_id, year
+      ON CONFLICT (city_group_id, year) DO UPDATE SET last = request_counter.last + excluded.last
+      RETURNING city_group_id, year, last
+    ), numbered AS (
+      SELECT i.*, c.last - n.n + row_number() OVER (PARTITION BY i.city_group_id, i.year ORDER BY i.ord) AS number
+      FROM input i JOIN counter c USING (city_group_id, year) JOIN counts n USING (city_group_id, year)
     ), request AS (
       INSERT INTO resident_request (id, city_group_id, city_id, type_id, reference, status, place_id, waste_type_id, date,
-        recycling_point_id, latitude, longitude, address, description, email, attributes, duplicate_key, device_id, origin,
-        mail_stopped_at, created_at, updated_at)
-      SELECT ${row.id}::uuid, ${row.city_group_id}::uuid, ${row.city_id}::uuid, ${row.type_id}::uuid,
-        ${String(year)} || '-' || lpad(counter.last::text, 6, '0'), 'RECUE', ${row.place_id ?? null}::uuid,
-        ${row.waste_type_id ?? null}::uuid, ${row.date ?? null}::date, ${row.recycling_point_id ?? null}::uuid,
-        ${row.latitude ?? null}::float8, ${row.longitude ?? null}::float8, ${row.address ?? null}::text, ${row.description ?? null}::text,
-        ${row.email ?? null}::text, ${row.attributes}::jsonb, ${row.duplicate_key ?? null}::text, ${row.device_id}::text,
-        ${row.origin ?? null}::text, NULL, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz
-      FROM counter
-      RETURNING id, reference, email
+        recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, created_at, updated_at)
+      SELECT id, city_group_id, city_id, type_id, year::text || '-' || lpad(number::text, 6, '0'), 'RECUE', place_id, waste_type_id,
+        date, recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, at, at
+      FROM numbered ORDER BY ord
+      RETURNING id, reference
     ), follower AS (
-      INSERT INTO request_follower (request_id, device_id, created_at) SELECT id, ${row.device_id}::text, ${row.created_at}::timestamptz FROM request
+      INSERT INTO request_follower (request_id, device_id, created_at) SELECT id, device_id, at FROM input
     ), history AS (
-      INSERT INTO request_update (id, request_id, at, kind, status) SELECT ${updateId}::uuid, id, ${row.created_at}::timestamptz, 'STATUS', 'RECUE' FROM request
+      INSERT INTO request_update (id, request_id, at, kind, status) SELECT update_id, id, at, 'STATUS', 'RECUE' FROM input
     ), receipt AS (
       INSERT INTO request_mail (id, request_id, kind, status, next_attempt_at, created_at)
-      SELECT ${mailId}::uuid, id, 'RECEIPT', 'PENDING', ${row.created_at}::timestamptz, ${row.created_at}::timestamptz FROM request WHERE email IS NOT NULL
-    ), photos AS (
-      UPDATE request_photo SET request_id = (SELECT id FROM request)
-      WHERE id = ANY(${[...photoIds]}::uuid[]) AND request_id IS NULL
-      RETURNING id
+      SELECT mail_id, id, 'RECEIPT', 'PENDING', at, at FROM input WHERE email IS NOT NULL
+    ), taken AS (
+      UPDATE request_photo p SET request_id = x.request_id
+      FROM jsonb_to_recordset(${JSON.stringify(photos)}::jsonb) AS x(request_id uuid, photo_id uuid)
+      WHERE p.id = x.photo_id AND p.request_id IS NULL
+      RETURNING x.request_id
     )
-    SELECT request.reference, (SELECT count(*) FROM photos)::int AS photos FROM request
+    SELECT r.id, r.reference, (SELECT count(*) FROM taken t WHERE t.request_id = r.id)::int AS photos FROM request r
   `.execute(db);
-  return rows[0];
+  return new Map(rows.map((row) => [row.id, { reference: row.reference, photos: row.photos }]));
 }

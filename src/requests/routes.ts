@@ -20,8 +20,12 @@ import {
 } from './schemas.ts';
 import { cachedCatalogue, createRequest, mailStatus, requestOfDevice, requestsOfDevice, requestTypesOfGroup, stopMails, trackedRequest } from './service.ts';
 import { stopPages } from './messages.ts';
+import { FilingBatcher } from './filing-batch.ts';
 import { cachedLinkKey } from '../domain/signed-links.ts';
 import { answerLink, ignoreFormBodies, linkOrigin } from '../http/link-pages.ts';
+
+/** Batches of creations written at once on PostgreSQL (each holds a connection until it commits). */
+const FILINGS_IN_FLIGHT = 2;
 
 /** Creations per device and hour (docs/api.md, resident requests); per IP, REQUESTS_IP_MAX. */
 export const REQUESTS_PER_DEVICE = 10;
@@ -39,6 +43,8 @@ export default async function requestRoutes(fastify: FastifyInstance) {
   ignoreFormBodies(app, ['application/x-www-form-urlencoded']);
   const linkKey = cachedLinkKey(app.db);
   const catalogue = cachedCatalogue(app.db, () => app.dataVersion.current);
+  // One batch at a time on the embedded database's single connection; a few in flight on PostgreSQL's pool.
+  const filer = new FilingBatcher(app.db, app.database.kind === 'pglite' ? 1 : FILINGS_IN_FLIGHT);
   // The links of a request's e-mails start where it was filed from (or PUBLIC_BASE_URL); none without an address.
   const mailOrigin = (request: FastifyRequest<{ Body: { email?: string | null } }>) => (request.body.email ? linkOrigin(app.config, request) : null);
 
@@ -96,6 +102,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
         origin: mailOrigin(request),
         admit: admitCreation(request, request.body.deviceId),
         catalogue,
+        filer,
       });
       return reply.code(created ? 201 : 200).send(filed);
     },

@@ -9,6 +9,7 @@ import { parseCalendarDate, resolveTimeZone, wallClockParts } from '../kernel/da
 import { errors } from '../kernel/errors.ts';
 import { readLink } from '../domain/signed-links.ts';
 import { trackingPage } from './messages.ts';
+import type { FilingBatcher } from './filing-batch.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { requestMessages } from '../kernel/validation-messages.ts';
 import type { RecordFault } from '../domain/rules/faults.ts';
@@ -109,6 +110,8 @@ export async function createRequest(
     admit?: () => Promise<void>;
     /** How the city and its type are found (cached by the routes); read from the database otherwise. */
     catalogue?: RequestCatalogue;
+    /** Files the request with others that arrive together (the routes' group commit); alone otherwise. */
+    filer?: FilingBatcher;
   },
 ): Promise<{ request: ResidentRequest; created: boolean }> {
   const { now, origin, admit = async () => {} } = options;
@@ -203,7 +206,8 @@ export async function createRequest(
   };
   if (duplicateKey === null) {
     // The common case, in one statement; the answer is made from what was written, not read back.
-    const filed = await repo.fileRequest(db, { ...values, year, updateId: randomUUID(), mailId: randomUUID(), photoIds: parts.photoIds });
+    const filing = { ...values, year, updateId: randomUUID(), mailId: randomUUID(), photoIds: parts.photoIds };
+    const filed = options.filer ? await options.filer.file(filing) : (await repo.fileRequests(db, [filing])).get(id)!;
     const row: repo.RequestRow = {
       ...values,
       attributes: answers.attributes,

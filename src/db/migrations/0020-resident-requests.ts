@@ -172,8 +172,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute(db);
   await sql.raw(COUNT_FUNCTION).execute(db);
   await runStatements(db, `
-    CREATE TRIGGER resident_request_count AFTER INSERT OR DELETE OR UPDATE OF status, city_group_id ON resident_request
-      FOR EACH ROW EXECUTE FUNCTION count_resident_requests();
+    CREATE TRIGGER resident_request_count_insert AFTER INSERT ON resident_request
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_resident_requests();
+    CREATE TRIGGER resident_request_count_update AFTER UPDATE ON resident_request
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_resident_requests();
+    CREATE TRIGGER resident_request_count_delete AFTER DELETE ON resident_request
+      REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_resident_requests();
     CREATE TRIGGER city_group_request_types AFTER INSERT ON city_group
       FOR EACH ROW EXECUTE FUNCTION seed_request_types_of_new_group();
     SELECT seed_request_types(id) FROM city_group
@@ -182,23 +186,33 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /**
  * Keeps `request_count` (requests per group and status) as requests come, change status or go, so that the staff's
- * queue answers its total without counting tens of thousands of rows on every page. Both changes of an update in one
- * statement, in key order, so that two status changes the other way round never deadlock. (`n` has no CHECK: the
- * proposed row of a decrement, -1, is checked before ON CONFLICT turns it into an update.)
+ * queue answers its total without counting tens of thousands of rows on every page. Once per statement, from its
+ * transition tables: a batch of creations, or retention's erasure of thousands, moves each counter once. An update's
+ * changes in one statement, in key order, so that two status changes the other way round never deadlock; an update
+ * that changes no status moves nothing. (`n` has no CHECK: the proposed row of a decrement is checked before
+ * ON CONFLICT turns it into an update.)
  */
 const COUNT_FUNCTION = `
 CREATE FUNCTION count_resident_requests() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF TG_OP = 'UPDATE' AND OLD.status = NEW.status AND OLD.city_group_id = NEW.city_group_id THEN RETURN NULL; END IF;
-  INSERT INTO request_count AS c (city_group_id, status, n)
-  SELECT g, s, sum(d) FROM (
-    SELECT NEW.city_group_id AS g, NEW.status AS s, 1 AS d WHERE TG_OP <> 'DELETE'
-    UNION ALL
-    SELECT OLD.city_group_id, OLD.status, -1 WHERE TG_OP <> 'INSERT'
-  ) AS changes
-  GROUP BY g, s
-  ORDER BY g, s
-  ON CONFLICT (city_group_id, status) DO UPDATE SET n = c.n + excluded.n;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO request_count AS c (city_group_id, status, n)
+    SELECT city_group_id, status, count(*) FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (city_group_id, status) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO request_count AS c (city_group_id, status, n)
+    SELECT city_group_id, status, -count(*) FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (city_group_id, status) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO request_count AS c (city_group_id, status, n)
+    SELECT g, s, sum(d) FROM (
+      SELECT city_group_id AS g, status AS s, 1 AS d FROM new_rows
+      UNION ALL
+      SELECT city_group_id, status, -1 FROM old_rows
+    ) AS changes
+    GROUP BY g, s HAVING sum(d) <> 0 ORDER BY g, s
+    ON CONFLICT (city_group_id, status) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
   RETURN NULL;
 END
 $fn$`;
@@ -239,7 +253,9 @@ $fn$`;
 export async function down(db: Kysely<any>): Promise<void> {
   await runStatements(db, `
     DROP TRIGGER city_group_request_types ON city_group;
-    DROP TRIGGER resident_request_count ON resident_request;
+    DROP TRIGGER resident_request_count_insert ON resident_request;
+    DROP TRIGGER resident_request_count_update ON resident_request;
+    DROP TRIGGER resident_request_count_delete ON resident_request;
     DROP FUNCTION count_resident_requests();
     DROP FUNCTION seed_request_types_of_new_group();
     DROP FUNCTION seed_request_types(uuid);
