@@ -95,6 +95,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       WHERE duplicate_key IS NOT NULL AND status IN ${OPEN};
     CREATE INDEX resident_request_queue_idx ON resident_request (city_group_id, created_at, id);
     CREATE INDEX resident_request_status_idx ON resident_request (city_group_id, status, created_at, id);
+    CREATE INDEX resident_request_open_idx ON resident_request (city_group_id, created_at, id) WHERE status IN ${OPEN};
     CREATE INDEX resident_request_type_idx ON resident_request (type_id);
     CREATE INDEX resident_request_city_idx ON resident_request (city_id);
     CREATE INDEX resident_request_retention_idx ON resident_request (closed_at) WHERE closed_at IS NOT NULL AND erased_at IS NULL;
