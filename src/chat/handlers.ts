@@ -40,6 +40,7 @@ const TOPIC = {
   points: 'Points de collecte et horaires',
   consigns: 'Sortie et présentation des bacs',
   contact: 'Contacter le service',
+  report: 'Signalements',
   content: 'Pages et actualités du service',
   agent: 'Demande d’un agent',
   place: 'Secteur ou adresse',
@@ -64,6 +65,7 @@ export const HANDLERS: HandlerTable = {
   greeting: { topic: TOPIC.welcome, answer: (q, { reading: r }) => say.greeting(r.knowledge, q.thanksOnly) },
   outOfScope: { topic: TOPIC.other, unanswered: true, answer: (_q, { reading: r }) => say.outOfScope(r.knowledge) },
   help: { topic: TOPIC.welcome, answer: (_q, { reading: r }) => say.help(r.knowledge) },
+  report: { topic: TOPIC.report, answer: (q, { reading: r, place }) => say.report(r.knowledge, q.typeCode, place) },
   // « elle est reportée quand ? »: that day's collections, else the changes ahead (the next collections when none).
   collectionMoved: {
     topic: TOPIC.collections,

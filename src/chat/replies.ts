@@ -13,6 +13,7 @@ import { FRENCH_WEEKDAYS } from '../kernel/dates.ts';
 import type { CityApi } from '../domain/city-model/schemas.ts';
 import type { AddressMatch } from '../domain/address-match.ts';
 import { addedNote, changesAhead, listed, movedFrom, reasonOf } from './collection-changes.ts';
+import type { ReportedType } from './reports.ts';
 
 /**
  * The built-in assistant's French sentences. Every date, place, address, hour and rule in them is taken from
@@ -283,4 +284,28 @@ export function holidays(k: CityKnowledge, place: Place | null, now: Date): stri
     parts.push(`Indiquez votre secteur (${k.city.wasteCollectionPlaces.map((p) => p.name).join(', ')}) pour connaître les reports qui vous concernent.`);
   }
   return parts.join('\n');
+}
+
+/** The request forms a report points to (docs/api.md, resident requests): the form's name and what helps the service. */
+const REPORT_FORMS: Record<ReportedType, { form: string; hint: string }> = {
+  'collecte-non-effectuee': {
+    form: 'Collecte non effectuée',
+    hint: 'Indiquez le jour et le bac concernés\u00a0: le signalement est ouvert à partir de midi le jour de la collecte, pendant 48\u00a0heures.',
+  },
+  'bac-endommage': { form: 'Bac endommagé', hint: 'Précisez la partie abîmée\u00a0; une photo aide le service.' },
+  'bac-vole': { form: 'Bac volé ou disparu', hint: 'Le service vous dira comment il est remplacé.' },
+  'demande-bac': { form: 'Demande de bac', hint: 'Précisez s’il s’agit d’un premier bac, d’une autre taille ou d’un bac de plus.' },
+  'point-apport-plein': { form: 'Point d’apport plein', hint: 'Choisissez le point concerné dans la liste des points de collecte.' },
+  'depot-sauvage': { form: 'Dépôt sauvage', hint: 'Indiquez l’endroit (« Me localiser » ou l’adresse)\u00a0; une photo aide le service.' },
+};
+
+/** A report the assistant does not file: where the resident files it, with the place it knows, and how it is followed. */
+export function report(k: CityKnowledge, typeCode: ReportedType, place: Place | null): string {
+  const { form, hint } = REPORT_FORMS[typeCode];
+  const where = place && typeCode !== 'point-apport-plein' && typeCode !== 'depot-sauvage' ? ` pour ${place.name}` : '';
+  return (
+    `Je ne peux pas enregistrer ce signalement moi-même, mais vous pouvez le faire en deux minutes\u00a0: dans l’application, ` +
+    `«\u00a0Signaler un problème\u00a0», puis «\u00a0${form}\u00a0»${where}. ${hint} ` +
+    `Le service de collecte de ${k.city.name} vous répondra, et vous suivrez votre demande dans «\u00a0Mes demandes\u00a0».`
+  );
 }

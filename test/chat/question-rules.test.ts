@@ -4,7 +4,7 @@ import { answer, NO_STATE } from '../../src/chat/assistant.ts';
 import { HANDLERS } from '../../src/chat/handlers.ts';
 import { PHASES, readMessage, ruleThatReads, type AssistantState, type QuestionKind, type Reading, type Rule } from '../../src/chat/question.ts';
 import { empty, english, handoff, streetShared } from '../../src/chat/question/control.ts';
-import { greeting, nothingAsked, placeGiven, pointFollowUp } from '../../src/chat/question/conversation.ts';
+import { greeting, nothingAsked, placeGiven, pointFollowUp, report } from '../../src/chat/question/conversation.ts';
 import * as topic from '../../src/chat/question/topic.ts';
 import { cityPages, notInData } from '../../src/chat/question/fallback.ts';
 import type { Place } from '../../src/chat/knowledge.ts';
@@ -73,6 +73,19 @@ const TABLES: RuleTable[] = [
   },
   { rule: topic.contact, rows: [['comment joindre le service ?', 'contact'], ['quel est votre numéro de téléphone ?', 'contact'], ['je peux vous envoyer un mail ?', 'contact']] },
   { rule: topic.help, rows: [['aide', 'help'], ['tu peux m’aider ?', 'help'], ['qu’est-ce que tu sais faire ?', 'help']] },
+  {
+    rule: report,
+    rows: [
+      ['mon bac n’a pas été vidé ce matin, qu’est-ce que je fais ?', 'report'],
+      ['la poubelle jaune n’a toujours pas été ramassée', 'report'],
+      ['le camion a oublié ma rue', 'report'],
+      ['la colonne à verre de la place déborde', 'report'],
+      ['mon bac est cassé, le couvercle est fendu', 'report'],
+      ['on m’a volé ma poubelle', 'report'],
+      ['il y a un dépôt sauvage au bout de la rue', 'report'],
+      ['je voudrais un bac plus grand', 'report'],
+    ],
+  },
   {
     rule: topic.collectionMoved,
     place: 'Bourg',

@@ -1,5 +1,6 @@
 import type { Question, QuestionKind } from './model.ts';
 import type { Reading, Rule } from './reading.ts';
+import { reportedType } from '../reports.ts';
 
 /**
  * The second phase: a message that asks no question of its own (`ownQuestion`, `asksNothing`). It continues the
@@ -39,4 +40,14 @@ export function nothingAsked(r: Reading): Question | null {
   return passage ? { kind: 'content', passage } : { kind: 'outOfScope' };
 }
 
-export const CONVERSATION_RULES: readonly Rule[] = [pointFollowUp, placeGiven, greeting, nothingAsked];
+/**
+ * « mon bac n'a pas été vidé », « la colonne à verre déborde », « un dépôt sauvage rue de Siam »: a report, which the
+ * service takes through its request forms. A report asks nothing of the data (it would read as out of scope) and its
+ * words (« bac », « verre ») would read as a collection's day or a sorting question: it comes before both.
+ */
+export function report(r: Reading): Question | null {
+  const typeCode = reportedType(r.text);
+  return typeCode ? { kind: 'report', typeCode } : null;
+}
+
+export const CONVERSATION_RULES: readonly Rule[] = [pointFollowUp, placeGiven, report, greeting, nothingAsked];

@@ -1,6 +1,7 @@
 import type { DayNumber } from '../../kernel/dates.ts';
 import type { AddressMatch } from '../../domain/address-match.ts';
 import type { ContentPassage } from '../content.ts';
+import type { ReportedType } from '../reports.ts';
 import type { GuidanceTopic, MaterialEntry, Place, WasteType } from '../knowledge.ts';
 
 /**
@@ -20,6 +21,7 @@ export type Question =
   | { kind: 'greeting'; thanksOnly: boolean }
   | { kind: 'outOfScope' }
   | { kind: 'help' }
+  | { kind: 'report'; typeCode: ReportedType }
   | { kind: 'collectionMoved'; day: DayNumber | null; wasteTypes: WasteType[]; withHolidayRule: boolean }
   | { kind: 'collectionsOnDay'; day: DayNumber; wasteTypes: WasteType[]; withHolidayRule: boolean }
   | { kind: 'notCollectedAnywhere'; wasteTypes: WasteType[] }
