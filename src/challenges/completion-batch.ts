@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { TurnBatches } from '../kernel/turn-batches.ts';
 import type { DB } from '../db/types.ts';
 import { toCompletionRecord } from './repository.ts';
 import { completeChallenge } from './completion.ts';
@@ -30,57 +31,26 @@ interface Pending {
  */
 export class CompletionBatcher {
   readonly #db: Kysely<DB>;
-  readonly #maxInFlight: number;
-  #queue: Pending[] = [];
-  #inFlight = 0;
-  #scheduled = false;
+  readonly #batches: TurnBatches<Pending>;
 
   /** `maxInFlight`: batches running at once (1 for the single-connection embedded database). */
   constructor(db: Kysely<DB>, maxInFlight: number) {
     this.#db = db;
-    this.#maxInFlight = maxInFlight;
+    this.#batches = new TurnBatches<Pending>({
+      write: (batch) => this.#write(batch),
+      maxInFlight,
+      maxBatch: MAX_BATCH,
+      // Two attempts on one record never share a batch: the later one waits for the next.
+      accepts: (batch, pending) => !batch.some((other) => other.key === pending.key),
+    });
   }
 
   complete(input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
     return new Promise((resolve, reject) => {
       const attempt = { deviceId: input.deviceId, challengeId: input.challengeId, score: input.score, now };
       // The database compares uuids whatever their letter case.
-      this.#queue.push({ attempt, key: recordKey(input.deviceId, input.challengeId), resolve, reject });
-      this.#schedule();
+      this.#batches.push({ attempt, key: recordKey(input.deviceId, input.challengeId), resolve, reject });
     });
-  }
-
-  #schedule() {
-    if (this.#scheduled || this.#inFlight >= this.#maxInFlight || this.#queue.length === 0) return;
-    this.#scheduled = true;
-    // After the I/O of this turn: the requests that arrived together leave together.
-    setImmediate(() => {
-      this.#scheduled = false;
-      while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
-        this.#inFlight += 1;
-        void this.#write(this.#takeBatch()).finally(() => {
-          this.#inFlight -= 1;
-          this.#schedule();
-        });
-      }
-    });
-  }
-
-  /** Up to MAX_BATCH queued attempts on distinct records, oldest first; the others stay queued in order. */
-  #takeBatch(): Pending[] {
-    const batch: Pending[] = [];
-    const keys = new Set<string>();
-    const rest: Pending[] = [];
-    for (const pending of this.#queue) {
-      if (batch.length < MAX_BATCH && !keys.has(pending.key)) {
-        keys.add(pending.key);
-        batch.push(pending);
-      } else {
-        rest.push(pending);
-      }
-    }
-    this.#queue = rest;
-    return batch;
   }
 
   /** Resolves once the batch's statement is done and the attempts it did not write were replayed on their own. */

@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.ts';
 
 /**
  * E-mail for every area that writes to residents (reminders, requests): the SMTP sender, what a message holds, and the
@@ -47,7 +46,7 @@ export interface Mailer {
 }
 
 /** The SMTP sender, or null when e-mail is not configured (SMTP_URL and MAIL_FROM). */
-export function createMailer(config: Config): Mailer | null {
+export function createMailer(config: { smtpUrl: string | null; mailFrom: string | null }): Mailer | null {
   if (!config.smtpUrl || !config.mailFrom) return null;
   const url = new URL(config.smtpUrl);
   for (const [name, value] of [['connectionTimeout', SMTP_TIMEOUT_MS], ['greetingTimeout', SMTP_TIMEOUT_MS], ['socketTimeout', SMTP_TIMEOUT_MS]] as const) {
@@ -76,6 +75,6 @@ export function createMailer(config: Config): Mailer | null {
 }
 
 /** The domain of MAIL_FROM, for Message-IDs. */
-export function mailDomain(config: Config): string {
+export function mailDomain(config: { mailFrom: string | null }): string {
   return /@([^>\s]+)>?\s*$/.exec(config.mailFrom ?? '')?.[1] ?? 'collecte.invalid';
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
 import { errors } from '../kernel/errors.ts';
 
 /**
@@ -14,7 +13,7 @@ const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 /** Where the links of a message start: PUBLIC_BASE_URL, else the request's own origin (a bad Host: 400). */
-export function linkOrigin(config: Config, request: FastifyRequest): string {
+export function linkOrigin(config: { publicBaseUrl: string | null }, request: FastifyRequest): string {
   if (config.publicBaseUrl) return config.publicBaseUrl;
   if (!VALID_HOST.test(request.host)) throw errors.badHost();
   return `${request.protocol}://${request.host}`;

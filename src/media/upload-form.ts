@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 // Declares request.parts() and the types of its parts.
 import type {} from '@fastify/multipart';
 import { DomainError, errors } from '../kernel/errors.ts';
+import { multipartFault } from '../http/multipart-faults.ts';
 import { isUuid } from '../kernel/schemas.ts';
 import { nulCharacterMessage } from '../kernel/validation-messages.ts';
 import type { MediaUpload } from './admin-media.ts';
@@ -18,25 +19,6 @@ import { stageUpload, type StagedUpload } from './service.ts';
 
 /** Fields beside the file, at most, and the bytes of one: an alt text of MAX_ALT_LENGTH characters fits in UTF-8. */
 const LIMITS = { files: 1, fields: 8, parts: 10, fieldSize: 4 * MAX_ALT_LENGTH, headerPairs: 20 };
-
-/** Errors of @fastify/multipart that say what the form did wrong, in the API's words. */
-function multipartFault(err: unknown, maxBytes: number): DomainError {
-  if (err instanceof DomainError) return err;
-  switch ((err as { code?: string }).code) {
-    case 'FST_FILES_LIMIT':
-      return errors.mediaOneFile();
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return errors.multipartTooManyParts();
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return errors.mediaTooLarge(maxBytes);
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return errors.notMultipart();
-    default:
-      // Busboy's own errors (a part cut short, a bad header) and a sender gone mid-way: the body is not a form.
-      return errors.multipartMalformed();
-  }
-}
 
 const FIELDS = ['alt', 'public', 'cityGroupId'] as const;
 type FieldName = (typeof FIELDS)[number];
@@ -71,7 +53,7 @@ export async function readUploadForm(request: FastifyRequest, options: { mediaDi
       try {
         next = await parts.next();
       } catch (err) {
-        throw multipartFault(err, maxBytes);
+        throw multipartFault(err, () => errors.mediaTooLarge(maxBytes));
       }
       if (next.done) break;
       const part = next.value;
@@ -97,7 +79,7 @@ export async function readUploadForm(request: FastifyRequest, options: { mediaDi
     request.raw.resume();
     await staged?.discard();
     if (err instanceof DomainError) throw err;
-    if (err !== null && typeof err === 'object' && fromSender.has(err)) throw multipartFault(err, maxBytes);
+    if (err !== null && typeof err === 'object' && fromSender.has(err)) throw multipartFault(err, () => errors.mediaTooLarge(maxBytes));
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { TurnBatches } from '../kernel/turn-batches.ts';
 import type { DB } from '../db/types.ts';
 import { fileRequests, type Filing } from './repository.ts';
 
@@ -22,38 +23,16 @@ interface Pending {
  */
 export class FilingBatcher {
   readonly #db: Kysely<DB>;
-  readonly #maxInFlight: number;
-  #queue: Pending[] = [];
-  #inFlight = 0;
-  #scheduled = false;
+  readonly #batches: TurnBatches<Pending>;
 
   /** `maxInFlight`: batches running at once (1 for the single-connection embedded database). */
   constructor(db: Kysely<DB>, maxInFlight: number) {
     this.#db = db;
-    this.#maxInFlight = maxInFlight;
+    this.#batches = new TurnBatches<Pending>({ write: (batch) => this.#write(batch), maxInFlight, maxBatch: MAX_BATCH });
   }
 
   file(filing: Filing): Promise<Filed> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ filing, resolve, reject });
-      this.#schedule();
-    });
-  }
-
-  #schedule() {
-    if (this.#scheduled || this.#inFlight >= this.#maxInFlight || this.#queue.length === 0) return;
-    this.#scheduled = true;
-    // After the I/O of this turn: the requests that arrived together leave together.
-    setImmediate(() => {
-      this.#scheduled = false;
-      while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
-        this.#inFlight += 1;
-        void this.#write(this.#queue.splice(0, MAX_BATCH)).finally(() => {
-          this.#inFlight -= 1;
-          this.#schedule();
-        });
-      }
-    });
+    return new Promise((resolve, reject) => this.#batches.push({ filing, resolve, reject }));
   }
 
   async #write(batch: Pending[]): Promise<void> {

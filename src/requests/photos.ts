@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 // Declares request.parts() and the types of its parts.
 import type {} from '@fastify/multipart';
-import { DomainError, errors } from '../kernel/errors.ts';
+import { errors } from '../kernel/errors.ts';
+import { multipartFault } from '../http/multipart-faults.ts';
 
 /**
  * A resident's photo (docs/api.md, resident requests): read from the multipart part `file` into memory (10 MiB at
@@ -17,23 +18,6 @@ export const PHOTO_MAX_MEGAPIXELS = 40;
 const STORED_MAX_SIDE = 2048;
 
 const LIMITS = { files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 };
-
-function multipartFault(err: unknown): DomainError {
-  if (err instanceof DomainError) return err;
-  switch ((err as { code?: string }).code) {
-    case 'FST_FILES_LIMIT':
-      return errors.mediaOneFile();
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return errors.multipartTooManyParts();
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return errors.photoTooLarge(PHOTO_MAX_BYTES);
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return errors.notMultipart();
-    default:
-      return errors.multipartMalformed();
-  }
-}
 
 /** The file of the form's part `file`, whole. */
 export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
@@ -52,7 +36,7 @@ export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
     // What the sender still sends is read and dropped, so that the answer reaches it.
     request.raw.unpipe();
     request.raw.resume();
-    throw multipartFault(err);
+    throw multipartFault(err, () => errors.photoTooLarge(PHOTO_MAX_BYTES));
   }
   if (!file) throw errors.mediaFileMissing();
   if (file.length === 0) throw errors.mediaEmpty();
