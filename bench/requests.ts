@@ -84,6 +84,7 @@ export async function measureRawRequestInserts(options: {
           device_id: `${DEVICE_PREFIX}raw-${randomUUID()}`,
           created_at: now,
           updated_at: now,
+          due_at: new Date(now.getTime() + 120 * 3_600_000),
         })
         .execute();
     };
@@ -106,14 +107,14 @@ export async function seedRequests(db: Kysely<DB>, count: number): Promise<{ gro
       SELECT id, city_group_id, (row_number() OVER (ORDER BY id) - 1)::int AS k, (count(*) OVER ())::int AS n
       FROM city WHERE status = 'ACTIF' AND city_group_id IS NOT NULL
     ), t AS (
-      SELECT id, city_group_id, code, (row_number() OVER (PARTITION BY city_group_id ORDER BY code) - 1)::int AS k,
+      SELECT id, city_group_id, code, target_hours, (row_number() OVER (PARTITION BY city_group_id ORDER BY code) - 1)::int AS k,
              (count(*) OVER (PARTITION BY city_group_id))::int AS n
       FROM request_type
     ), s AS (
       SELECT i, now() - random() * interval '365 days' AS created_at, random() AS u, random() AS v
       FROM generate_series(1, ${count}::int) AS i
     ), r AS (
-      SELECT s.i, s.created_at, s.v, c.id AS city_id, c.city_group_id, t.id AS type_id, t.code,
+      SELECT s.i, s.created_at, s.v, c.id AS city_id, c.city_group_id, t.id AS type_id, t.code, t.target_hours,
              CASE WHEN s.created_at > now() - interval '14 days' THEN
                     CASE WHEN s.u < 0.40 THEN 'RECUE' WHEN s.u < 0.70 THEN 'EN_COURS' WHEN s.u < 0.85 THEN 'PLANIFIEE' ELSE 'RESOLUE' END
                   ELSE
@@ -131,13 +132,13 @@ export async function seedRequests(db: Kysely<DB>, count: number): Promise<{ gro
     )
     INSERT INTO resident_request
       (id, city_group_id, city_id, type_id, reference, status, description, attributes, planned_for, duplicate_key,
-       device_id, created_at, updated_at, closed_at)
+       device_id, created_at, updated_at, closed_at, due_at)
     SELECT gen_random_uuid(), city_group_id, city_id, type_id,
            to_char(created_at, 'YYYY') || '-' || (1000000 + i)::text,
            status, 'Demande de banc n° ' || i, '{}',
            CASE WHEN status = 'PLANIFIEE' THEN (now() + interval '3 days')::date END,
            CASE WHEN code = 'collecte-non-effectuee' THEN ${DEVICE_PREFIX} || 'seed|' || i END,
-           ${DEVICE_PREFIX} || 'seed-' || i, created_at, updated_at, closed_at
+           ${DEVICE_PREFIX} || 'seed-' || i, created_at, updated_at, closed_at, created_at + target_hours * interval '1 hour'
     FROM dated
   `.execute(db);
   await sql`

@@ -596,6 +596,8 @@ export interface ResidentRequestTable {
   device_id: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When it becomes overdue: created plus its type's target (moved with the type's target while open). */
+  due_at: Timestamp;
   closed_at: Timestamp | null;
   /** When retention erased what identifies the requester. */
   erased_at: Timestamp | null;

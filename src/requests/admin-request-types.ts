@@ -73,7 +73,9 @@ export const requestTypeStore: AdminStore<RequestTypeRow, AdminRequestType, { id
   },
   async update(trx, { subject, now }, patch) {
     const record: TypeRecord = { ...subject.record, ...patch };
-    return repo.updateType(trx, subject.row.id, await checkedValues(trx, record, subject.row.id, now));
+    const updated = await repo.updateType(trx, subject.row.id, await checkedValues(trx, record, subject.row.id, now));
+    if (record.targetHours !== subject.row.target_hours) await repo.retargetOpenRequests(trx, subject.row.id, record.targetHours);
+    return updated;
   },
   async remove(trx, { subject }) {
     const uses = await repo.countRequestsOfType(trx, subject.row.id);

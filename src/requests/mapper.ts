@@ -40,8 +40,6 @@ export const requirementsOf = (row: RequestTypeRow) => ({
 
 const toUpdate = (u: UpdateRow): RequestUpdate => ({ at: iso(u.at)!, status: u.status, message: u.message });
 
-/** When an open request of this row becomes overdue. */
-export const dueAt = (row: RequestRow) => new Date(row.created_at.getTime() + row.target_hours * 3_600_000);
 
 export function toRequest(row: RequestRow, updates: readonly UpdateRow[], photoCount: number): ResidentRequest {
   return {
@@ -81,7 +79,7 @@ export function toAdminRequest(
   photoIds: readonly string[],
   now: Date,
 ): AdminRequest {
-  const due = dueAt(row);
+  const due = row.due_at;
   return {
     ...toRequest(row, updates, photoIds.length),
     cityGroupId: row.city_group_id,

@@ -72,6 +72,16 @@ export async function updateType(db: Kysely<DB>, id: string, values: RequestType
   return db.updateTable('request_type').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A type's new target moves its open requests' due time (`created_at` plus the new number of hours). */
+export async function retargetOpenRequests(db: Kysely<DB>, typeId: string, targetHours: number): Promise<void> {
+  await db
+    .updateTable('resident_request')
+    .set({ due_at: sql`created_at + ${targetHours}::int * interval '1 hour'` })
+    .where('type_id', '=', typeId)
+    .where('status', 'in', OPEN)
+    .execute();
+}
+
 export async function deleteType(db: Kysely<DB>, id: string): Promise<void> {
   await db.deleteFrom('request_type').where('id', '=', id).execute();
 }
@@ -371,8 +381,7 @@ export async function listRequests(db: Kysely<DB>, filters: RequestFilters, page
       .$if(filters.cityId !== undefined, (q) => q.where('r.city_id', '=', filters.cityId!))
       .$if(filters.assignedTo !== undefined, (q) => q.where('r.assigned_to', '=', filters.assignedTo!))
       .$if(filters.overdue !== undefined, (q) => {
-        const late = sql<boolean>`r.status IN ('RECUE', 'EN_COURS', 'PLANIFIEE')
-          AND r.created_at < ${filters.now}::timestamptz - (SELECT t.target_hours FROM request_type t WHERE t.id = r.type_id) * interval '1 hour'`;
+        const late = sql<boolean>`r.status IN ('RECUE', 'EN_COURS', 'PLANIFIEE') AND r.due_at < ${filters.now}::timestamptz`;
         return q.where(filters.overdue ? late : sql<boolean>`NOT (${late})`);
       });
   const total = isByGroupAndStatus(filters)
@@ -611,6 +620,7 @@ export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): 
     device_id: f.device_id,
     origin: f.origin ?? null,
     at: new Date(f.created_at).toISOString(),
+    due_at: new Date(f.due_at).toISOString(),
     update_id: f.updateId,
     mail_id: f.mailId,
   }));
@@ -620,7 +630,7 @@ export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): 
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS x(
         ord int, id uuid, city_group_id uuid, city_id uuid, type_id uuid, year int, place_id uuid, waste_type_id uuid,
         date date, recycling_point_id uuid, latitude float8, longitude float8, address text, description text, email text,
-        attributes jsonb, device_id text, origin text, at timestamptz, update_id uuid, mail_id uuid)
+        attributes jsonb, device_id text, origin text, at timestamptz, due_at timestamptz, update_id uuid, mail_id uuid)
     ), counts AS (
       SELECT city_group_id, year, count(*)::int AS n FROM input GROUP BY city_group_id, year
     ), counter AS (
@@ -633,9 +643,9 @@ export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): 
       FROM input i JOIN counter c USING (city_group_id, year) JOIN counts n USING (city_group_id, year)
     ), request AS (
       INSERT INTO resident_request (id, city_group_id, city_id, type_id, reference, status, place_id, waste_type_id, date,
-        recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, created_at, updated_at)
+        recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, created_at, updated_at, due_at)
       SELECT id, city_group_id, city_id, type_id, year::text || '-' || lpad(number::text, 6, '0'), 'RECUE', place_id, waste_type_id,
-        date, recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, at, at
+        date, recycling_point_id, latitude, longitude, address, description, email, attributes, device_id, origin, at, at, due_at
       FROM numbered ORDER BY ord
       RETURNING id, reference
     ), follower AS (

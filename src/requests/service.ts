@@ -203,6 +203,7 @@ export async function createRequest(
     mail_stopped_at: null,
     created_at: now,
     updated_at: now,
+    due_at: new Date(now.getTime() + type.target_hours * 3_600_000),
   };
   if (duplicateKey === null) {
     // The common case, in one statement; the answer is made from what was written, not read back.

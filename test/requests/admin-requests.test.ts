@@ -235,7 +235,17 @@ for (const kind of testDatabaseKinds()) {
       const typeUrl = `/admin/request-types/${created.json().id}`;
       const inUse = await inject(app, { ...asAgent, 'if-match': String(created.headers.etag) }, 'DELETE', typeUrl);
       assert.deepEqual([inUse.statusCode, inUse.json().code], [409, 'requestTypeInUse']);
-      const retired = await inject(app, { ...asAgent, 'if-match': String(created.headers.etag) }, 'PATCH', typeUrl, { active: false });
+      assert.equal((await inject(app, asAgent, 'GET', `/admin/requests/${filed.json().id}`)).json().dueAt, at(MONDAY_AFTERNOON, 72));
+      // A new target moves the open requests' due time: 1 hour, so that it is overdue an hour later.
+      const retargeted = await inject(app, { ...asAgent, 'if-match': String(created.headers.etag) }, 'PATCH', typeUrl, { targetHours: 1 });
+      assert.equal(retargeted.statusCode, 200, retargeted.body);
+      assert.equal((await inject(app, asAgent, 'GET', `/admin/requests/${filed.json().id}`)).json().dueAt, at(MONDAY_AFTERNOON, 1));
+      clock.set(at(MONDAY_AFTERNOON, 2));
+      const late = await inject(app, await agentHeaders(app), 'GET', `/admin/requests?overdue=true&typeCode=sac-jaune`);
+      assert.equal(late.json().meta.total, 1);
+      assert.equal(late.json().data[0].overdue, true);
+      clock.set(MONDAY_AFTERNOON);
+      const retired = await inject(app, { ...asAgent, 'if-match': String(retargeted.headers.etag) }, 'PATCH', typeUrl, { active: false });
       assert.equal(retired.statusCode, 200);
       const after = (await app.inject(`/public/city-groups/${ids.group}/request-types`)).json();
       assert.equal(after.some((type: { code: string }) => type.code === 'sac-jaune'), false, 'an inactive type is not offered');

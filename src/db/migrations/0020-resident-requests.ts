@@ -11,7 +11,8 @@ import { runStatements } from '../run-statements.ts';
  *   it instead). Every group gets the default catalogue when it is created, whatever creates it (the admin API, the
  *   import bundle, the demo data): a trigger runs `seed_request_types`, also run here for the groups that exist.
  * - `resident_request`: one request. Its `reference` counts up per group and year (`request_counter`). No IP is
- *   stored. `duplicate_key` is set for a missed collection (place, waste type, day); the partial unique index lets
+ *   stored. `due_at`: when it becomes overdue (created plus its type's target; a type's new target moves its open
+ *   requests'). `duplicate_key` is set for a missed collection (place, waste type, day); the partial unique index lets
  *   one such request be open at a time, so that two devices reporting it at the same instant make one request.
  *   `erased_at`: when retention erased what identifies the requester (e-mail, description, attributes, position,
  *   address, photos).
@@ -82,6 +83,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       device_id text NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
+      due_at timestamptz NOT NULL,
       closed_at timestamptz,
       erased_at timestamptz,
       origin text,
@@ -95,7 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       WHERE duplicate_key IS NOT NULL AND status IN ${OPEN};
     CREATE INDEX resident_request_queue_idx ON resident_request (city_group_id, created_at, id);
     CREATE INDEX resident_request_status_idx ON resident_request (city_group_id, status, created_at, id);
-    CREATE INDEX resident_request_open_idx ON resident_request (city_group_id, created_at, id) WHERE status IN ${OPEN};
+    CREATE INDEX resident_request_overdue_idx ON resident_request (city_group_id, due_at) WHERE status IN ${OPEN};
     CREATE INDEX resident_request_type_idx ON resident_request (type_id);
     CREATE INDEX resident_request_city_idx ON resident_request (city_id);
     CREATE INDEX resident_request_retention_idx ON resident_request (closed_at) WHERE closed_at IS NOT NULL AND erased_at IS NULL;
