@@ -45,8 +45,12 @@ export function requirementFaults(type: TypeRequirements, parts: RequestParts): 
   };
   check(type.place, parts.placeId !== null, 'placeId');
   check(type.wasteType, parts.wasteTypeId !== null, 'wasteTypeId');
-  check(type.date, parts.date !== null, 'date');
-  check(type.recyclingPoint, parts.recyclingPointId !== null, 'recyclingPointId');
+  // A day and a recycling point are not among the parts the contract lets a type forbid: one a type does not ask
+  // for is kept when given (a broken bin's day), only a required one is checked.
+  if (type.date === 'REQUIRED' && parts.date === null) faults.push({ path: 'date', message: m.required(type.name) });
+  if (type.recyclingPoint === 'REQUIRED' && parts.recyclingPointId === null) {
+    faults.push({ path: 'recyclingPointId', message: m.required(type.name) });
+  }
   if ((parts.latitude === null) !== (parts.longitude === null)) {
     const missing = parts.latitude === null ? 'latitude' : 'longitude';
     faults.push({ path: missing, message: m.goesWith(missing === 'latitude' ? 'longitude' : 'latitude') });

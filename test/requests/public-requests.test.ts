@@ -169,6 +169,11 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(bin.statusCode, 201, bin.body);
       assert.equal(bin.json().placeId, ids.placeCentre);
       assert.deepEqual(bin.json().attributes, { motif: 'nouvel-arrivant', foyer: 3 });
+      // A day given to a type that does not ask for one is kept: the contract lets a type forbid a place, a position,
+      // a waste type or photos, not a day.
+      const broken = await fileRequest(app, { ...base, typeCode: 'bac-endommage', placeId: ids.placeCentre, date: '2026-11-28' });
+      assert.equal(broken.statusCode, 201, broken.body);
+      assert.equal(broken.json().date, '2026-11-28');
     });
 
     it('limits creations to 10 an hour per device, and per IP to REQUESTS_IP_MAX', async (t) => {

@@ -19224,12 +19224,12 @@ export interface operations {
                             /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                             targetHours: number;
                             /**
-                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                              * @enum {unknown}
                              */
                             date: "NONE" | "OPTIONAL" | "REQUIRED";
                             /**
-                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                             * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                              * @enum {unknown}
                              */
                             recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
@@ -19360,12 +19360,12 @@ export interface operations {
                     /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                     targetHours: number;
                     /**
-                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                      * @enum {unknown}
                      */
                     date?: "NONE" | "OPTIONAL" | "REQUIRED";
                     /**
-                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                      * @enum {unknown}
                      */
                     recyclingPoint?: "NONE" | "OPTIONAL" | "REQUIRED";
@@ -19437,12 +19437,12 @@ export interface operations {
                         /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                         targetHours: number;
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                          * @enum {unknown}
                          */
                         date: "NONE" | "OPTIONAL" | "REQUIRED";
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                          * @enum {unknown}
                          */
                         recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
@@ -19573,12 +19573,12 @@ export interface operations {
                         /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                         targetHours: number;
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                          * @enum {unknown}
                          */
                         date: "NONE" | "OPTIONAL" | "REQUIRED";
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                          * @enum {unknown}
                          */
                         recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
@@ -19789,12 +19789,12 @@ export interface operations {
                     /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                     targetHours?: number;
                     /**
-                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                      * @enum {unknown}
                      */
                     date?: "NONE" | "OPTIONAL" | "REQUIRED";
                     /**
-                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                     * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                      * @enum {unknown}
                      */
                     recyclingPoint?: "NONE" | "OPTIONAL" | "REQUIRED";
@@ -19866,12 +19866,12 @@ export interface operations {
                         /** @description Hours within which the service aims to close one: past them, an open request is overdue */
                         targetHours: number;
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`); a missed collection’s is checked against the place’s calendar
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a day (`date`; `NONE` and `OPTIONAL` alike take one given); a missed collection’s is checked against the place’s calendar
                          * @enum {unknown}
                          */
                         date: "NONE" | "OPTIONAL" | "REQUIRED";
                         /**
-                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`)
+                         * @description Whether a request of the type must (`REQUIRED`), may (`OPTIONAL`) or must not (`NONE`) name a recycling point (`recyclingPointId`; `NONE` and `OPTIONAL` alike take one given)
                          * @enum {unknown}
                          */
                         recyclingPoint: "NONE" | "OPTIONAL" | "REQUIRED";
