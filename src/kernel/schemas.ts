@@ -123,3 +123,11 @@ export function adminSchemas<T extends TSchema, F extends TProperties, P extends
     patch: Type.Partial(Type.Object({ ...fields, ...(patchOnly as P) })),
   };
 }
+
+/**
+ * A value as JSON the database accepts: every string made well formed first (a lone UTF-16 surrogate, which a client
+ * may send escaped in JSON, becomes U+FFFD), as the drivers do for a text parameter. PostgreSQL refuses `\ud800` in
+ * a jsonb, which would otherwise fail the write with a 500.
+ */
+export const databaseJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? item.toWellFormed() : item));

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { assertNoFault, inGroup, underGroup, type AdminStore } from '../admin/store.ts';
 import { errors } from '../kernel/errors.ts';
+import { databaseJson } from '../kernel/schemas.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { pageOf } from '../kernel/pagination.ts';
 import { requestMessages } from '../kernel/validation-messages.ts';
@@ -34,7 +35,7 @@ async function checkedValues(trx: Kysely<DB>, record: TypeRecord, id: string | n
     photo: record.photo,
     date: record.date,
     recycling_point: record.recyclingPoint,
-    fields: JSON.stringify(record.fields.map((f) => ({ ...f, label: f.label.trim(), values: f.values.map((v) => ({ key: v.key, name: v.name.trim() })) }))),
+    fields: databaseJson(record.fields.map((f) => ({ ...f, label: f.label.trim(), values: f.values.map((v) => ({ key: v.key, name: v.name.trim() })) }))),
     target_hours: record.targetHours,
     active: record.active,
     updated_at: now,

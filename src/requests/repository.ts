@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, RequestStatus, RequestTypeTable, ResidentRequestTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { databaseJson } from '../kernel/schemas.ts';
 
 /** Resident requests' rows (mapper.ts shapes them): SQL only. */
 
@@ -627,7 +628,7 @@ export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): 
   const photos = filings.flatMap((f) => f.photoIds.map((photo_id) => ({ request_id: f.id, photo_id })));
   const { rows } = await sql<{ id: string; reference: string; photos: number }>`
     WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS x(
+      SELECT * FROM jsonb_to_recordset(${databaseJson(input)}::jsonb) AS x(
         ord int, id uuid, city_group_id uuid, city_id uuid, type_id uuid, year int, place_id uuid, waste_type_id uuid,
         date date, recycling_point_id uuid, latitude float8, longitude float8, address text, description text, email text,
         attributes jsonb, device_id text, origin text, at timestamptz, due_at timestamptz, update_id uuid, mail_id uuid)
@@ -657,7 +658,7 @@ export async function fileRequests(db: Kysely<DB>, filings: readonly Filing[]): 
       SELECT mail_id, id, 'RECEIPT', 'PENDING', at, at FROM input WHERE email IS NOT NULL
     ), taken AS (
       UPDATE request_photo p SET request_id = x.request_id
-      FROM jsonb_to_recordset(${JSON.stringify(photos)}::jsonb) AS x(request_id uuid, photo_id uuid)
+      FROM jsonb_to_recordset(${databaseJson(photos)}::jsonb) AS x(request_id uuid, photo_id uuid)
       WHERE p.id = x.photo_id AND p.request_id IS NULL
       RETURNING x.request_id
     )

@@ -7,6 +7,7 @@ import { findCityGroupRef } from '../domain/cities.ts';
 import { loadSchedule } from '../domain/schedules.ts';
 import { parseCalendarDate, resolveTimeZone, wallClockParts } from '../kernel/dates.ts';
 import { errors } from '../kernel/errors.ts';
+import { databaseJson } from '../kernel/schemas.ts';
 import { readLink } from '../domain/signed-links.ts';
 import { trackingPage } from './messages.ts';
 import type { FilingBatcher } from './filing-batch.ts';
@@ -128,7 +129,8 @@ export async function createRequest(
     recyclingPointId: lower(input.recyclingPointId),
     latitude: input.latitude ?? null,
     longitude: input.longitude ?? null,
-    address: input.address?.trim() || null,
+    // Texts as stored (a lone UTF-16 surrogate becomes U+FFFD): the answer is made from these, not read back.
+    address: input.address?.trim().toWellFormed() || null,
     photoIds: [...new Set((input.photoIds ?? []).map((id) => id.toLowerCase()))],
   };
   assertNoFault(requirementFaults(requirementsOf(type), parts));
@@ -194,9 +196,9 @@ export async function createRequest(
     latitude: parts.latitude,
     longitude: parts.longitude,
     address: parts.address,
-    description: input.description.trim(),
+    description: input.description.trim().toWellFormed(),
     email: input.email?.trim().toLowerCase() || null,
-    attributes: JSON.stringify(answers.attributes),
+    attributes: databaseJson(answers.attributes),
     duplicate_key: duplicateKey,
     device_id: input.deviceId,
     origin,
@@ -211,7 +213,7 @@ export async function createRequest(
     const filed = options.filer ? await options.filer.file(filing) : (await repo.fileRequests(db, [filing])).get(id)!;
     const row: repo.RequestRow = {
       ...values,
-      attributes: answers.attributes,
+      attributes: JSON.parse(values.attributes) as Record<string, unknown>,
       reference: filed.reference,
       planned_for: null,
       assigned_to: null,

@@ -64,6 +64,12 @@ const NOW = '2026-11-22T10:00:00.000Z';
 /** Tables that logins write (attempts, sessions): not admin writes, and not audited. */
 const LOGIN_TABLES = ['login_attempt', 'refresh_session'] as const;
 
+/**
+ * Tables the database derives from others by trigger (the requests' totals per group and status): their rows change
+ * with an audited row of another table, and name no record of their own.
+ */
+const DERIVED_TABLES = new Set(['request_count']);
+
 /** What a login changes in an account's row without an audit entry. */
 const LOGIN_COLUMNS = ['last_login_at'];
 
@@ -489,7 +495,7 @@ for (const kind of testDatabaseKinds()) {
         return row;
       };
       const unexplained: string[] = [];
-      for (const table of Object.keys(after)) {
+      for (const table of Object.keys(after).filter((name) => !DERIVED_TABLES.has(name))) {
         const old = new Set((before[table] ?? []).map((line) => JSON.stringify(withoutLogin(line))));
         const now = new Set(after[table].map((line) => JSON.stringify(withoutLogin(line))));
         const changed = [...[...old].filter((row) => !now.has(row)), ...[...now].filter((row) => !old.has(row))];

@@ -248,6 +248,8 @@ async function publicDemoValues(app: FastifyInstance, database: Database): Promi
   const { linkKey } = await loadReminderKeys(db, app.config);
   values.reminderTokens = (['confirm', 'unsubscribe'] as const).map((purpose) => signLink(linkKey, subscribed.json().id, purpose, now));
   await addResidentRequests(app, database, values.deviceIds[0], now);
+  const request = await db.selectFrom('resident_request').select('id').orderBy('id').executeTakeFirstOrThrow();
+  values.requestTokens = ['request-track', 'request-unsubscribe'].map((purpose) => signLink(linkKey, request.id, purpose, now));
   // Read again, so that the conversation opened and the requests filed above are among them.
   values.idsByTable = await tableIds(db);
   return values;

@@ -30,6 +30,8 @@ export interface DemoValues {
   conversationIds: string[];
   /** Signed links of reminder e-mails (`?token=`) that name an existing subscription; [] when none was made. */
   reminderTokens?: string[];
+  /** The signed links of a request's e-mails (tracking and stop), when the setup made some. */
+  requestTokens?: string[];
   /**
    * Path parameters that only make sense together (a city and one of its places, a site and one of its menus),
    * by parameter name: a route whose parameters are all named in one of them is sometimes aimed at it.
@@ -410,7 +412,13 @@ function typicalQueryValues(v: DemoValues): Record<string, string[]> {
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
     // The reminders' signed links: real ones, and forged or cut ones.
-    token: [...(v.reminderTokens ?? []), 'garbage', 'eyJzIjoieCJ9.AAAA', ...(v.reminderTokens ?? []).map((t) => t.slice(0, -2))],
+    token: [
+      ...(v.reminderTokens ?? []),
+      ...(v.requestTokens ?? []),
+      'garbage',
+      'eyJzIjoieCJ9.AAAA',
+      ...[...(v.reminderTokens ?? []), ...(v.requestTokens ?? [])].map((t) => t.slice(0, -2)),
+    ],
   };
 }
 
@@ -434,6 +442,7 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
     ...(v.reminderTokens?.length ? { token: v.reminderTokens } : {}),
+    ...(v.requestTokens?.length ? { requestTokens: v.requestTokens } : {}),
     // A message id as a page cursor; one of the conversation read only by chance.
     before: v.idsByTable.message?.length ? v.idsByTable.message : v.conversationIds,
   };
@@ -484,13 +493,24 @@ const QUERY_FORMS: Record<string, string[][]> = {
   '/public/places/lookup': [['cityId', 'address'], ['lat', 'lon'], ['cityId', 'lat', 'lon']],
   // `before` is a cursor only a message of that very conversation satisfies: half the draws go without it.
   '/public/chat/conversations/:id/messages': [[], ['before']],
+  // A request's links take its own tokens (`token` drawn from `requestTokens`), not the reminders'.
+  '/public/requests/track': [['token:requestTokens']],
+  '/public/requests/unsubscribe': [['token:requestTokens']],
 };
 
 function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
   const valid = validQueryValues(v);
   return fc
     .constantFrom(...forms)
-    .chain((form) => fc.tuple(...form.map((name) => fc.constantFrom(...valid[name]).map((text) => `${name}=${text}`))))
+    .chain((form) =>
+      fc.tuple(
+        ...form.map((entry) => {
+          // `param:values`: the parameter `param` with the valid values of another name.
+          const [name, values = name] = entry.split(':');
+          return fc.constantFrom(...valid[values]).map((text) => `${name}=${text}`);
+        }),
+      ),
+    )
     .map((pairs) => pairs.join('&'));
 }
 

@@ -225,6 +225,15 @@ for (const kind of testDatabaseKinds()) {
         ...body, code: 'autre-sac', fields: [{ ...body.fields[0], values: [] }],
       });
       assert.deepEqual([noValues.statusCode, noValues.json().field], [400, 'fields[0].values']);
+      // A lone surrogate in a field's label (escaped in the JSON sent) is kept as U+FFFD, not a server error.
+      const odd = await app.inject({
+        method: 'POST',
+        url: `/admin/city-groups/${ids.group}/request-types`,
+        headers: { ...asAgent, 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...body, code: 'etrange' }).replace('Nombre de rouleaux', 'Nombre \\udc00'),
+      });
+      assert.equal(odd.statusCode, 201, odd.body);
+      assert.equal(odd.json().fields[0].label, 'Nombre \ufffd');
       assert.equal((await inject(app, asOutsider, 'POST', `/admin/city-groups/${ids.group}/request-types`, { ...body, code: 'x' })).statusCode, 404);
 
       const offered = (await app.inject(`/public/city-groups/${ids.group}/request-types`)).json();

@@ -171,6 +171,16 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(bin.json().attributes, { motif: 'nouvel-arrivant', foyer: 3 });
       // A day given to a type that does not ask for one is kept: the contract lets a type forbid a place, a position,
       // a waste type or photos, not a day.
+      // A lone UTF-16 surrogate (sent escaped in JSON) is stored as U+FFFD, in a text column and in the answers alike.
+      const odd = await app.inject({
+        method: 'POST',
+        url: '/public/requests',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"deviceId":"${device('odd')}","cityId":"${ids.brest}","typeCode":"demande-bac","placeId":"${ids.placeCentre}",` +
+          `"description":"Bac \\ud800 cassé","attributes":{"motif":"nouvel-arrivant"},"address":"x\\udfff"}`,
+      });
+      assert.equal(odd.statusCode, 201, odd.body);
+      assert.equal(odd.json().description, 'Bac \ufffd cassé');
       const broken = await fileRequest(app, { ...base, typeCode: 'bac-endommage', placeId: ids.placeCentre, date: '2026-11-28' });
       assert.equal(broken.statusCode, 201, broken.body);
       assert.equal(broken.json().date, '2026-11-28');
