@@ -139,8 +139,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // BaseLayout: the page without Swagger's top bar, whose logo is an SVG carrying an inline <style> that the docs'
   // Content-Security-Policy (public-headers.ts, no 'unsafe-inline') refuses; the bar's "explore" box has no use here.
   //
-  // Two pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
-  // office. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
+  // Three pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
+  // office, /docs/admin-requests the back office of residents' requests. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
   // tags and nothing more), and the back office alone has over 100; /openapi.json stays the whole document.
   const page = (routePrefix: string, keep: (path: string) => boolean) =>
     app.register(
@@ -155,7 +155,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         });
       }),
     );
+  // The residents' requests have a back-office page of their own: with them the back office passed 140 operations.
+  const aboutRequests = (path: string) => /^\/admin\/(requests|request-types)(\/|$)|^\/admin\/city-groups\/[^/]+\/request-types$/.test(path);
   await page('/docs', (path) => !path.startsWith('/admin'));
-  await page('/docs/admin', (path) => path.startsWith('/admin') || path.startsWith('/auth'));
+  await page('/docs/admin', (path) => (path.startsWith('/admin') || path.startsWith('/auth')) && !aboutRequests(path));
+  await page('/docs/admin-requests', (path) => aboutRequests(path));
   app.get('/openapi.json', { schema: { hide: true }, config: { audience: 'docs' } }, async () => app.swagger());
 }

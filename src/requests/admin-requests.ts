@@ -142,7 +142,8 @@ export async function replyToRequest(
     await recordAudit(
       trx,
       agent,
-      { action: 'create', entity: 'requestReply', entityId: updateId, cityGroupIds: [row.city_group_id], before: null, after: { requestId: row.id, public: input.public } },
+      // Named by the request it answers (whose `updatedAt` it moves), the reply's own id beside.
+      { action: 'create', entity: 'requestReply', entityId: row.id, cityGroupIds: [row.city_group_id], before: null, after: { replyId: updateId, public: input.public } },
       now,
     );
     const [record] = await showRequests(trx, [(await repo.findRequest(trx, row.id))!], now);
