@@ -7,16 +7,18 @@ export interface ActiveCity {
   name: string;
   /** As stored (Europe/Paris unless the city says otherwise); `resolveTimeZone` (kernel/dates.ts) checks it. */
   timeZone: string;
+  /** Its city group; null for a city of none. */
+  cityGroupId: string | null;
 }
 
 export async function findActiveCity(db: Kysely<DB>, cityId: string): Promise<ActiveCity | null> {
   const city = await db
     .selectFrom('city')
-    .select(['id', 'name', 'time_zone'])
+    .select(['id', 'name', 'time_zone', 'city_group_id'])
     .where('id', '=', cityId)
     .where('status', '=', 'ACTIF')
     .executeTakeFirst();
-  return city ? { id: city.id, name: city.name, timeZone: city.time_zone } : null;
+  return city ? { id: city.id, name: city.name, timeZone: city.time_zone, cityGroupId: city.city_group_id } : null;
 }
 
 /** A city group as the admin API names it (the parent of posts, sites, media and replies, a move's target): its id. */

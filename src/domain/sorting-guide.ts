@@ -7,7 +7,7 @@ import type { ActiveCity } from './cities.ts';
 
 /** Everything of a city the sorting guide searches, as stored. */
 export interface CityGuideRows {
-  city: ActiveCity;
+  city: Pick<ActiveCity, 'id' | 'name' | 'timeZone'>;
   wasteTypes: { id: string; name: string; instructions: string | null }[];
   /** Materials by name (French collation). */
   details: { id: string; wasteTypeId: string; material: string; description: string | null; instructions: string | null }[];
@@ -38,7 +38,7 @@ interface GuideEntry {
 
 /** A city's sorting guide, ready to search: built from its rows once, searched many times. */
 export interface CityGuide {
-  city: ActiveCity;
+  city: Pick<ActiveCity, 'id' | 'name' | 'timeZone'>;
   entries: GuideEntry[];
 }
 

@@ -234,5 +234,6 @@ export const requestMessages = {
   codeTaken: (code: string) => `est déjà le code d’un autre type de ce groupe («\u00a0${code}\u00a0»)`,
   plannedForRequired: 'est obligatoire pour passer la demande au statut PLANIFIEE',
   reasonRequired: 'est obligatoire pour rejeter une demande (statut REJETEE)\u00a0: le demandeur la lira',
+  noBulkyPickupDay: 'ne désigne aucun jour d’enlèvement des encombrants ouvert dans cette ville',
   notAnAgent: (id: string) => `ne désigne aucun agent de ce groupe habilité aux demandes (${id})`,
 };

@@ -10,7 +10,7 @@ import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { MediaMemory } from './memory.ts';
 import { findMedia, findPublicMedia, type MediaRow } from './repository.ts';
-import { DEFAULT_EXTENSIONS, SHARP_FORMATS, SNIFF_BYTES, sniffMediaType, type AcceptedMediaType } from './sniff.ts';
+import { DEFAULT_EXTENSIONS, SHARP_FORMATS, SNIFF_BYTES, sniffMediaType, type AcceptedMediaType } from '../kernel/media-types.ts';
 import { loadThumbnail, THUMBNAILS_DIR } from './thumbnails.ts';
 
 /**

@@ -51,16 +51,6 @@ export async function findCurrentAndComingNotices(
     .execute();
 }
 
-/** The city a public request names, when it is ACTIF, with its group (null: none). */
-export async function findNoticeCity(db: Kysely<DB>, cityId: string): Promise<{ id: string; cityGroupId: string | null } | undefined> {
-  return db
-    .selectFrom('city')
-    .select(['id', 'city_group_id as cityGroupId'])
-    .where('id', '=', cityId)
-    .where('status', '=', 'ACTIF')
-    .executeTakeFirst();
-}
-
 export async function isPlaceOfCity(db: Kysely<DB>, placeId: string, cityId: string): Promise<boolean> {
   const row = await db.selectFrom('collection_place').select('id').where('id', '=', placeId).where('city_id', '=', cityId).executeTakeFirst();
   return row !== undefined;

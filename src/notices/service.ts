@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { errors } from '../kernel/errors.ts';
 import { toNotice } from './mapper.ts';
-import { countAudience, findCurrentAndComingNotices, findNoticeCity, groupCitiesAndPlaces, isPlaceOfCity } from './repository.ts';
+import { countAudience, findCurrentAndComingNotices, groupCitiesAndPlaces, isPlaceOfCity } from './repository.ts';
 import type { Notice, NoticeAudience, NoticeAudienceQueryInput } from './schemas.ts';
 import { reachableRecord, type AdminAgent } from '../admin/agent.ts';
 import { assertNoFault, groupFound } from '../admin/store.ts';
-import { findCityGroupRef } from '../domain/cities.ts';
+import { findActiveCity, findCityGroupRef } from '../domain/cities.ts';
 import { noticeScopeFaults } from './notice-rules.ts';
 
 /**
@@ -20,7 +20,7 @@ export async function noticesInForce(
   placeId: string | null,
   now: Date,
 ): Promise<{ notices: Notice[]; nextChange: Date | null }> {
-  const city = await findNoticeCity(db, cityId);
+  const city = await findActiveCity(db, cityId);
   if (!city) throw errors.cityNotFound();
   if (placeId !== null && !(await isPlaceOfCity(db, placeId, city.id))) throw errors.collectionPlaceNotFound('placeId');
   // A city of no group has no notices: they are a group's.

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { errors } from '../kernel/errors.ts';
 import { multipartFault } from '../http/multipart-faults.ts';
+import { SNIFF_BYTES, sniffMediaType } from '../kernel/media-types.ts';
 
 /**
  * A resident's photo (docs/api.md, resident requests): read from the multipart part `file` into memory (10 MiB at
@@ -43,9 +44,8 @@ export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
   return file;
 }
 
-const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-const isPng = (b: Buffer) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-const isWebp = (b: Buffer) => b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP';
+/** The photo types taken, read from the bytes as media uploads are (src/kernel/media-types.ts). */
+const PHOTO_TYPES: readonly (string | null)[] = ['image/jpeg', 'image/png', 'image/webp'];
 
 export interface EncodedPhoto {
   bytes: Buffer;
@@ -56,7 +56,7 @@ export interface EncodedPhoto {
 
 /** The photo as stored: checked by its bytes, re-encoded without any metadata. */
 export async function encodePhoto(file: Buffer): Promise<EncodedPhoto> {
-  if (!isJpeg(file) && !isPng(file) && !isWebp(file)) throw errors.photoType();
+  if (!PHOTO_TYPES.includes(sniffMediaType(file.subarray(0, SNIFF_BYTES)))) throw errors.photoType();
   const { default: sharp } = await import('sharp');
   const limitInputPixels = PHOTO_MAX_MEGAPIXELS * 1_000_000;
   let meta;

@@ -110,19 +110,6 @@ export async function codeTaken(db: Kysely<DB>, groupId: string, code: string, e
 
 // ---------------------------------------------------------------- what a new request names
 
-/** An ACTIF city with its group and time zone. */
-export async function findRequestCity(
-  db: Kysely<DB>,
-  cityId: string,
-): Promise<{ id: string; cityGroupId: string | null; timeZone: string } | undefined> {
-  return db
-    .selectFrom('city')
-    .select(['id', 'city_group_id as cityGroupId', 'time_zone as timeZone'])
-    .where('id', '=', cityId)
-    .where('status', '=', 'ACTIF')
-    .executeTakeFirst();
-}
-
 /** Which of the ids are of the city: its places, waste types and recycling points (one round trip). */
 export async function cityReferences(
   db: Kysely<DB>,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { assertNoFault } from '../admin/store.ts';
 import { computeCalendar } from '../domain/collection-calendar.ts';
-import { findCityGroupRef } from '../domain/cities.ts';
+import { findActiveCity, findCityGroupRef, type ActiveCity } from '../domain/cities.ts';
 import { loadSchedule } from '../domain/schedules.ts';
 import { parseCalendarDate, resolveTimeZone, wallClockParts } from '../kernel/dates.ts';
 import { errors } from '../kernel/errors.ts';
@@ -54,13 +54,13 @@ async function shownToDevice(db: Kysely<DB>, id: string): Promise<ResidentReques
 export type RequestCatalogue = (
   cityId: string,
   code: string,
-) => Promise<{ city: Awaited<ReturnType<typeof repo.findRequestCity>>; type: repo.RequestTypeRow | undefined }>;
+) => Promise<{ city: ActiveCity | null; type: repo.RequestTypeRow | undefined }>;
 
 /** The catalogue read from the database on every call. */
 export const readCatalogue =
   (db: Kysely<DB>): RequestCatalogue =>
   async (cityId, code) => {
-    const [city, type] = await Promise.all([repo.findRequestCity(db, cityId), repo.findTypeOfCity(db, cityId, code)]);
+    const [city, type] = await Promise.all([findActiveCity(db, cityId), repo.findTypeOfCity(db, cityId, code)]);
     return { city, type };
   };
 
@@ -144,7 +144,6 @@ export async function createRequest(
     faults.push({ path: 'recyclingPointId', message: requestMessages.notAPointOfTheCity(parts.recyclingPointId) });
   }
   assertNoFault(faults);
-  if (parts.date !== null && parseCalendarDate(parts.date) === null) throw errors.invalidField('date', 'doit être une date réelle au format AAAA-MM-JJ');
   const answers = attributeFaults(type.name, type.fields as RequestField[], input.attributes ?? {});
   assertNoFault(answers.faults);
   const free = await repo.freePhotoIds(db, parts.photoIds, new Date(now.getTime() - PHOTO_TTL_MS));
@@ -169,7 +168,7 @@ export async function createRequest(
   }
   if (type.code === BULKY_PICKUP) {
     // Bookings need pickup days with room; until a city opens some, no day has any.
-    throw errors.invalidField('attributes.slotDate', 'ne désigne aucun jour d’enlèvement des encombrants ouvert dans cette ville');
+    throw errors.invalidField('attributes.slotDate', requestMessages.noBulkyPickupDay);
   }
 
   await admit();
@@ -282,7 +281,7 @@ async function linkedRequest(db: Kysely<DB>, key: Buffer, token: string, purpose
 export async function trackedRequest(db: Kysely<DB>, key: Buffer, token: string, now: Date): Promise<{ json: ResidentRequest; page: string }> {
   const row = await linkedRequest(db, key, token, 'request-track', now);
   const json = await shownToDevice(db, row.id);
-  const city = await repo.findRequestCity(db, row.city_id);
+  const city = await findActiveCity(db, row.city_id);
   const page = trackingPage({
     reference: row.reference,
     typeName: row.type_name,

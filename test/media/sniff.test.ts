@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { SNIFF_BYTES, sniffMediaType } from '../../src/media/sniff.ts';
+import { SNIFF_BYTES, sniffMediaType } from '../../src/kernel/media-types.ts';
 
 const image = () => sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 30 } } });
 

@@ -190,6 +190,8 @@ for (const kind of testDatabaseKinds()) {
       const clock = fixedClock(MONDAY_AFTERNOON);
       const { app } = await requestsApp(t, kind, { clock, env: { REQUESTS_IP_MAX: '14' } });
       const body = (n: number) => ({ deviceId: device('flood'), cityId: ids.brest, typeCode: 'autre', description: `Demande ${n}` });
+      // Refused by its type's rules, a request is not counted: the resident corrects the form and files it.
+      for (let n = 0; n < 3; n++) assert.equal((await fileRequest(app, { ...body(n), typeCode: 'bac-vole' }, '203.0.113.7')).statusCode, 400);
       for (let n = 1; n <= 10; n++) assert.equal((await fileRequest(app, body(n), '203.0.113.7')).statusCode, 201);
       const refused = await fileRequest(app, body(11), '203.0.113.7');
       assert.deepEqual(await refusal(refused), [429, 'rateLimited', null]);
