@@ -16,6 +16,8 @@ export interface AdminAgent {
   cityGroupIds: readonly string[];
   /** Holds every permission on every group. */
   superAdmin: boolean;
+  /** When the request's access token expires (milliseconds since the epoch): a live stream ends then. */
+  tokenExpiresAt?: number;
 }
 
 declare module 'fastify' {

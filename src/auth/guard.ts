@@ -30,8 +30,9 @@ export async function currentAgent(db: Kysely<DB>, id: string): Promise<AdminAge
 /** The agent of a valid access token, judged on its account as it now is, or the 401 to answer. */
 async function agentOfToken(db: Kysely<DB>, token: string, secret: string, now: Date): Promise<AdminAgent> {
   let id: string;
+  let expiresAt: number;
   try {
-    id = (await verifyConsoleToken(token, secret, now)).id;
+    ({ id, expiresAt } = await verifyConsoleToken(token, secret, now));
   } catch (err) {
     if (err instanceof InvalidConsoleToken) throw errors.adminInvalidToken();
     throw err;
@@ -40,7 +41,7 @@ async function agentOfToken(db: Kysely<DB>, token: string, secret: string, now: 
   if (!isUuid(id)) throw errors.adminInvalidToken();
   const agent = await currentAgent(db, id.toLowerCase());
   if (!agent) throw errors.adminInvalidToken();
-  return agent;
+  return { ...agent, tokenExpiresAt: expiresAt };
 }
 
 /** Whether the agent holds one of `permissions` (a super admin holds them all). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { ConversationStatus, DB, TicketTable } from '../db/types.ts';
+import type { ChangeSource } from '../kernel/change-feed.ts';
 import type { PageRequest } from '../kernel/pagination.ts';
 import { conversationPage, insertMessage, USAGE_TIME_ZONE, type ConversationOrder, type ConversationRow } from '../chat/for-console.ts';
 
@@ -188,3 +189,9 @@ export async function latestConversationChange(db: Kysely<DB>): Promise<number> 
     .executeTakeFirstOrThrow();
   return row.seq;
 }
+
+/** The conversations' change numbers as the live inbox's feed reads them (kernel/change-feed.ts). */
+export const conversationChanges = (db: Kysely<DB>): ChangeSource<ChangedConversationRow> => ({
+  latest: () => latestConversationChange(db),
+  changedAfter: (after, limit) => conversationsChangedAfter(db, after, limit),
+});

@@ -21,10 +21,9 @@ import {
 } from './schemas.ts';
 import { devicePseudonyms } from './pseudonym.ts';
 import * as consoleService from './service.ts';
-import { LiveInbox, LOOKBACK } from './live-inbox.ts';
-import { openEventStream, type EventStream } from './event-stream.ts';
-import { errors } from '../kernel/errors.ts';
-import { Type } from 'typebox';
+import { ChangeFeed, LOOKBACK } from '../kernel/change-feed.ts';
+import { eventStreamResponse, LastEventIdHeaders, LiveStreams } from '../http/live-streams.ts';
+import { conversationChanges } from './repository.ts';
 
 /** Most live inbox streams one instance holds open (an agent's console opens one). */
 const MAX_EVENT_STREAMS = 1000;
@@ -58,13 +57,14 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   requireConsoleAgent(app);
   const ctx = { db: app.db, pseudonymOf: devicePseudonyms(app.config) };
-  const liveInbox = new LiveInbox(app.db, { onError: (err) => app.log.warn({ err }, 'live inbox: poll failed, trying again') });
-  const openStreams = new Set<EventStream>();
+  const onError = (err: unknown) => app.log.warn({ err }, 'live inbox: poll failed, trying again');
+  const liveInbox = new LiveStreams(
+    new ChangeFeed(conversationChanges(app.db), { onError }),
+    (rows) => rows.map((row) => consoleService.toInboxChange(ctx, row)),
+    { max: MAX_EVENT_STREAMS, onError },
+  );
   // Streams never end by themselves: the server's close ends them (each agent's console reconnects elsewhere).
-  app.addHook('preClose', async () => {
-    for (const stream of openStreams) stream.end();
-    liveInbox.close();
-  });
+  app.addHook('preClose', async () => liveInbox.close());
 
   app.get(
     '/inbox',
@@ -196,11 +196,9 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
           'and reconnect). With `Last-Event-ID`, the changes after that number come first (a conversation may come twice: ' +
           'keep the latest). Comments (`: ping`) every 25 s keep proxies from closing the connection. Every instance reads ' +
           'the changes from the database twice a second while an agent listens, whichever instance took the write.',
-        headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id` received.' })),
-        }),
+        headers: LastEventIdHeaders,
         response: {
-          200: { description: 'The stream (`text/event-stream`).', content: { 'text/event-stream': { schema: Type.String() } } },
+          200: eventStreamResponse,
           400: ErrorSchema,
           503: ErrorSchema,
           ...authErrors,
@@ -209,45 +207,16 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const agent = agentOf(request);
-      if (openStreams.size >= MAX_EVENT_STREAMS) throw errors.unavailable(10);
+      const groups = new Set(agent.cityGroupIds);
       const lastEventId = request.headers['last-event-id'];
-      // Changes are buffered from the moment the agent listens until the catch-up is written, then written in order.
-      let pending: consoleService.InboxChange[] | null = [];
-      let stream: EventStream | null = null;
-      const deliver = (change: consoleService.InboxChange) => stream?.send('conversation', change.conversation, change.seq);
-      const { since, stop } = await liveInbox.listen({
-        cityGroupIds: new Set(agent.cityGroupIds),
-        changed: (row) => {
-          const change = consoleService.toInboxChange(ctx, row);
-          if (pending) pending.push(change);
-          else deliver(change);
-        },
+      await liveInbox.serve(reply, {
+        accepts: (change) => groups.has(change.conversation.cityGroupId),
+        eventOf: (change) => ({ event: 'conversation', data: change.conversation, id: change.seq }),
+        catchUp:
+          lastEventId === undefined ? undefined : () => consoleService.changesSince(ctx, agent, Number(lastEventId), LOOKBACK),
+        // The token's end is the stream's: the console refreshes its token and reconnects with Last-Event-ID.
+        endsInMs: agent.expiresAt - app.clock().getTime(),
       });
-      let catchUp: Awaited<ReturnType<typeof consoleService.changesSince>> | null = null;
-      try {
-        if (lastEventId !== undefined) catchUp = await consoleService.changesSince(ctx, agent, Number(lastEventId), LOOKBACK);
-      } catch (err) {
-        stop();
-        throw err;
-      }
-      reply.hijack();
-      let expiry: NodeJS.Timeout | undefined;
-      const opened = openEventStream(reply.raw, {
-        onEnd: () => {
-          stop();
-          clearTimeout(expiry);
-          openStreams.delete(opened);
-        },
-      });
-      stream = opened;
-      openStreams.add(opened);
-      opened.send('ready', { since }, since);
-      if (catchUp && !catchUp.complete) opened.send('reset', {});
-      for (const change of catchUp?.changes ?? []) deliver(change);
-      for (const change of pending) deliver(change);
-      pending = null;
-      // The token's end is the stream's: the console refreshes its token and reconnects with Last-Event-ID.
-      expiry = setTimeout(() => opened.end({ event: 'expired', data: {} }), Math.min(2 ** 31 - 1, Math.max(0, agent.expiresAt - app.clock().getTime())));
     },
   );
 

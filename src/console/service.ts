@@ -60,11 +60,11 @@ export const CATCH_UP_LIMIT = 500;
 
 /**
  * What changed in the agent's groups after change number `after` (a reconnecting stream's `Last-Event-ID`), looking
- * `lookback` numbers behind it (see live-inbox.ts); `complete` false when there was more than CATCH_UP_LIMIT.
+ * `lookback` numbers behind it (see kernel/change-feed.ts); `complete` false when there was more than CATCH_UP_LIMIT.
  */
 export async function changesSince(ctx: ConsoleContext, agent: ConsoleAgent, after: number, lookback: number) {
   const rows = await repo.conversationsChangedAfter(ctx.db, after - lookback, CATCH_UP_LIMIT + 1, agent.cityGroupIds);
-  return { changes: rows.slice(0, CATCH_UP_LIMIT).map((row) => toInboxChange(ctx, row)), complete: rows.length <= CATCH_UP_LIMIT };
+  return { items: rows.slice(0, CATCH_UP_LIMIT).map((row) => toInboxChange(ctx, row)), complete: rows.length <= CATCH_UP_LIMIT };
 }
 
 export async function inbox({ db, pseudonymOf }: ConsoleContext, agent: ConsoleAgent, filters: repo.InboxFilters, page: PageRequest) {

@@ -18,6 +18,7 @@ import * as reminderMailboxConfirms from './migrations/0017-reminder-mailbox-con
 import * as collectionsThatMove from './migrations/0018-collections-that-move.ts';
 import * as serviceNotices from './migrations/0019-service-notices.ts';
 import * as residentRequests from './migrations/0020-resident-requests.ts';
+import * as requestChanges from './migrations/0021-request-changes.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0018-collections-that-move': collectionsThatMove,
   '0019-service-notices': serviceNotices,
   '0020-resident-requests': residentRequests,
+  '0021-request-changes': requestChanges,
 };
 
 const provider: MigrationProvider = {

@@ -605,6 +605,8 @@ export interface ResidentRequestTable {
   origin: string | null;
   /** When the requester asked for no more e-mails about it. */
   mail_stopped_at: Timestamp | null;
+  /** Its change number (migration 0021): moved by every insert and update, read by the live streams. */
+  change_seq: Generated<string>;
 }
 
 /** Requests per group and status, kept by a trigger (migration 0020). */

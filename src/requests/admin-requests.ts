@@ -21,7 +21,7 @@ import { isOpen, type AdminRequest, type ReplyInput, type RequestPatchInput } fr
  */
 
 /** Shows rows as agents see them: one query per kind of child, whatever the number of rows. */
-async function showRequests(db: Kysely<DB>, rows: RequestRow[], now: Date): Promise<AdminRequest[]> {
+export async function showRequests(db: Kysely<DB>, rows: RequestRow[], now: Date): Promise<AdminRequest[]> {
   const ids = rows.map((r) => r.id);
   const [context, updates, photos] = await Promise.all([
     repo.requestContext(db, rows),
@@ -157,4 +157,10 @@ export async function requestPhoto(db: Kysely<DB>, agent: AdminAgent, id: string
   const photo = await repo.findPhoto(db, row.id, photoId);
   if (!photo) throw errors.requestNotFound();
   return photo;
+}
+
+/** Whom a group's requests may be assigned to (`assignedTo`): 404 for a group outside the agent's, as if missing. */
+export async function requestAgents(db: Kysely<DB>, agent: AdminAgent, groupId: string) {
+  reachableRecord(agent, groupFound(await findCityGroupRef(db, groupId)), (f) => f.groupIds, () => errors.cityGroupNotFound('id'));
+  return repo.requestAgentsOf(db, groupId);
 }

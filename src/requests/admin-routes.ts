@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { adminAgentOf } from '../admin/agent.ts';
+import { adminAgentOf, groupScope } from '../admin/agent.ts';
 import { adminRoute, answerVersioned, guardErrors, parents, registerAdminResource } from '../admin/resource.ts';
 import { adminService } from '../admin/store.ts';
 import { requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { replyToRequest, requestPhoto, requestStore } from './admin-requests.ts';
+import { eventStreamResponse, LastEventIdHeaders } from '../http/live-streams.ts';
+import { staffCatchUp, staffStreams } from './live.ts';
+import { replyToRequest, requestAgents, requestPhoto, requestStore } from './admin-requests.ts';
 import { requestTypeStore } from './admin-request-types.ts';
-import { AdminRequestSchema, PhotoParams, ReplyBody, RequestListQuery, RequestParams, requestSchemas, requestTypeSchemas } from './schemas.ts';
+import { AdminRequestSchema, GroupParams, PhotoParams, ReplyBody, RequestListQuery, RequestParams, requestSchemas, requestTypeSchemas } from './schemas.ts';
 
 const GROUPS = 'A request (or type) of a group outside the agent’s answers 404, as an unknown one.';
 const AUDITED = 'Recorded in the audit log without what identifies the resident (no e-mail, description, position or photo).';
@@ -40,6 +42,43 @@ export default async function requestAdminRoutes(fastify: FastifyInstance) {
     },
     service: adminService(requestTypeStore),
   });
+
+  const live = staffStreams(app.db, app.clock, (err) => app.log.warn({ err }, 'requests live: poll failed, trying again'));
+  // Streams never end by themselves: the server's close ends them (each console reconnects elsewhere).
+  app.addHook('preClose', async () => live.close());
+
+  app.get(
+    '/requests/events',
+    {
+      schema: {
+        ...adminRoute,
+        summary: 'The requests queue, live: a server-sent events stream of the requests that change',
+        description:
+          'A `text/event-stream` (read it with `fetch` and the `Authorization` header). Events: `ready` `{since}` first; then ' +
+          '`request`, the request as `GET /admin/requests` lists it, each time a request of the agent’s groups is filed or ' +
+          'changes (a status, an assignment, a planned day, a reply or a note), with `id` its change number; `reset` when a ' +
+          'reconnection missed too much (reload the list); `expired` when the token expires, which ends the stream (refresh ' +
+          'and reconnect). With `Last-Event-ID`, the changes after that number come first (a request may come twice: keep the ' +
+          'latest). An erased request is not announced. Comments (`: ping`) every 25 s keep proxies from closing the ' +
+          'connection. Every instance reads the changes from the database twice a second while an agent listens, whichever ' +
+          'instance took the write; 503 with `Retry-After` when the instance holds too many streams.',
+        headers: LastEventIdHeaders,
+        response: { 200: eventStreamResponse, 503: ErrorSchema, ...guardErrors },
+      },
+    },
+    async (request, reply) => {
+      const agent = adminAgentOf(request);
+      const scope = groupScope(agent);
+      const lastEventId = request.headers['last-event-id'];
+      await live.serve(reply, {
+        accepts: (change) => scope === null || scope.includes(change.request.cityGroupId),
+        eventOf: (change) => ({ event: 'request', data: change.request, id: change.seq }),
+        catchUp: lastEventId === undefined ? undefined : () => staffCatchUp(app.db, app.clock, Number(lastEventId), scope),
+        // The token's end is the stream's: the console refreshes its token and reconnects with Last-Event-ID.
+        endsInMs: agent.tokenExpiresAt === undefined ? undefined : agent.tokenExpiresAt - app.clock().getTime(),
+      });
+    },
+  );
 
   registerAdminResource(app, {
     path: '/requests',
@@ -83,6 +122,26 @@ export default async function requestAdminRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) =>
       answerVersioned(app, reply.code(201), await replyToRequest(app.db, adminAgentOf(request), request.params.id.toLowerCase(), request.body, app.clock())),
+  );
+
+  app.get(
+    '/city-groups/:id/request-agents',
+    {
+      schema: {
+        ...adminRoute,
+        summary: 'Whom a group’s requests may be assigned to',
+        description:
+          'A bare array, by name: the active accounts holding REQUESTS in the group, and the super admins (what `assignedTo` ' +
+          `accepts). Answers agents holding REQUESTS, without USERS. ${GROUPS}`,
+        params: GroupParams,
+        response: {
+          200: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { title: 'RequestAgent' })),
+          ...guardErrors,
+          404: ErrorSchema,
+        },
+      },
+    },
+    async (request) => requestAgents(app.db, adminAgentOf(request), request.params.id.toLowerCase()),
   );
 
   app.get(

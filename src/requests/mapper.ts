@@ -68,6 +68,8 @@ export function toRequest(row: RequestRow, updates: readonly UpdateRow[], photoC
 export interface StaffContext {
   cityName: ReadonlyMap<string, string>;
   placeName: ReadonlyMap<string, string>;
+  wasteTypeName: ReadonlyMap<string, string>;
+  pointName: ReadonlyMap<string, string>;
   agentName: ReadonlyMap<string, string>;
   followers: ReadonlyMap<string, number>;
 }
@@ -85,6 +87,8 @@ export function toAdminRequest(
     cityGroupId: row.city_group_id,
     cityName: context.cityName.get(row.city_id) ?? '',
     placeName: row.place_id === null ? null : (context.placeName.get(row.place_id) ?? null),
+    wasteTypeName: row.waste_type_id === null ? null : (context.wasteTypeName.get(row.waste_type_id) ?? null),
+    recyclingPointName: row.recycling_point_id === null ? null : (context.pointName.get(row.recycling_point_id) ?? null),
     email: row.email,
     photos: photoIds.map((id) => ({ id, url: `/admin/requests/${row.id}/photos/${id}` })),
     assignedTo: row.assigned_to,

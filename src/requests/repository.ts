@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, RequestStatus, RequestTypeTable, ResidentRequestTable } from '../db/types.ts';
+import type { ChangeSource } from '../kernel/change-feed.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { databaseJson } from '../kernel/schemas.ts';
 
@@ -8,7 +9,7 @@ import { databaseJson } from '../kernel/schemas.ts';
 export type RequestTypeRow = Selectable<RequestTypeTable>;
 
 /** A request with what every shape of it names of its type. */
-export type RequestRow = Selectable<ResidentRequestTable> & { type_code: string; type_name: string; target_hours: number };
+export type RequestRow = Omit<Selectable<ResidentRequestTable>, 'change_seq'> & { type_code: string; type_name: string; target_hours: number };
 
 const OPEN: RequestStatus[] = ['RECUE', 'EN_COURS', 'PLANIFIEE'];
 
@@ -258,6 +259,56 @@ export async function requestsOfDevice(db: Kysely<DB>, deviceId: string, limit: 
     .execute();
 }
 
+/** A request with its change number (migration 0021), read as a number. */
+export type ChangedRequestRow = RequestRow & { seq: number };
+
+/**
+ * Requests changed after change number `after`, oldest change first: of every group, of the given groups, or those a
+ * device follows.
+ */
+export async function requestsChangedAfter(
+  db: Kysely<DB>,
+  after: number,
+  limit: number,
+  of: { groupIds?: readonly string[] | null; deviceId?: string } = {},
+): Promise<ChangedRequestRow[]> {
+  const { groupIds = null, deviceId } = of;
+  if (groupIds !== null && groupIds.length === 0) return [];
+  return selectRequests(db)
+    .select(sql<number>`r.change_seq::float8`.as('seq'))
+    .where('r.change_seq', '>', sql<string>`${Math.max(0, Math.floor(after))}::bigint`)
+    .$if(groupIds !== null, (q) => q.where('r.city_group_id', 'in', [...groupIds!]))
+    .$if(deviceId !== undefined, (q) =>
+      q.where((eb) => eb.exists(eb.selectFrom('request_follower as f').whereRef('f.request_id', '=', 'r.id').where('f.device_id', '=', deviceId!))),
+    )
+    .orderBy('r.change_seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The requests' change numbers as the live streams' feed reads them (kernel/change-feed.ts). */
+export const requestChanges = (db: Kysely<DB>): ChangeSource<ChangedRequestRow> => ({
+  latest: async () => {
+    const row = await db
+      .selectFrom('resident_request')
+      .select(sql<number>`coalesce(max(change_seq), 0)::float8`.as('seq'))
+      .executeTakeFirstOrThrow();
+    return row.seq;
+  },
+  changedAfter: (after, limit) => requestsChangedAfter(db, after, limit),
+});
+
+/** Which of the requests each of the devices follows: `[requestId, deviceId]` pairs. */
+export async function followersAmong(db: Kysely<DB>, requestIds: readonly string[], deviceIds: readonly string[]) {
+  if (requestIds.length === 0 || deviceIds.length === 0) return [];
+  return db
+    .selectFrom('request_follower')
+    .select(['request_id', 'device_id'])
+    .where('request_id', 'in', [...requestIds])
+    .where('device_id', 'in', [...deviceIds])
+    .execute();
+}
+
 export async function isFollower(db: Kysely<DB>, requestId: string, deviceId: string): Promise<boolean> {
   const row = await db
     .selectFrom('request_follower')
@@ -313,15 +364,19 @@ export async function findPhoto(db: Kysely<DB>, requestId: string, photoId: stri
     .executeTakeFirst();
 }
 
-/** What the staff's shape names beside the request: city, place and agent names, followers. */
+/** What the staff's shape names beside the request: city, place, waste type, point and agent names, followers. */
 export async function requestContext(db: Kysely<DB>, rows: readonly RequestRow[]) {
   const ids = rows.map((r) => r.id);
   const cityIds = [...new Set(rows.map((r) => r.city_id))];
   const placeIds = [...new Set(rows.flatMap((r) => (r.place_id ? [r.place_id] : [])))];
   const agentIds = [...new Set(rows.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])))];
-  const [cities, places, agents, followers] = await Promise.all([
+  const wasteTypeIds = [...new Set(rows.flatMap((r) => (r.waste_type_id ? [r.waste_type_id] : [])))];
+  const pointIds = [...new Set(rows.flatMap((r) => (r.recycling_point_id ? [r.recycling_point_id] : [])))];
+  const [cities, places, wasteTypes, points, agents, followers] = await Promise.all([
     cityIds.length ? db.selectFrom('city').select(['id', 'name']).where('id', 'in', cityIds).execute() : [],
     placeIds.length ? db.selectFrom('collection_place').select(['id', 'name']).where('id', 'in', placeIds).execute() : [],
+    wasteTypeIds.length ? db.selectFrom('waste_type').select(['id', 'name']).where('id', 'in', wasteTypeIds).execute() : [],
+    pointIds.length ? db.selectFrom('recycling_point').select(['id', 'name']).where('id', 'in', pointIds).execute() : [],
     agentIds.length ? db.selectFrom('account').select(['id', 'name']).where('id', 'in', agentIds).execute() : [],
     ids.length
       ? db
@@ -335,6 +390,8 @@ export async function requestContext(db: Kysely<DB>, rows: readonly RequestRow[]
   return {
     cityName: new Map(cities.map((c) => [c.id, c.name])),
     placeName: new Map(places.map((p) => [p.id, p.name])),
+    wasteTypeName: new Map(wasteTypes.map((w) => [w.id, w.name])),
+    pointName: new Map(points.map((p) => [p.id, p.name])),
     agentName: new Map(agents.map((a) => [a.id, a.name])),
     followers: new Map(followers.map((f) => [f.request_id, Number(f.n)])),
   };
@@ -425,6 +482,26 @@ export async function deleteRequest(db: Kysely<DB>, id: string): Promise<void> {
 }
 
 /** Whether the account may be given requests of the group: active, and holding REQUESTS there (or super admin). */
+/** The active accounts that may handle a group's requests (holding REQUESTS in it, or super admins), by name. */
+export async function requestAgentsOf(db: Kysely<DB>, groupId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('account as a')
+    .select(['a.id', 'a.name'])
+    .where('a.active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('a.super_admin', '=', true),
+        eb.and([
+          eb(sql.lit('REQUESTS'), '=', eb.fn.any('a.permissions')),
+          eb.exists(eb.selectFrom('account_city_group as g').select('g.account_id').whereRef('g.account_id', '=', 'a.id').where('g.city_group_id', '=', groupId)),
+        ]),
+      ]),
+    )
+    .orderBy('a.name')
+    .orderBy('a.id')
+    .execute();
+}
+
 export async function isRequestAgent(db: Kysely<DB>, accountId: string, groupId: string): Promise<{ name: string } | undefined> {
   return db
     .selectFrom('account as a')

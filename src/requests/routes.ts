@@ -21,6 +21,8 @@ import {
 import { cachedCatalogue, createRequest, mailStatus, requestOfDevice, requestsOfDevice, requestTypesOfGroup, stopMails, trackedRequest } from './service.ts';
 import { stopPages } from './messages.ts';
 import { FilingBatcher } from './filing-batch.ts';
+import { deviceCatchUp, deviceStreams } from './live.ts';
+import { eventStreamResponse, LastEventIdHeaders } from '../http/live-streams.ts';
 import { cachedLinkKey } from '../domain/signed-links.ts';
 import { answerLink, ignoreFormBodies, linkOrigin } from '../http/link-pages.ts';
 
@@ -146,6 +148,40 @@ export default async function requestRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return requestsOfDevice(app.db, request.query.deviceId);
+    },
+  );
+
+  const live = deviceStreams(app.db, (err) => app.log.warn({ err }, 'requests live: poll failed, trying again'));
+  app.addHook('preClose', async () => live.close());
+
+  app.get(
+    '/requests/events',
+    {
+      config: noStore,
+      schema: {
+        tags: ['requests'],
+        summary: 'A device’s requests, live: a server-sent events stream of those that change',
+        description:
+          'A `text/event-stream`, for the browser’s `EventSource`. Events: `ready` `{since}` first; then `request`, the request ' +
+          'as `GET /public/requests/{id}` answers it, each time one the device filed or follows changes (a status, a planned ' +
+          'day, a public reply), with `id` its change number; `reset` when a reconnection missed too much (reload the list). ' +
+          'With `Last-Event-ID` (as `EventSource` sends it when it reconnects), the changes after that number come first. ' +
+          'Comments (`: ping`) every 25 s keep proxies from closing the connection; 503 with `Retry-After` when the instance ' +
+          'holds too many streams.',
+        querystring: DeviceQuery,
+        headers: LastEventIdHeaders,
+        response: { 200: eventStreamResponse, 400: ErrorSchema, 503: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { deviceId } = request.query;
+      const lastEventId = request.headers['last-event-id'];
+      await live.serve(reply, {
+        audience: deviceId,
+        accepts: (change) => change.devices.has(deviceId),
+        eventOf: (change) => ({ event: 'request', data: change.request, id: change.seq }),
+        catchUp: lastEventId === undefined ? undefined : () => deviceCatchUp(app.db, Number(lastEventId), deviceId),
+      });
     },
   );
 

@@ -191,6 +191,8 @@ export const AdminRequestSchema = Type.Object(
     cityGroupId: Uuid(),
     cityName: Type.String(),
     placeName: Nullable(Type.String()),
+    wasteTypeName: Nullable(Type.String()),
+    recyclingPointName: Nullable(Type.String()),
     email: Nullable(Type.String({ format: 'email' })),
     photos: Type.Array(Type.Object({ id: Uuid(), url: Type.String({ description: 'Its bytes, for agents (`GET /admin/requests/{id}/photos/{photoId}`)' }) })),
     assignedTo: Nullable(Uuid('The agent in charge')),

@@ -252,7 +252,11 @@ export async function createRequest(
 
 /** The requests a device filed or follows, newest first. */
 export async function requestsOfDevice(db: Kysely<DB>, deviceId: string): Promise<ResidentRequest[]> {
-  const rows = await repo.requestsOfDevice(db, deviceId, DEVICE_LIST_MAX);
+  return showToResidents(db, await repo.requestsOfDevice(db, deviceId, DEVICE_LIST_MAX));
+}
+
+/** Requests as their devices see them, with their public histories: one query per kind of child, whatever the rows. */
+export async function showToResidents(db: Kysely<DB>, rows: readonly repo.RequestRow[]): Promise<ResidentRequest[]> {
   const ids = rows.map((r) => r.id);
   const [updates, photos] = await Promise.all([repo.updatesOf(db, ids, { notes: false }), repo.photosOf(db, ids)]);
   const updatesOf = Map.groupBy(updates, (u) => u.request_id);

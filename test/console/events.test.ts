@@ -1,4 +1,4 @@
-import { describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import { buildTestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { agentToken, consoleEnv, otherIds, seedOtherGroup } from '../helpers/console-fixtures.ts';
+import { openEvents, serve, type Events, type ServerEvent } from '../helpers/event-stream.ts';
 
 /**
  * GET /chat/events: the console's inbox, live. A citizen's message, an agent's assignment, reply and status change
@@ -14,71 +15,13 @@ import { agentToken, consoleEnv, otherIds, seedOtherGroup } from '../helpers/con
  * Last-Event-ID catches up; the token's expiry ends the stream; a lost database connection is survived.
  */
 
-interface ServerEvent {
-  event: string;
-  id: string | null;
-  data: any;
-}
+/** The console's stream, as its reader opens it. */
+const openInbox = (base: string, token: string, lastEventId?: string) =>
+  openEvents(`${base}/chat/events`, { authorization: `Bearer ${token}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) });
 
-/** Reads a text/event-stream as the console does: fetch with the Authorization header, frames split on blank lines. */
-async function openEvents(base: string, token: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const response = await fetch(`${base}/chat/events`, {
-    headers: { authorization: `Bearer ${token}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) },
-    signal: controller.signal,
-  });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  let done = false;
-  const queue: ServerEvent[] = [];
-  async function fill(): Promise<void> {
-    const chunk = await reader.read();
-    if (chunk.done) {
-      done = true;
-      return;
-    }
-    buffer += chunk.value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const fields = frame.split('\n').filter((line) => !line.startsWith(':'));
-      const field = (name: string) => fields.find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2) ?? null;
-      const event = field('event');
-      if (event !== null) queue.push({ event, id: field('id'), data: JSON.parse(field('data') ?? 'null') });
-    }
-  }
-  return {
-    response,
-    /** The next event that satisfies `wanted`, skipping the others; fails if the stream ends first. */
-    async next(wanted: (e: ServerEvent) => boolean = () => true): Promise<ServerEvent> {
-      for (;;) {
-        while (queue.length > 0) {
-          const e = queue.shift()!;
-          if (wanted(e)) return e;
-        }
-        if (done) assert.fail('the stream ended before the awaited event');
-        await fill();
-      }
-    },
-    /** Every event up to the end of the stream. */
-    async rest(): Promise<ServerEvent[]> {
-      while (!done) await fill();
-      return queue.splice(0);
-    },
-    close: () => controller.abort(),
-  };
-}
-
-type Events = Awaited<ReturnType<typeof openEvents>>;
 const conversationEvent = (id: string, status?: string) => (e: ServerEvent) =>
   e.event === 'conversation' && e.data.id === id && (status === undefined || e.data.status === status);
 
-async function serve(t: TestContext, app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address() as { port: number };
-  return `http://127.0.0.1:${address.port}`;
-}
 
 async function citizenAsksForAgent(app: FastifyInstance, cityId: string, deviceId: string): Promise<string> {
   const opened = await app.inject({ method: 'POST', url: '/public/chat/conversations', payload: { deviceId, cityId } });
@@ -108,9 +51,9 @@ for (const kind of testDatabaseKinds()) {
       const { app, database } = await buildTestApp(t, kind, { env: consoleEnv });
       await seedCities(database.db);
       await seedOtherGroup(database.db);
-      const base = await serve(t, app);
-      const brest = await openEvents(base, await agentToken());
-      const quimper = await openEvents(base, await agentToken({ sub: 'agent-2', name: 'Yann', cityGroupIds: [otherIds.group] }));
+      const base = await serve(app);
+      const brest = await openInbox(base, await agentToken());
+      const quimper = await openInbox(base, await agentToken({ sub: 'agent-2', name: 'Yann', cityGroupIds: [otherIds.group] }));
       t.after(() => {
         brest.close();
         quimper.close();
@@ -152,15 +95,15 @@ for (const kind of testDatabaseKinds()) {
     it('catches a reconnecting agent up from Last-Event-ID', async (t) => {
       const { app, database } = await buildTestApp(t, kind, { env: consoleEnv });
       await seedCities(database.db);
-      const base = await serve(t, app);
+      const base = await serve(app);
       const token = await agentToken();
-      const first = await openEvents(base, token);
+      const first = await openInbox(base, token);
       const ready = await first.next((e) => e.event === 'ready');
       first.close();
 
       // While the agent is away (a train through a tunnel), two citizens ask for a person.
       const missed = [await citizenAsksForAgent(app, ids.brest, 'device-events-0011'), await citizenAsksForAgent(app, ids.brest, 'device-events-0012')];
-      const again = await openEvents(base, token, ready.id!);
+      const again = await openInbox(base, token, ready.id!);
       t.after(() => again.close());
       const seen = new Set<string>();
       while (!missed.every((id) => seen.has(id))) {
@@ -173,8 +116,8 @@ for (const kind of testDatabaseKinds()) {
     it('ends the stream with `expired` when the token expires', async (t) => {
       const { app, database } = await buildTestApp(t, kind, { env: consoleEnv });
       await seedCities(database.db);
-      const base = await serve(t, app);
-      const stream = await openEvents(base, await agentToken({}, { ttlSeconds: 2 }));
+      const base = await serve(app);
+      const stream = await openInbox(base, await agentToken({}, { ttlSeconds: 2 }));
       const events = await stream.rest();
       assert.deepEqual(events.map((e) => e.event), ['ready', 'expired']);
     });
@@ -191,8 +134,8 @@ describe('GET /chat/events on PostgreSQL, several instances', { skip: DATABASE_U
     const reader = (await buildTestApp(t, 'postgres', { env: consoleEnv, database })).app;
     t.after(() => database.close());
     await seedCities(database.db);
-    const base = await serve(t, reader);
-    const stream: Events = await openEvents(base, await agentToken());
+    const base = await serve(reader);
+    const stream: Events = await openInbox(base, await agentToken());
     t.after(() => stream.close());
     await stream.next((e) => e.event === 'ready');
 

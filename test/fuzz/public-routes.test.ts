@@ -18,6 +18,7 @@ import { testConfig, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import {
   collectRoutes,
+  withoutEventStreams,
   dumpTables,
   fuzzRequest,
   problemWith,
@@ -101,9 +102,7 @@ for (const kind of testDatabaseKinds()) {
       await app.ready();
       // The back office (/admin, /auth) has its own file, admin-routes.test.ts, with its accounts: here, the other
       // routes get the requests, so that every public read is reached often enough to be seen answering.
-      // The console's live inbox (GET /chat/events) is a stream that lasts as long as its token: test/console/events.test.ts
-      // reads it over a real connection.
-      routes = collectRoutes(app).filter((r) => !/^\/(admin|auth)(\/|$)/.test(r.url) && r.url !== '/chat/events');
+      routes = withoutEventStreams(app, collectRoutes(app).filter((r) => !/^\/(admin|auth)(\/|$)/.test(r.url)));
       values = await publicDemoValues(app, database);
     });
     after(async () => {

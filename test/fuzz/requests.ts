@@ -112,6 +112,22 @@ export function collectRoutes(app: FastifyInstance): Route[] {
   return routes;
 }
 
+/**
+ * The routes that answer a server-sent events stream (a `text/event-stream` 200 in the OpenAPI document): they last
+ * as long as their reader, so the fuzz leaves them to their own tests, which read them over a real connection
+ * (test/console/events.test.ts, test/requests/live.test.ts).
+ */
+export function withoutEventStreams(app: FastifyInstance, routes: Route[]): Route[] {
+  const paths = (app.swagger() as { paths?: Record<string, Record<string, any>> }).paths ?? {};
+  const streams = new Set<string>();
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (operation?.responses?.['200']?.content?.['text/event-stream']) streams.add(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return routes.filter((r) => !streams.has(`${r.method} ${r.url}`));
+}
+
 /** Strings that have broken web services before: injection, traversal, encodings, sizes, look-alike values. */
 const NASTY_VALUES = [
   "' OR 1=1 --",

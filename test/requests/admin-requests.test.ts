@@ -4,7 +4,7 @@ import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids } from '../helpers/city-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { inject } from '../helpers/admin-fixtures.ts';
-import { loginHeaders } from '../helpers/auth-fixtures.ts';
+import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { agentHeaders, device, fileRequest, missedBody, MONDAY_AFTERNOON, requestsApp } from '../helpers/request-fixtures.ts';
 
 /**
@@ -57,6 +57,26 @@ for (const kind of testDatabaseKinds()) {
       assert.equal((await inject(app, asOutsider, 'GET', `/admin/requests?cityGroupId=${ids.group}`)).statusCode, 404);
       assert.equal((await inject(app, asManager, 'GET', '/admin/requests')).statusCode, 403, 'CITIES is not REQUESTS');
       assert.equal((await inject(app, asRoot, 'GET', '/admin/requests')).json().meta.total, 3);
+    });
+
+    it('names the waste type, and lists whom the group’s requests may be assigned to, for REQUESTS alone', async (t) => {
+      const { app, db, asAgent, asOutsider, asManager } = await requestsApp(t, kind, { clock: fixedClock(MONDAY_AFTERNOON) });
+      await createAccount(db, { email: 'former@brest.fr', name: 'Ancien Agent', permissions: ['REQUESTS'], active: false });
+      const filed = (await fileRequest(app, missedBody(device(1)))).json();
+      const read = (await inject(app, asAgent, 'GET', `/admin/requests/${filed.id}`)).json();
+      assert.deepEqual([read.wasteTypeName, read.recyclingPointName], ['Ordures ménagères', null]);
+
+      const agents = await inject(app, asAgent, 'GET', `/admin/city-groups/${ids.group}/request-agents`);
+      assert.equal(agents.statusCode, 200, agents.body);
+      // The group's REQUESTS agent and the super admin; not the CITIES manager, the other group's agent, the inactive one.
+      assert.deepEqual(agents.json().map((a: { name: string }) => a.name), ['Root', 'Yann Agent']);
+      assert.equal((await inject(app, asOutsider, 'GET', `/admin/city-groups/${ids.group}/request-agents`)).statusCode, 404);
+      assert.equal((await inject(app, asManager, 'GET', `/admin/city-groups/${ids.group}/request-agents`)).statusCode, 403);
+      // Each one listed is one `assignedTo` takes.
+      const url = `/admin/requests/${filed.id}`;
+      const etag = String((await inject(app, asAgent, 'GET', url)).headers.etag);
+      const assigned = await inject(app, { ...asAgent, 'if-match': etag }, 'PATCH', url, { assignedTo: agents.json()[0].id });
+      assert.equal(assigned.json().assignedToName, 'Root');
     });
 
     it('changes status, assignee and planned day under If-Match, telling the resident', async (t) => {

@@ -865,6 +865,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/requests/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device’s requests, live: a server-sent events stream of those that change
+         * @description A `text/event-stream`, for the browser’s `EventSource`. Events: `ready` `{since}` first; then `request`, the request as `GET /public/requests/{id}` answers it, each time one the device filed or follows changes (a status, a planned day, a public reply), with `id` its change number; `reset` when a reconnection missed too much (reload the list). With `Last-Event-ID` (as `EventSource` sends it when it reconnects), the changes after that number come first. Comments (`: ping`) every 25 s keep proxies from closing the connection; 503 with `Retry-After` when the instance holds too many streams.
+         */
+        get: operations["listRequestEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/requests/track": {
         parameters: {
             query?: never;
@@ -2561,6 +2581,26 @@ export interface paths {
         patch: operations["updateAdminRequestType"];
         trace?: never;
     };
+    "/admin/requests/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requests queue, live: a server-sent events stream of the requests that change
+         * @description A `text/event-stream` (read it with `fetch` and the `Authorization` header). Events: `ready` `{since}` first; then `request`, the request as `GET /admin/requests` lists it, each time a request of the agent’s groups is filed or changes (a status, an assignment, a planned day, a reply or a note), with `id` its change number; `reset` when a reconnection missed too much (reload the list); `expired` when the token expires, which ends the stream (refresh and reconnect). With `Last-Event-ID`, the changes after that number come first (a request may come twice: keep the latest). An erased request is not announced. Comments (`: ping`) every 25 s keep proxies from closing the connection. Every instance reads the changes from the database twice a second while an agent listens, whichever instance took the write; 503 with `Retry-After` when the instance holds too many streams.
+         */
+        get: operations["listAdminRequestEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/requests": {
         parameters: {
             query?: never;
@@ -2623,6 +2663,26 @@ export interface paths {
          * @description Answers the request as it now is, with its new ETag. Recorded in the audit log without what identifies the resident (no e-mail, description, position or photo). A request (or type) of a group outside the agent’s answers 404, as an unknown one.
          */
         post: operations["createAdminRequestReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/city-groups/{id}/request-agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whom a group’s requests may be assigned to
+         * @description A bare array, by name: the active accounts holding REQUESTS in the group, and the super admins (what `assignedTo` accepts). Answers agents holding REQUESTS, without USERS. A request (or type) of a group outside the agent’s answers 404, as an unknown one.
+         */
+        get: operations["listAdminCityGroupRequestAgents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5966,6 +6026,49 @@ export interface operations {
             };
             /** @description Error body of every failure */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequestEvents: {
+        parameters: {
+            query: {
+                deviceId: string;
+            };
+            header?: {
+                /** @description The last `id` received. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19946,6 +20049,65 @@ export interface operations {
             };
         };
     };
+    listAdminRequestEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The last `id` received. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAdminRequests: {
         parameters: {
             query: {
@@ -20030,6 +20192,8 @@ export interface operations {
                             cityGroupId: string;
                             cityName: string;
                             placeName: string | null;
+                            wasteTypeName: string | null;
+                            recyclingPointName: string | null;
                             email: string | null;
                             photos: {
                                 /** Format: uuid */
@@ -20187,6 +20351,8 @@ export interface operations {
                         cityGroupId: string;
                         cityName: string;
                         placeName: string | null;
+                        wasteTypeName: string | null;
+                        recyclingPointName: string | null;
                         email: string | null;
                         photos: {
                             /** Format: uuid */
@@ -20428,6 +20594,8 @@ export interface operations {
                         cityGroupId: string;
                         cityName: string;
                         placeName: string | null;
+                        wasteTypeName: string | null;
+                        recyclingPointName: string | null;
                         email: string | null;
                         photos: {
                             /** Format: uuid */
@@ -20603,6 +20771,8 @@ export interface operations {
                         cityGroupId: string;
                         cityName: string;
                         placeName: string | null;
+                        wasteTypeName: string | null;
+                        recyclingPointName: string | null;
                         email: string | null;
                         photos: {
                             /** Format: uuid */
@@ -20638,6 +20808,69 @@ export interface operations {
                             } | null;
                         }[];
                     };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminCityGroupRequestAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City group id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    }[];
                 };
             };
             /** @description Error body of every failure */

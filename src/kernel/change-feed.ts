@@ -1,16 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
-import { conversationsChangedAfter, latestConversationChange, type ChangedConversationRow } from './repository.ts';
-
 /**
- * The console's live inbox (GET /chat/events): one poll per instance, never one per agent. While at least one agent
- * listens, the instance asks the database every `intervalMs` which conversations changed (migration 0013's change
- * numbers, moved by every message, assignment and status change, whatever instance wrote it) and hands each to the
- * listeners of its city group. No listener, no query.
+ * A live feed of the rows a table's change numbers move (a sequence taken by every insert and update, whatever
+ * instance wrote it): one poll per instance, never one per listener. While at least one listener listens, the feed
+ * asks its source every `intervalMs` which rows changed and hands the new ones to every listener, which keeps those
+ * it wants. No listener, no query. The console's inbox and the requests' queues both run on one.
  *
  * A change number is taken when a transaction writes, and seen when it commits: a longer transaction can commit a
  * smaller number after a larger one was seen. Each poll therefore looks LOOKBACK numbers behind the largest seen and
- * hands on what it has not handed on yet (a conversation's latest number is remembered until it falls behind).
+ * hands on what it has not handed on yet (a row's latest number is remembered until it falls behind).
  */
 
 /** How far behind the largest change number seen each poll looks again (see above). */
@@ -18,21 +14,30 @@ export const LOOKBACK = 200;
 /** Most rows read by one poll; the next poll goes on from there. */
 const BATCH = 500;
 
-export interface InboxListener {
-  /** The city groups whose conversations this listener receives. */
-  cityGroupIds: ReadonlySet<string>;
-  /** One changed conversation (it may come twice: the receiver keeps the latest). */
-  changed(row: ChangedConversationRow): void;
+export interface ChangedRow {
+  id: string;
+  /** The row's change number. */
+  seq: number;
 }
 
-export interface LiveInboxOptions {
+export interface ChangeSource<Row extends ChangedRow> {
+  /** The largest change number now (0 when there is none). */
+  latest(): Promise<number>;
+  /** The rows changed after change number `after`, smallest number first, at most `limit`. */
+  changedAfter(after: number, limit: number): Promise<Row[]>;
+}
+
+/** Receives each poll's new changes (a row may come twice over time: the receiver keeps the latest). */
+export type ChangeListener<Row> = (rows: readonly Row[]) => void;
+
+export interface ChangeFeedOptions {
   intervalMs?: number;
   /** A poll failed (the database restarting, say): reported, and the next beat tries again. */
   onError?: (err: unknown) => void;
 }
 
-export class LiveInbox {
-  private readonly listeners = new Set<InboxListener>();
+export class ChangeFeed<Row extends ChangedRow> {
+  private readonly listeners = new Set<ChangeListener<Row>>();
   private readonly delivered = new Map<string, number>();
   private cursor: number | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -41,12 +46,11 @@ export class LiveInbox {
   /** Moves each time the poll stops, so that a read begun before does not hand on into the next session. */
   private epoch = 0;
   private readonly intervalMs: number;
+  private readonly source: ChangeSource<Row>;
+  private readonly options: ChangeFeedOptions;
 
-  private readonly db: Kysely<DB>;
-  private readonly options: LiveInboxOptions;
-
-  constructor(db: Kysely<DB>, options: LiveInboxOptions = {}) {
-    this.db = db;
+  constructor(source: ChangeSource<Row>, options: ChangeFeedOptions = {}) {
+    this.source = source;
     this.options = options;
     this.intervalMs = options.intervalMs ?? 500;
   }
@@ -57,11 +61,11 @@ export class LiveInbox {
 
   /**
    * Starts handing changes to `listener` (the poll starts with the first listener). Answers the change number from
-   * which it will hand them on (what is at or before it, the inbox list and a catch-up show), and how to stop.
+   * which it will hand them on (what is at or before it, a list read now and a catch-up show), and how to stop.
    */
-  async listen(listener: InboxListener): Promise<{ since: number; stop: () => void }> {
+  async listen(listener: ChangeListener<Row>): Promise<{ since: number; stop: () => void }> {
     if (this.cursor === null) {
-      const latest = await latestConversationChange(this.db);
+      const latest = await this.source.latest();
       this.cursor ??= latest;
     }
     const since = this.cursor;
@@ -89,14 +93,18 @@ export class LiveInbox {
     try {
       if (this.cursor === null) return;
       const epoch = this.epoch;
-      const rows = await conversationsChangedAfter(this.db, this.cursor - LOOKBACK, BATCH);
+      const rows = await this.source.changedAfter(this.cursor - LOOKBACK, BATCH);
       // Every listener left (and maybe others came) while reading: the next beat starts afresh.
       if (epoch !== this.epoch || this.cursor === null) return;
-      for (const row of rows) {
-        if ((this.delivered.get(row.id) ?? 0) >= row.seq) continue;
-        this.delivered.set(row.id, row.seq);
+      const fresh = rows.filter((row) => (this.delivered.get(row.id) ?? 0) < row.seq);
+      for (const row of fresh) this.delivered.set(row.id, row.seq);
+      if (fresh.length > 0) {
         for (const listener of this.listeners) {
-          if (listener.cityGroupIds.has(row.city_group_id)) listener.changed(row);
+          try {
+            listener(fresh);
+          } catch (err) {
+            this.options.onError?.(err);
+          }
         }
       }
       if (rows.length > 0) this.cursor = Math.max(this.cursor, rows[rows.length - 1].seq);

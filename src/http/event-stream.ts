@@ -11,6 +11,8 @@ export interface EventStreamOptions {
   maxBufferedBytes?: number;
   /** Called once, whichever side ends the stream. */
   onEnd: () => void;
+  /** Headers already set on the reply (CORS, the request's id…), kept beside the stream's own. */
+  headers?: Record<string, string | number | string[] | undefined>;
 }
 
 export interface EventStream {
@@ -20,8 +22,10 @@ export interface EventStream {
 }
 
 export function openEventStream(raw: ServerResponse, options: EventStreamOptions): EventStream {
-  const { heartbeatMs = 25_000, maxBufferedBytes = 1024 * 1024, onEnd } = options;
+  const { heartbeatMs = 25_000, maxBufferedBytes = 1024 * 1024, onEnd, headers = {} } = options;
+  const kept = Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && name !== 'content-length'));
   raw.writeHead(200, {
+    ...kept,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     // nginx and its kind buffer responses unless told not to: an event must reach the agent at once.
