@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
 import { useLocation } from './location.ts';
+import { useRequestCounts, type RequestCounts } from './request-counts.ts';
 import { screens, type ScreenEntry, type ScreenProps } from './screens.ts';
 import { Login } from './screens/login.tsx';
 import { Loading, Problem, Title } from './ui.tsx';
@@ -99,6 +100,26 @@ class Boundary extends Component<{ path: string; children: ComponentChildren }, 
 
 const SECTIONS = ['Collecte', 'Contenus', 'Conversations', 'Suivi', 'Administration'] as const;
 
+/** The path of the requests' queue, whose link carries the counts. */
+const REQUESTS_QUEUE = '/console/demandes';
+
+/** « 3 reçues », « 1 en retard » beside the queue's link (nothing while unknown, a count of 0 left out). */
+function RequestBadges({ counts }: { counts: RequestCounts | null }) {
+  if (!counts) return null;
+  return (
+    <>
+      {counts.received > 0 && ' '}
+      {counts.received > 0 && (
+        <span class="nav-count">
+          {counts.received}&nbsp;reçue{counts.received > 1 ? 's' : ''}
+        </span>
+      )}
+      {counts.overdue > 0 && ' '}
+      {counts.overdue > 0 && <span class="nav-count late">{counts.overdue}&nbsp;en retard</span>}
+    </>
+  );
+}
+
 function isCurrent(entry: ScreenEntry, path: string): boolean {
   if (entry.path === '/console') return path === '/console';
   return path === entry.path || path.startsWith(`${entry.path}/`);
@@ -106,10 +127,12 @@ function isCurrent(entry: ScreenEntry, path: string): boolean {
 
 function Navigation({ user, path }: { user: User; path: string }) {
   const visible = screens.filter((s) => s.nav && holds(user, s.permission));
+  const counts = useRequestCounts(holds(user, 'REQUESTS'));
   const link = (s: ScreenEntry) => (
     <li key={s.path}>
       <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined}>
         {s.nav}
+        {s.path === REQUESTS_QUEUE && <RequestBadges counts={counts} />}
       </Link>
     </li>
   );

@@ -32,3 +32,10 @@ export type HolidayPreview = JsonAnswer<paths['/admin/city-groups/{cityGroupId}/
 export type AdminNotice = GetJson<'/admin/notices/{id}'>;
 /** Who a notice of a scope would reach now (GET /admin/notices/audience). */
 export type NoticeAudience = GetJson<'/admin/notices/audience'>;
+/** A resident's request as agents handle it (docs/api.md, resident requests), in the queue and on its page. */
+export type AdminRequest = GetJson<'/admin/requests/{id}'>;
+export type RequestStatus = AdminRequest['status'];
+/** A request type of a group's catalogue, inactive ones too. */
+export type AdminRequestType = GetJson<'/admin/request-types/{id}'>;
+export type RequestTypeField = AdminRequestType['fields'][number];
+export type Requirement = AdminRequestType['place'];

@@ -2,30 +2,11 @@
 // and uploads with their progress (XMLHttpRequest, the only browser API that reports an upload's progress).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, bearer } from '../api.ts';
+import { dataUrl, fetchPrivate } from '../private-file.ts';
 import type { Media } from './types.ts';
 
-/** The bytes of `/admin/media/:id/file` (its thumbnail with `thumb`), with the token; a 401 renews it once. */
-async function fetchMedia(id: string, thumb: boolean): Promise<Blob> {
-  const url = `/admin/media/${id}/file${thumb ? '?thumb=1' : ''}`;
-  for (const renew of [false, true]) {
-    const headers = await bearer(renew);
-    if (!headers) break;
-    const response = await fetch(url, { headers, credentials: 'same-origin' });
-    if (response.ok) return response.blob();
-    if (response.status !== 401) throw new ApiError(`Erreur ${response.status}.`, response.status);
-  }
-  throw new ApiError('Votre session a pris fin\u00a0: reconnectez-vous pour continuer.', 401);
-}
-
-/** A blob as a data: URL (the CSP's img-src allows 'self' and data:, not blob:). */
-function dataUrl(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(blob);
-  });
-}
+/** The bytes of `/admin/media/:id/file` (its thumbnail with `thumb`), with the token. */
+const fetchMedia = (id: string, thumb: boolean): Promise<Blob> => fetchPrivate(`/admin/media/${id}/file${thumb ? '?thumb=1' : ''}`);
 
 /**
  * A media's thumbnail, fetched with the token (private media have no public address) and shown from a data: URL;

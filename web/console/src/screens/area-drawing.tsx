@@ -1,15 +1,17 @@
 // Drawing a place's area by clicking: a plain longitude/latitude projection fitted to the city's other areas and
 // attached locations (no map tiles, nothing fetched but the city's places), one click a vertex, undo the last one,
 // close the ring. Gives the GeoJSON Polygon the paste field holds (which stays, for the keyboard and for GIS exports).
+// The plan itself (its projection and the city's places drawn on it) also shows where a resident's request is
+// (requests/request-position.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getAll } from '../api.ts';
 import type { Area, Place } from '../types.ts';
 import { useResource } from '../ui.tsx';
 
-type Position = [number, number];
+export type Position = [number, number];
 
-const WIDTH = 640;
-const HEIGHT = 420;
+export const WIDTH = 640;
+export const HEIGHT = 420;
 const MARGIN = 24;
 
 /** Every outer ring of an area (a Polygon's first ring, each of a MultiPolygon's). */
@@ -27,7 +29,7 @@ export function drawnRing(area: Area): Position[] | null {
 }
 
 /** A projection fitting `positions` in the drawing, x scaled by cos(latitude) so that shapes keep their proportions. */
-function projection(positions: Position[]) {
+export function projection(positions: Position[]) {
   const lons = positions.map((p) => p[0]);
   const lats = positions.map((p) => p[1]);
   // Nothing to fit to: roughly mainland France, where the agent will zoom by drawing.
@@ -45,8 +47,39 @@ function projection(positions: Position[]) {
   };
 }
 
+export type Frame = ReturnType<typeof projection>;
+
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 const path = (points: [number, number][]) => points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+
+/** Every position of the places' areas and attached locations: what a plan of the city is fitted to. */
+export const placesPositions = (places: Place[]): Position[] =>
+  places.flatMap((p) => [...outerRings(p.area).flat(), ...p.attachedLocations.map((l): Position => [l.longitude, l.latitude])]);
+
+/** The places' areas (grey, each named by its title) and attached locations (dots) on a plan. */
+export function PlacesLayer({ places, frame }: { places: Place[]; frame: Frame }) {
+  return (
+    <>
+      {places.flatMap((p) =>
+        outerRings(p.area).map((ring, i) => (
+          <polygon key={`${p.id}-${i}`} class="other-area" points={path(ring.map(frame.toPoint))}>
+            <title>{p.name}</title>
+          </polygon>
+        )),
+      )}
+      {places.flatMap((p) =>
+        p.attachedLocations.map((l, i) => {
+          const [x, y] = frame.toPoint([l.longitude, l.latitude]);
+          return (
+            <circle key={`${p.id}-l${i}`} class="other-location" cx={x} cy={y} r={3}>
+              <title>{`${l.name} (${p.name})`}</title>
+            </circle>
+          );
+        }),
+      )}
+    </>
+  );
+}
 
 export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: string; placeId: string; area: Area; onChange: (geojson: string) => void }) {
   const places = useResource(`places:${cityId}`, () => getAll<Place>(`/admin/cities/${cityId}/places`));
@@ -56,8 +89,7 @@ export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: strin
   // The frame is fitted once, to what is there when the drawing opens: it does not move under the agent's clicks.
   const frame = useMemo(() => {
     if (!places.data) return null;
-    const located = others.flatMap((p) => [...outerRings(p.area).flat(), ...p.attachedLocations.map((l): Position => [l.longitude, l.latitude])]);
-    return projection([...located, ...points]);
+    return projection([...placesPositions(others), ...points]);
   }, [places.data]);
 
   // A polygon pasted in the GeoJSON field (or restored with a draft) is drawn as it is; a closed drawing that wrote
@@ -102,23 +134,7 @@ export function AreaDrawing({ cityId, placeId, area, onChange }: { cityId: strin
           class={closed ? 'closed' : 'drawing'}
           onClick={add}
         >
-          {others.flatMap((p) =>
-            outerRings(p.area).map((ring, i) => (
-              <polygon key={`${p.id}-${i}`} class="other-area" points={path(ring.map(frame.toPoint))}>
-                <title>{p.name}</title>
-              </polygon>
-            )),
-          )}
-          {others.flatMap((p) =>
-            p.attachedLocations.map((l, i) => {
-              const [x, y] = frame.toPoint([l.longitude, l.latitude]);
-              return (
-                <circle key={`${p.id}-l${i}`} class="other-location" cx={x} cy={y} r={3}>
-                  <title>{`${l.name} (${p.name})`}</title>
-                </circle>
-              );
-            }),
-          )}
+          <PlacesLayer places={others} frame={frame} />
           {closed ? <polygon class="drawn" points={path(points.map(frame.toPoint))} /> : <polyline class="drawn" points={path(points.map(frame.toPoint))} />}
           {points.map((p, i) => {
             const [x, y] = frame.toPoint(p);

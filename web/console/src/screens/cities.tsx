@@ -1,5 +1,5 @@
 // The agent's city groups and their communes: where every collection screen starts.
-import { currentUser, get, getAll, type Page } from '../api.ts';
+import { currentUser, get, getAll, holds, type Page } from '../api.ts';
 import { useEditing } from '../editor.tsx';
 import type { ScreenProps } from '../screens.ts';
 import type { City, CityGroup } from '../types.ts';
@@ -57,6 +57,13 @@ export default function Cities({ query }: ScreenProps) {
                       Avis aux habitants<span class="visually-hidden"> de {group.name}</span>
                     </Link>
                   </li>
+                  {holds(currentUser(), 'REQUESTS') && (
+                    <li>
+                      <Link href={`/console/collectivites/${group.id}/types-de-demandes`}>
+                        Types de demandes<span class="visually-hidden"> de {group.name}</span>
+                      </Link>
+                    </li>
+                  )}
                 </ul>
                 {cities.length === 0 ? (
                   <p class="muted">Aucune commune.</p>

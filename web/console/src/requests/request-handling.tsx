@@ -1,0 +1,151 @@
+// Handling a request (docs/console.md, Demandes): its status (a planned day for « Planifiée », a reason for
+// « Rejetée ») and its assignee, each a form of the console's editor (the request's ETag as If-Match, a 412 shown as
+// the conflict with what the other agent saved, the API's refusal at its field).
+import { useEffect } from 'preact/hooks';
+import { currentUser, getAll, holds, type User } from '../api.ts';
+import { DateField } from '../date-field.tsx';
+import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
+import { useEditor, type Editor } from '../editor.tsx';
+import { SelectField, TextArea } from '../form-fields.tsx';
+import { frenchDate } from '../french.ts';
+import type { AdminRequest, RequestStatus } from '../types.ts';
+import { useResource } from '../ui.tsx';
+import { REQUEST_STATUS_LABELS, REQUEST_STATUSES } from './request-text.ts';
+
+/** Reloads a form that holds nothing of the agent's own when the request changed elsewhere (`version` moved). */
+function useFollow<R, F>(editor: Editor<R, F>, version: number) {
+  useEffect(() => {
+    if (version > 0 && !editor.dirty && !editor.conflict && !editor.saving) editor.reload();
+  }, [version]);
+}
+
+interface StatusForm {
+  status: RequestStatus;
+  plannedFor: string;
+  reason: string;
+}
+
+const STATUS_LABELS: Record<keyof StatusForm, string> = { status: 'Statut', plannedFor: 'Jour prévu', reason: 'Message à l’habitant' };
+
+export function StatusEditor({ requestId, version, onChanged }: { requestId: string; version: number; onChanged: (said: string) => void }) {
+  const editor = useEditor<AdminRequest, StatusForm>({
+    key: `requestStatus:${requestId}`,
+    url: `/admin/requests/${requestId}`,
+    empty: { status: 'RECUE', plannedFor: '', reason: '' },
+    toForm: (r) => ({ status: r.status, plannedFor: r.plannedFor ?? '', reason: '' }),
+    toBody: (f) => ({
+      status: f.status,
+      ...(f.status === 'PLANIFIEE' ? { plannedFor: f.plannedFor || null } : {}),
+      ...(f.reason.trim() ? { reason: f.reason.trim() } : {}),
+    }),
+    onSaved: (r) => onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`),
+  });
+  useFollow(editor, version);
+  return (
+    <EditorForm
+      editor={editor}
+      label="Changer le statut"
+      labels={STATUS_LABELS}
+      show={(value, field) => (field === 'status' ? REQUEST_STATUS_LABELS[value as RequestStatus] : field === 'plannedFor' && value ? frenchDate(String(value)) : showValue(value))}
+      atFields={['status', 'plannedFor', 'reason']}
+      onCancel={() => editor.reload()}
+    >
+      {(f) => (
+        <>
+          <SelectField
+            label="Nouveau statut"
+            value={f.status}
+            error={fieldError(editor, 'status')}
+            options={REQUEST_STATUSES.map((s) => ({ value: s, label: REQUEST_STATUS_LABELS[s] }))}
+            onChange={(status) => editor.set({ status: status as RequestStatus })}
+          />
+          {f.status === 'PLANIFIEE' && (
+            <DateField
+              label="Jour prévu"
+              hint="Le jour où le service interviendra, dit à l’habitant."
+              required
+              value={f.plannedFor}
+              error={fieldError(editor, 'plannedFor')}
+              onInput={(plannedFor) => editor.set({ plannedFor })}
+            />
+          )}
+          <TextArea
+            label={f.status === 'REJETEE' ? 'Motif du rejet' : 'Message à l’habitant (facultatif)'}
+            hint={
+              f.status === 'REJETEE'
+                ? 'Obligatoire pour rejeter une demande. L’habitant le lit avec le changement de statut.'
+                : 'Accompagne le changement de statut que l’habitant voit.'
+            }
+            required={f.status === 'REJETEE'}
+            rows={3}
+            maxLength={2000}
+            value={f.reason}
+            error={fieldError(editor, 'reason')}
+            onInput={(reason) => editor.set({ reason })}
+          />
+        </>
+      )}
+    </EditorForm>
+  );
+}
+
+interface AssigneeForm {
+  assignedTo: string;
+}
+
+/** The agents a request of `groupId` may be given to: those of the group holding REQUESTS, for an agent who reads the accounts (USERS). */
+async function loadAgents(groupId: string): Promise<Pick<User, 'id' | 'name'>[]> {
+  if (!holds(currentUser(), 'USERS')) return [];
+  const users = await getAll<User>('/admin/users').catch(() => []);
+  return users
+    .filter((u) => u.active && (u.superAdmin || (u.permissions.includes('REQUESTS') && u.cityGroupIds.includes(groupId))))
+    .sort((a, b) => a.name.localeCompare(b.name, 'fr'));
+}
+
+export function AssigneeEditor({
+  request,
+  version,
+  onChanged,
+}: {
+  request: Pick<AdminRequest, 'id' | 'cityGroupId' | 'assignedTo' | 'assignedToName'>;
+  version: number;
+  onChanged: (said: string) => void;
+}) {
+  const me = currentUser()!;
+  const agents = useResource(`request-agents:${request.cityGroupId}`, () => loadAgents(request.cityGroupId));
+  const editor = useEditor<AdminRequest, AssigneeForm>({
+    key: `requestAssignee:${request.id}`,
+    url: `/admin/requests/${request.id}`,
+    empty: { assignedTo: '' },
+    toForm: (r) => ({ assignedTo: r.assignedTo ?? '' }),
+    toBody: (f) => ({ assignedTo: f.assignedTo || null }),
+    onSaved: (r) =>
+      onChanged(r.assignedTo === null ? 'La demande n’est plus attribuée.' : r.assignedTo === me.id ? 'La demande vous est attribuée.' : `La demande est attribuée à ${r.assignedToName}.`),
+  });
+  useFollow(editor, version);
+  const known = new Map<string, string>([[me.id, `Moi (${me.name})`]]);
+  if (request.assignedTo && request.assignedTo !== me.id) known.set(request.assignedTo, request.assignedToName ?? 'Un autre agent');
+  for (const agent of agents.data ?? []) if (!known.has(agent.id)) known.set(agent.id, agent.name);
+  const nameOf = (id: unknown) => (id ? (known.get(String(id)) ?? 'Un autre agent') : 'Personne');
+  return (
+    <EditorForm
+      editor={editor}
+      label="Attribuer la demande"
+      labels={{ assignedTo: 'Attribuée à' }}
+      show={(value) => nameOf(value)}
+      atFields={['assignedTo']}
+      onCancel={() => editor.reload()}
+    >
+      {(f) => (
+        <SelectField
+          label="Attribuée à"
+          hint={holds(me, 'USERS') ? undefined : 'Vous pouvez vous attribuer la demande, ou la rendre à personne.'}
+          value={f.assignedTo}
+          error={fieldError(editor, 'assignedTo')}
+          options={[{ value: '', label: 'Personne' }, ...[...known].map(([value, label]) => ({ value, label }))]}
+          onChange={(assignedTo) => editor.set({ assignedTo })}
+        />
+      )}
+    </EditorForm>
+  );
+}
