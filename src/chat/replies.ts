@@ -299,13 +299,25 @@ const REPORT_FORMS: Record<ReportedType, { form: string; hint: string }> = {
   'depot-sauvage': { form: 'Dépôt sauvage', hint: 'Indiquez l’endroit (« Me localiser » ou l’adresse)\u00a0; une photo aide le service.' },
 };
 
+/**
+ * The app's path of a report's form, pre-filled with the city, and the place when it counts (web/src/main.tsx,
+ * `/signaler`; the app turns such paths in the assistant's messages into links).
+ */
+export function reportFormPath(cityId: string, typeCode: ReportedType, placeId: string | null): string {
+  const query = new URLSearchParams({ type: typeCode, cityId });
+  if (placeId) query.set('placeId', placeId);
+  return `/signaler?${query}`;
+}
+
 /** A report the assistant does not file: where the resident files it, with the place it knows, and how it is followed. */
 export function report(k: CityKnowledge, typeCode: ReportedType, place: Place | null): string {
   const { form, hint } = REPORT_FORMS[typeCode];
-  const where = place && typeCode !== 'point-apport-plein' && typeCode !== 'depot-sauvage' ? ` pour ${place.name}` : '';
+  const placed = place !== null && typeCode !== 'point-apport-plein' && typeCode !== 'depot-sauvage';
+  const where = placed ? ` pour ${place.name}` : '';
   return (
     `Je ne peux pas enregistrer ce signalement moi-même, mais vous pouvez le faire en deux minutes\u00a0: dans l’application, ` +
     `«\u00a0Signaler un problème\u00a0», puis «\u00a0${form}\u00a0»${where}. ${hint} ` +
-    `Le service de collecte de ${k.city.name} vous répondra, et vous suivrez votre demande dans «\u00a0Mes demandes\u00a0».`
+    `Le service de collecte de ${k.city.name} vous répondra, et vous suivrez votre demande dans «\u00a0Mes demandes\u00a0». ` +
+    `Le formulaire, déjà rempli de ce que je sais\u00a0: ${reportFormPath(k.city.id, typeCode, placed ? place.id : null)}`
   );
 }

@@ -19,6 +19,9 @@ export const CLIENT_ROUTES = [
   '/assistant',
   '/donnees-ouvertes',
   '/pages/:pageId',
+  '/signaler',
+  '/mes-demandes',
+  '/mes-demandes/:requestId',
 ];
 
 /**
@@ -41,6 +44,9 @@ export const CONSOLE_ROUTES = [
   '/console/consommation',
   '/console/historique',
   '/console/analyses',
+  '/console/demandes',
+  '/console/demandes/:requestId',
+  '/console/collectivites/:cityGroupId/types-de-demandes',
   '/console/communes/:cityId/quiz',
   '/console/actualites',
   '/console/actualites/nouvel-article',

@@ -17,6 +17,15 @@ describe('reports made to the assistant', () => {
     assert.match(reply.content, /«\u00a0Signaler un problème\u00a0», puis «\u00a0Collecte non effectuée\u00a0» pour Bourg\./);
     assert.match(reply.content, /à partir de midi le jour de la collecte, pendant 48\u00a0heures/);
     assert.match(reply.content, /«\u00a0Mes demandes\u00a0»/);
+    // The form's path, pre-filled with the city and the place, which the app shows as a link.
+    const path = /\/signaler\?\S+$/.exec(reply.content)?.[0];
+    assert.ok(path, reply.content);
+    const query = new URL(path, 'https://app.example').searchParams;
+    assert.deepEqual(Object.fromEntries(query), {
+      type: 'collecte-non-effectuee',
+      cityId: kerbratKnowledge().city.id,
+      placeId: kerbratPlace('Bourg').id,
+    });
     assert.doesNotMatch(reply.content, /je ne peux pas répondre à cette question/);
     assert.equal(reply.unanswered, false);
   });
@@ -30,6 +39,9 @@ describe('reports made to the assistant', () => {
       ['je voudrais un bac plus grand', /«\u00a0Demande de bac\u00a0» pour Bourg/],
     ];
     for (const [text, expected] of cases) assert.match(ask(text, 'Bourg').content, expected, text);
+    // A spot or a point is not the resident's place: the form is not pre-filled with it.
+    assert.doesNotMatch(ask('il y a un dépôt sauvage derrière l’école', 'Bourg').content, /placeId=/);
+    assert.match(ask('il y a un dépôt sauvage derrière l’école', 'Bourg').content, /\/signaler\?type=depot-sauvage&cityId=/);
   });
 
   it('still answers the questions that use the same words', () => {

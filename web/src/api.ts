@@ -6,10 +6,13 @@ export class ApiError extends Error {
   readonly status: number;
   /** True when the server could not be reached at all (offline, DNS, server down). */
   readonly offline: boolean;
-  constructor(message: string, status: number, offline = false) {
+  /** The field a refusal names (`description`, `attributes.motif`), as the server's error body says; else null. */
+  readonly field: string | null;
+  constructor(message: string, status: number, offline = false, field: string | null = null) {
     super(message);
     this.status = status;
     this.offline = offline;
+    this.field = field;
   }
 }
 
@@ -30,13 +33,18 @@ interface RequestOptions {
   cache?: RequestCache;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, { signal, cache }: RequestOptions = {}): Promise<T> {
+/** The answer once it is a success; a failure becomes an ApiError with its French sentence. */
+async function exchange(method: string, path: string, body?: unknown, { signal, cache }: RequestOptions = {}): Promise<Response> {
   let response: Response;
+  // A form (a photo) goes as multipart, its boundary set by the browser; anything else as JSON.
+  const form = body instanceof FormData;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers,
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       signal,
       cache,
     });
@@ -44,16 +52,22 @@ async function request<T>(method: string, path: string, body?: unknown, { signal
     if (signal?.aborted) throw err;
     throw new ApiError(OFFLINE, 0, true);
   }
-  if (response.status === 204) return undefined as T;
-  if (response.ok) return (await response.json()) as T;
+  if (response.ok) return response;
   if (response.status === 429) throw new ApiError(tooMany(response.headers.get('retry-after')), 429);
   if (response.status === 404) throw new ApiError(NOT_FOUND, 404);
-  if (response.status === 400) {
-    // The server's 400 messages are French sentences (a quiz whose required challenge is not done, …).
+  if (response.status === 400 || response.status === 413) {
+    // The server's 400 and 413 messages are French sentences (a quiz whose required challenge is not done, a photo
+    // too large…), naming the field at fault in `field`.
     const payload = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
-    throw new ApiError(payload?.message ?? 'Votre demande n’a pas pu être traitée.', 400);
+    throw new ApiError(payload?.message ?? 'Votre demande n’a pas pu être traitée.', response.status, false, payload?.field ?? null);
   }
   throw new ApiError(SERVER, response.status);
+}
+
+async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const response = await exchange(method, path, body, options);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
 }
 
 const cache = new Map<string, Promise<unknown>>();
@@ -77,6 +91,17 @@ export function getLive<T>(path: string, signal?: AbortSignal): Promise<T> {
 
 export function post<T>(path: string, body: unknown): Promise<T> {
   return request<T>('POST', path, body);
+}
+
+/** POST answering its status too, for routes whose 200 and 201 say different things (a request joined or created). */
+export async function postForStatus<T>(path: string, body: unknown): Promise<{ status: number; data: T }> {
+  const response = await exchange('POST', path, body);
+  return { status: response.status, data: (await response.json()) as T };
+}
+
+/** POST of a multipart form (a photo), answering the JSON the server sends back. */
+export function upload<T>(path: string, form: FormData): Promise<T> {
+  return request<T>('POST', path, form);
 }
 
 export function del(path: string): Promise<void> {

@@ -19,6 +19,9 @@ const RecyclingPoints = lazy(() => import('./screens/points.tsx').then((m) => m.
 const WhereDoesItGo = lazy(() => import('./screens/sorting.tsx').then((m) => m.WhereDoesItGo));
 const OpenData = lazy(() => import('./screens/open-data.tsx').then((m) => m.OpenData));
 const PageScreen = lazy(() => import('./screens/page.tsx').then((m) => m.PageScreen));
+const Report = lazy(() => import('./screens/report.tsx').then((m) => m.Report));
+const MyRequests = lazy(() => import('./screens/my-requests.tsx').then((m) => m.MyRequests));
+const MyRequest = lazy(() => import('./screens/my-requests.tsx').then((m) => m.MyRequest));
 
 function Home() {
   const place = chosenPlace();
@@ -57,6 +60,10 @@ function Screen({ path }: { path: string }) {
   if (match('/assistant', path)) return <Chat />;
   if (match('/donnees-ouvertes', path)) return <OpenData />;
   if ((p = match('/pages/:pageId', path))) return <PageScreen pageId={p.pageId} />;
+  // The form's type and what it pre-fills are in the query (`/signaler?type=…`): route parameters are UUIDs only.
+  if (match('/signaler', path)) return <Report />;
+  if (match('/mes-demandes', path)) return <MyRequests />;
+  if ((p = match('/mes-demandes/:requestId', path))) return <MyRequest key={p.requestId} requestId={p.requestId} />;
   return <NotFound />;
 }
 
@@ -89,6 +96,11 @@ const TABS = [
   { href: '/defis', label: 'Défis', icon: 'M8 4h8v5a4 4 0 0 1-8 0zM12 13v4M8 20h8M8 6H5a3 3 0 0 0 3 4M16 6h3a3 3 0 0 1-3 4' },
   { href: '/actualites', label: 'Actus', icon: 'M5 5h14v14H5zM8 9h8M8 13h8M8 17h5' },
   { href: '/assistant', label: 'Assistant', icon: 'M4 5h16v11H9l-5 4z' },
+];
+
+const REQUEST_LINKS = [
+  { href: '/signaler', label: 'Signaler' },
+  { href: '/mes-demandes', label: 'Mes demandes' },
 ];
 
 function isActive(href: string, path: string): boolean {
@@ -135,6 +147,18 @@ function App() {
             <img src="/icon.svg" alt="" width="32" height="32" />
             <span>{site?.site.name ?? 'Collecte'}</span>
           </Link>
+          {/* Requests beside the brand rather than a seventh tab: six labels already fill a 320 px bar. */}
+          <nav class="request-nav" aria-label="Demandes">
+            <ul>
+              {REQUEST_LINKS.map((l) => (
+                <li key={l.href}>
+                  <Link href={l.href} aria-current={isActive(l.href, path) ? 'page' : undefined}>
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
         </div>
         {site?.header && (
           <nav class="site-menu" aria-label={site.header.name}>

@@ -110,3 +110,21 @@ export function distanceLabel(meters: number): string {
   if (meters < 10_000) return `à ${(meters / 1000).toFixed(1).replace('.', ',')}${NBSP}km`;
   return `à ${Math.round(meters / 1000)}${NBSP}km`;
 }
+
+/** Noon of a YYYY-MM-DD day on the clock of France, as an instant (the missed-collection window opens then). */
+export function noonInFrance(isoDate: string): Date {
+  const guess = new Date(`${isoDate}T12:00:00Z`);
+  // What the clock of France reads at that instant, as if it were UTC: the difference is France's offset then.
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(guess)
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00Z`);
+  return new Date(guess.getTime() - (wall - guess.getTime()));
+}
+
+/** « 23 novembre 2026 à 14 h » for an instant, on the clock of France. */
+export function dateAndTime(iso: string): string {
+  return `${shortDate(iso)} à ${frenchTime(iso)}`;
+}

@@ -39,3 +39,10 @@ export type ChatAvailability = GetJson<'/public/chat/availability'>;
 export type Conversation = JsonAnswer<paths['/public/chat/conversations']['post'], 201>;
 /** What the chat screen shows of a message: also its own message while the server has not stored it yet. */
 export type ChatMessage = Pick<GetJson<'/public/chat/conversations/{id}/messages'>[number], 'id' | 'role' | 'content' | 'createdAt'>;
+
+/** A request type of a city group, with what its form asks (GET /public/city-groups/:id/request-types, docs/api.md, resident requests). */
+export type RequestType = GetJson<'/public/city-groups/{id}/request-types'>[number];
+export type RequestField = RequestType['fields'][number];
+/** A resident's request as its device reads it, with its updates oldest first. */
+export type ResidentRequest = GetJson<'/public/requests/{id}'>;
+export type RequestStatus = ResidentRequest['status'];

@@ -13,6 +13,7 @@ import { fetchNotices, NoticeList, stillInForce } from '../notices.tsx';
 import { nameWithMark, takesPlace } from '../collection-changes.ts';
 import { Changes, NextCollection, NextDays, YearCalendar } from './calendar-lists.tsx';
 import { MyPlaces } from './my-places.tsx';
+import { ReportEntry } from './report-entry.tsx';
 
 /** « Dans mon agenda » and « Me prévenir la veille », loaded on first use (not part of the first screen). */
 const Agenda = lazy(() => import('./agenda.tsx').then((m) => m.Agenda));
@@ -174,6 +175,8 @@ function CalendarScreen({ view }: { view: CalendarView }) {
           <NextCollection key={type.id} type={type} place={place} collections={collections} today={today} />
         ))}
       </ul>
+
+      {!view.offline && <ReportEntry cityId={city.id} placeId={place.id} cityGroupId={city.cityGroup?.id ?? null} />}
 
       <h2>Exceptions et jours fériés</h2>
       <Changes collections={collections} today={today} />

@@ -6,6 +6,7 @@ import { chosenPlace, currentCityId, deviceId, read, write } from '../store.ts';
 import { ContactBlock, groupOfCity } from '../contact.tsx';
 import type { ChatAvailability, ChatMessage, CityGroup, Conversation, Listing } from '../types.ts';
 import { Loading, NeedCity, OfflineNotice, Problem, Title, useResource } from '../ui.tsx';
+import { withAppLinks } from '../app-links.tsx';
 
 interface SavedConversation {
   id: string;
@@ -196,7 +197,8 @@ function ConversationView(props: { cityId: string; initial: ChatMessage[]; initi
         {messages.map((m) => (
           <li key={m.id} class={`message ${m.role}`}>
             <span class="who">{WHO[m.role]}</span>
-            <p>{m.content}</p>
+            {/* The service's words may name the app's screens (« /signaler?type=… »): links there; the citizen's own stay text. */}
+            <p>{m.role === 'user' ? m.content : withAppLinks(m.content)}</p>
           </li>
         ))}
         {sending && (

@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, getLive } from '../api.ts';
 import { WASTE_TYPE_PARAM } from '../links.ts';
+import { Link } from '../../shared/router.tsx';
+import { FULL_POINT, reportPath } from '../requests.ts';
 import { canLocate, currentPosition, wasDenied } from '../position.ts';
 import { currentCityId } from '../store.ts';
 import { distanceLabel, openingLabel } from '../text.ts';
@@ -175,13 +177,16 @@ export function RecyclingPoints() {
                       {p.materials.map((id) => typeName.get(id)).filter(Boolean).join(', ')}
                     </p>
                   )}
-                  {p.latitude !== null && p.longitude !== null && (
-                    <p>
+                  <p class="point-links">
+                    {p.latitude !== null && p.longitude !== null && (
                       <a href={directionsUrl({ lat: p.latitude, lon: p.longitude }, position)} rel="noopener">
                         Itinéraire<span class="visually-hidden"> vers {p.name}</span>
                       </a>
-                    </p>
-                  )}
+                    )}
+                    <Link href={reportPath({ type: FULL_POINT, cityId: cityId!, recyclingPointId: p.id })}>
+                      Point plein{NBSP}?<span class="visually-hidden"> Signaler {p.name}</span>
+                    </Link>
+                  </p>
                 </li>
               );
             })}
