@@ -1,10 +1,11 @@
 // The console's « Demandes » screens (docs/console.md, Demandes) in headless Chromium, against a real server on both
 // databases: requests filed through the public API (one with a photo and a position) listed oldest first with the
 // overdue flag, filtered in the address, counted in the navigation; a request handled (planned for a day, a public
-// reply and an internal note, a 412 conflict overwritten, rejected with its reason at its field), its photo and its
-// position shown, then erased; a request type with a list question added in the catalogue and found in the public
-// catalogue; a request filed while the queue is open appearing in it live; keyboard only on the main path; a phone's
-// width.
+// reply and an internal note, a 412 conflict overwritten, rejected with its reason at its field, given to another agent
+// of the group chosen from those who may have it, then to oneself), its photo and its position shown, then erased; a
+// request of a commune hidden from residents naming its recycling point and waste type; a request type with a list
+// question added in the catalogue and found in the public catalogue; a request filed while the queue is open appearing
+// in it live; keyboard only on the main path; a phone's width.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
@@ -74,6 +75,9 @@ for (const kind of testDatabaseKinds()) {
       const server = await startConsoleServer(t, kind, { clock });
       const { origin } = server;
       await createAgent(server, { email: 'lena@brest.fr', name: 'Léna Caradec', permissions: ['REQUESTS', 'CITIES', 'CHAT_CONVERSATIONS'] });
+      // Another agent of the group who may be given its requests, and one who may not (no REQUESTS).
+      const yann = await createAgent(server, { email: 'yann@brest.fr', name: 'Yann Le Gall', permissions: ['REQUESTS'] });
+      await createAgent(server, { email: 'awa@brest.fr', name: 'Awa Diallo', permissions: ['CITIES'] });
       const { city, place } = await brest(server);
 
       const photoId = await uploadPhoto(origin);
@@ -236,15 +240,43 @@ for (const kind of testDatabaseKinds()) {
         ['Ce bac appartient à un bailleur : adressez-vous à lui.'],
       );
 
-      // Assigned to the agent: the queue's « moi ».
-      await page.getByRole('form', { name: 'Attribuer la demande' }).getByLabel('Attribuée à').selectOption({ label: 'Moi (Léna Caradec)' });
-      await page.getByRole('form', { name: 'Attribuer la demande' }).getByRole('button', { name: 'Enregistrer' }).click();
+      // Assigned to another agent of the group, though Léna does not read the accounts (USERS): the agents who may be
+      // given the group's requests are offered, « Moi » first; then to herself: the queue's « moi ».
+      const assignee = page.getByRole('form', { name: 'Attribuer la demande' });
+      await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
+      assert.deepEqual(await assignee.getByLabel('Attribuée à').locator('option').allInnerTexts(), ['Personne', 'Moi (Léna Caradec)', 'Yann Le Gall']);
+      await assignee.getByLabel('Attribuée à').selectOption({ label: 'Yann Le Gall' });
+      await assignee.getByRole('button', { name: 'Enregistrer' }).click();
+      await page.getByRole('status').filter({ hasText: 'La demande est attribuée à Yann Le Gall.' }).waitFor();
+      stored = await readRequest(origin, auth, broken.id);
+      assert.deepEqual([stored.body.assignedTo, stored.body.assignedToName], [yann.id, 'Yann Le Gall']);
+      await facts.locator('dd', { hasText: 'Yann Le Gall' }).waitFor();
+      await assignee.getByLabel('Attribuée à').selectOption({ label: 'Moi (Léna Caradec)' });
+      await assignee.getByRole('button', { name: 'Enregistrer' }).click();
       await page.getByRole('status').filter({ hasText: 'La demande vous est attribuée.' }).waitFor();
 
       // Erased for a resident who asks to be forgotten.
       await page.getByRole('button', { name: 'Effacer la demande' }).click();
       await page.getByRole('status').filter({ hasText: `Demande ${broken.reference} effacée` }).waitFor();
       assert.equal((await readRequest(origin, auth, broken.id)).status, 404);
+
+      // A full recycling point of a commune since hidden from residents (NON_ACTIF): its point and waste type are still
+      // named, from the request itself.
+      const db = server.database.db;
+      const guipavas = await db.selectFrom('city').select('id').where('city_group_id', '=', server.groupId).where('name', '=', 'Guipavas').executeTakeFirstOrThrow();
+      const point = await db.selectFrom('recycling_point').select(['id', 'name']).where('city_id', '=', guipavas.id).orderBy('name').executeTakeFirstOrThrow();
+      const wasteType = await db.selectFrom('waste_type').select(['id', 'name']).where('city_id', '=', guipavas.id).orderBy('name').executeTakeFirstOrThrow();
+      const full = await fileRequest(origin, {
+        deviceId: 'device-console-4', cityId: guipavas.id, typeCode: 'point-apport-plein', recyclingPointId: point.id, wasteTypeId: wasteType.id,
+        description: 'La borne déborde.',
+      });
+      await db.updateTable('city').set({ status: 'NON_ACTIF' }).where('id', '=', guipavas.id).execute();
+      assert.equal((await fetch(`${origin}/public/cities/${guipavas.id}`)).status, 404, 'the commune is hidden from residents');
+      await page.goto(`${origin}/console/demandes/${full.id}`);
+      await page.getByRole('heading', { level: 1, name: `Demande ${full.reference}\u00a0: Point d’apport plein` }).waitFor();
+      await facts.getByText('La borne déborde.').waitFor();
+      const named = await facts.evaluate((dl) => Object.fromEntries([...dl.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])));
+      assert.deepEqual([named['Commune'], named['Type de déchets'], named['Point d’apport']], ['Guipavas', wasteType.name, point.name]);
 
       // The catalogue: a type with a list question, found in the public catalogue.
       await nav.getByRole('link', { name: 'Communes' }).click();

@@ -35,6 +35,8 @@ export type NoticeAudience = GetJson<'/admin/notices/audience'>;
 /** A resident's request as agents handle it (docs/api.md, resident requests), in the queue and on its page. */
 export type AdminRequest = GetJson<'/admin/requests/{id}'>;
 export type RequestStatus = AdminRequest['status'];
+/** Whom a group's requests may be assigned to: its agents holding REQUESTS, and the super admins. */
+export type RequestAgent = GetJson<'/admin/city-groups/{id}/request-agents'>[number];
 /** A request type of a group's catalogue, inactive ones too. */
 export type AdminRequestType = GetJson<'/admin/request-types/{id}'>;
 export type RequestTypeField = AdminRequestType['fields'][number];

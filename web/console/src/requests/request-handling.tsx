@@ -2,13 +2,13 @@
 // « Rejetée ») and its assignee, each a form of the console's editor (the request's ETag as If-Match, a 412 shown as
 // the conflict with what the other agent saved, the API's refusal at its field).
 import { useEffect } from 'preact/hooks';
-import { currentUser, getAll, holds, type User } from '../api.ts';
+import { currentUser, get } from '../api.ts';
 import { DateField } from '../date-field.tsx';
 import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
 import { useEditor, type Editor } from '../editor.tsx';
 import { SelectField, TextArea } from '../form-fields.tsx';
 import { frenchDate } from '../french.ts';
-import type { AdminRequest, RequestStatus } from '../types.ts';
+import type { AdminRequest, RequestAgent, RequestStatus } from '../types.ts';
 import { useResource } from '../ui.tsx';
 import { REQUEST_STATUS_LABELS, REQUEST_STATUSES } from './request-text.ts';
 
@@ -93,14 +93,8 @@ interface AssigneeForm {
   assignedTo: string;
 }
 
-/** The agents a request of `groupId` may be given to: those of the group holding REQUESTS, for an agent who reads the accounts (USERS). */
-async function loadAgents(groupId: string): Promise<Pick<User, 'id' | 'name'>[]> {
-  if (!holds(currentUser(), 'USERS')) return [];
-  const users = await getAll<User>('/admin/users').catch(() => []);
-  return users
-    .filter((u) => u.active && (u.superAdmin || (u.permissions.includes('REQUESTS') && u.cityGroupIds.includes(groupId))))
-    .sort((a, b) => a.name.localeCompare(b.name, 'fr'));
-}
+/** The agents a request of `groupId` may be given to (what `assignedTo` accepts), by name; none when they cannot be read. */
+const loadAgents = (groupId: string) => get<RequestAgent[]>(`/admin/city-groups/${groupId}/request-agents`).catch((): RequestAgent[] => []);
 
 export function AssigneeEditor({
   request,
@@ -123,9 +117,14 @@ export function AssigneeEditor({
       onChanged(r.assignedTo === null ? 'La demande n’est plus attribuée.' : r.assignedTo === me.id ? 'La demande vous est attribuée.' : `La demande est attribuée à ${r.assignedToName}.`),
   });
   useFollow(editor, version);
+  // The agent first, then the group's agents by name, then the current assignee when they are no longer one of them
+  // (their access changed since), kept so that the form shows the request as it is.
   const known = new Map<string, string>([[me.id, `Moi (${me.name})`]]);
-  if (request.assignedTo && request.assignedTo !== me.id) known.set(request.assignedTo, request.assignedToName ?? 'Un autre agent');
   for (const agent of agents.data ?? []) if (!known.has(agent.id)) known.set(agent.id, agent.name);
+  if (request.assignedTo && !known.has(request.assignedTo)) {
+    const name = request.assignedToName ?? 'Un autre agent';
+    known.set(request.assignedTo, agents.data ? `${name} (ne peut plus recevoir de demandes)` : name);
+  }
   const nameOf = (id: unknown) => (id ? (known.get(String(id)) ?? 'Un autre agent') : 'Personne');
   return (
     <EditorForm
@@ -139,7 +138,6 @@ export function AssigneeEditor({
       {(f) => (
         <SelectField
           label="Attribuée à"
-          hint={holds(me, 'USERS') ? undefined : 'Vous pouvez vous attribuer la demande, ou la rendre à personne.'}
           value={f.assignedTo}
           error={fieldError(editor, 'assignedTo')}
           options={[{ value: '', label: 'Personne' }, ...[...known].map(([value, label]) => ({ value, label }))]}

@@ -4,14 +4,13 @@
 // stream) read it again, as do the agent's own changes.
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, getAll, request } from '../api.ts';
+import { ApiError, getAll, request } from '../api.ts';
 import type { CannedReply } from '../chat-types.ts';
 import { frenchDate } from '../french.ts';
 import { listenTo, REQUEST_EVENTS } from '../live.ts';
 import { refreshRequestCounts } from '../request-counts.ts';
 import type { ScreenProps } from '../screens.ts';
 import type { AdminRequest, AdminRequestType } from '../types.ts';
-import type { City } from '../../../shared/types.ts';
 import { Breadcrumbs, Loaded, Notices, Problem, Title, useResource } from '../ui.tsx';
 import { AssigneeEditor, StatusEditor } from '../requests/request-handling.tsx';
 import { RequestPhotos } from '../requests/request-photos.tsx';
@@ -24,20 +23,17 @@ import '../requests/requests.css';
 
 interface Context {
   type: AdminRequestType | null;
-  /** The published commune, for its waste types' and recycling points' names (null when it is not published). */
-  city: City | null;
   canned: CannedReply[];
 }
 
-/** What names the request's parts, read once per request: its type's fields, its commune, the group's canned replies. */
-async function loadContext(r: Pick<AdminRequest, 'cityGroupId' | 'cityId' | 'typeCode'>): Promise<Context> {
-  const [types, city, canned] = await Promise.all([
+/** What the request's page reads beside it, once per request: its type's questions, the group's canned replies. */
+async function loadContext(r: Pick<AdminRequest, 'cityGroupId' | 'typeCode'>): Promise<Context> {
+  const [types, canned] = await Promise.all([
     getAll<AdminRequestType>(`/admin/city-groups/${r.cityGroupId}/request-types`).catch(() => []),
-    get<City>(`/public/cities/${r.cityId}`).catch(() => null),
     // The canned replies need CHAT_CONVERSATIONS: without it, none are offered.
     getAll<CannedReply>(`/admin/city-groups/${r.cityGroupId}/canned-replies`).catch(() => []),
   ]);
-  return { type: types.find((t) => t.code === r.typeCode) ?? null, city, canned };
+  return { type: types.find((t) => t.code === r.typeCode) ?? null, canned };
 }
 
 export default function RequestScreen({ params }: ScreenProps) {
@@ -45,7 +41,7 @@ export default function RequestScreen({ params }: ScreenProps) {
   const url = `/admin/requests/${id}`;
   const details = useResource(`request:${id}`, () => request<AdminRequest>('GET', url));
   const r = details.data?.data ?? null;
-  const context = useResource(r ? `request-context:${r.cityGroupId}:${r.cityId}:${r.typeCode}` : null, () => loadContext(r!));
+  const context = useResource(r ? `request-context:${r.cityGroupId}:${r.typeCode}` : null, () => loadContext(r!));
   // Bumped when the request changed elsewhere than in a form: the forms holding nothing of the agent's read it again.
   const [versions, setVersions] = useState({ status: 0, assignee: 0 });
   const bump = (except?: 'status' | 'assignee') =>
@@ -181,8 +177,6 @@ export default function RequestScreen({ params }: ScreenProps) {
 }
 
 function Facts({ request: r, context }: { request: AdminRequest; context: Context | null }) {
-  const wasteType = context?.city?.wasteTypes.find((w) => w.id === r.wasteTypeId)?.name;
-  const point = context?.city?.recyclingPoints.find((p) => p.id === r.recyclingPointId)?.name;
   const fields = context?.type?.fields ?? [];
   const answered = Object.keys(r.attributes);
   // The type's questions in its order, then answers to questions it no longer asks (by their code).
@@ -191,9 +185,9 @@ function Facts({ request: r, context }: { request: AdminRequest; context: Contex
     ['Type', r.typeName],
     ['Commune', r.cityName],
     ...(r.placeName ? [['Secteur', r.placeName] as [string, string]] : []),
-    ...(r.wasteTypeId ? [['Type de déchets', wasteType ?? 'Un type de déchets de la commune'] as [string, string]] : []),
+    ...(r.wasteTypeId ? [['Type de déchets', r.wasteTypeName ?? 'Un type de déchets de la commune'] as [string, string]] : []),
     ...(r.date ? [['Jour concerné', frenchDate(r.date)] as [string, string]] : []),
-    ...(r.recyclingPointId ? [['Point d’apport', point ?? 'Un point d’apport de la commune'] as [string, string]] : []),
+    ...(r.recyclingPointId ? [['Point d’apport', r.recyclingPointName ?? 'Un point d’apport de la commune'] as [string, string]] : []),
     ...(r.address ? [['Adresse', r.address] as [string, string]] : []),
     ['Description', r.description ?? 'Effacée (durée de conservation passée)'],
     ...codes.map((code): [string, string] => {
