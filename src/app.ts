@@ -43,6 +43,8 @@ import challengeAdminRoutes from './challenges/admin-routes.ts';
 import consoleAdminRoutes from './console/admin-routes.ts';
 import noticeAdminRoutes from './notices/admin-routes.ts';
 import requestAdminRoutes from './requests/admin-routes.ts';
+import open311Routes from './open311/routes.ts';
+import open311AdminRoutes from './open311/admin-routes.ts';
 import webRoutes from './web/routes.ts';
 
 /** Returns the current time; injected so that time-dependent rules are tested without sleeping. */
@@ -86,6 +88,8 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [reminderRoutes, '/public', 'public'],
   [noticeRoutes, '/public', 'public'],
   [requestRoutes, '/public', 'public'],
+  // Open311 GeoReport v2 for the city groups' partners (docs/api.md, Open311): public data, with the public API's edge.
+  [open311Routes, '', 'public'],
   [consoleRoutes, '/chat', 'agent'],
   [authRoutes, '/auth', 'agent'],
   [authAdminRoutes, '/admin', 'admin'],
@@ -102,6 +106,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [consoleAdminRoutes, '/admin', 'admin'],
   [noticeAdminRoutes, '/admin', 'admin'],
   [requestAdminRoutes, '/admin', 'admin'],
+  [open311AdminRoutes, '/admin', 'admin'],
   [webRoutes, '', 'web'],
 ];
 

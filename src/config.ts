@@ -116,6 +116,18 @@ export interface Config {
   readonly reminderConfirmationsPerIp: number;
   /** Tests only: push endpoints may be `http` and on loopback (the tests' own push service). Never in production. */
   readonly webPushAllowInsecureEndpoints: boolean;
+  /**
+   * The report form's map (MAP_TILE_URL, MAP_TILE_ATTRIBUTION); null: no map, and the residents' browsers reach no
+   * other server than this one. The tiles' origin joins the web app's CSP `img-src`.
+   */
+  readonly mapTiles: MapTiles | null;
+}
+
+export interface MapTiles {
+  /** XYZ raster tiles, 256 px, Web Mercator: `https://tile.example.org/{z}/{x}/{y}.png`. */
+  readonly url: string;
+  /** The credit the tile server asks for, shown on the map. */
+  readonly attribution: string;
 }
 
 /**
@@ -253,6 +265,42 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+/** The credit OpenStreetMap's tiles require, and the default one: most tile servers draw OpenStreetMap's data. */
+export const DEFAULT_MAP_TILE_ATTRIBUTION = '© les contributeurs d’OpenStreetMap';
+
+/**
+ * Hosts a tile server may be reached on over plain http: this machine only (a tile server beside the service, or a
+ * test's). By name, not by address range: the CSP names the origin, and CSP cannot name an IPv6 address.
+ */
+const LOOPBACK_TILE_HOSTS = ['localhost', '127.0.0.1'];
+
+/**
+ * MAP_TILE_URL: an https URL (http on loopback) holding `{z}`, `{x}` and `{y}` and no other placeholder (no `{s}`
+ * subdomains: the CSP allows one origin), without credentials (every browser reads it).
+ */
+function tileTemplate(env: Env, name: string): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  const missing = ['{z}', '{x}', '{y}'].filter((placeholder) => !raw.includes(placeholder));
+  if (missing.length > 0) {
+    throw new ConfigError(`${name} must hold {z}, {x} and {y} (such as https://tile.openstreetmap.org/{z}/{x}/{y}.png); ${missing.join(', ')} missing`);
+  }
+  const other = /\{(?![zxy]\})[^}]*\}/.exec(raw);
+  if (other) throw new ConfigError(`${name} may hold only the placeholders {z}, {x} and {y}, got ${other[0]} (name one server: no {s} subdomains)`);
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  const loopback = LOOPBACK_TILE_HOSTS.includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
+    throw new ConfigError(`${name} must use https: (http: only on localhost or 127.0.0.1), got ${parsed.protocol}//${parsed.host}`);
+  }
+  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not hold a user or password: every resident's browser reads it`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
@@ -268,6 +316,11 @@ export function loadConfig(env: Env = process.env): Config {
   const vapidPrivateKey = vapidKey(env, 'VAPID_PRIVATE_KEY', 32);
   if ((vapidPublicKey === null) !== (vapidPrivateKey === null)) {
     throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither (a pair is then kept in the database)');
+  }
+  const mapTileUrl = tileTemplate(env, 'MAP_TILE_URL');
+  const mapTileAttribution = str(env, 'MAP_TILE_ATTRIBUTION');
+  if (mapTileAttribution !== null && mapTileUrl === null) {
+    throw new ConfigError('MAP_TILE_ATTRIBUTION has no use without MAP_TILE_URL: set the tile server too, or neither');
   }
   return Object.freeze({
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -318,5 +371,6 @@ export function loadConfig(env: Env = process.env): Config {
     remindersWorker: bool(env, 'REMINDERS_WORKER', true),
     reminderConfirmationsPerIp: int(env, 'REMINDER_CONFIRMATIONS_PER_IP', 20, 1, 1_000_000),
     webPushAllowInsecureEndpoints: bool(env, 'WEB_PUSH_ALLOW_INSECURE_ENDPOINTS', false),
+    mapTiles: mapTileUrl === null ? null : Object.freeze({ url: mapTileUrl, attribution: mapTileAttribution ?? DEFAULT_MAP_TILE_ATTRIBUTION }),
   });
 }

@@ -34,7 +34,7 @@ export const AuditEntrySchema = Type.Object(
 export type AuditEntry = Static<typeof AuditEntrySchema>;
 
 export const AuditQuery = Type.Object({
-  entity: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z]{0,63}$', description: 'Only entries of this kind (`exception`, `user`…)' })),
+  entity: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]{0,63}$', description: 'Only entries of this kind (`exception`, `user`…)' })),
   entityId: Type.Optional(Uuid('Only entries of this record')),
   from: Type.Optional(Timestamp('Entries at or after this time')),
   to: Type.Optional(Timestamp('Entries at or before this time')),

@@ -55,7 +55,14 @@ export const holdsPermission = (agent: AdminAgent, permissions: readonly Permiss
  * answers are never stored by a cache. Call it inside the area's admin plugin, not through fastify-plugin, so that
  * its hook stays there.
  */
-export function requireAdminAgent(app: FastifyInstance, permissions: Permission | readonly Permission[]): void {
+export function requireAdminAgent(
+  app: FastifyInstance,
+  permissions: Permission | readonly Permission[],
+  options: {
+    /** The 403 of any agent but a super admin, for routes that are theirs alone (Open311 keys): refused before `If-Match`. */
+    superAdminOnly?: () => Error;
+  } = {},
+): void {
   const needed: readonly Permission[] = typeof permissions === 'string' ? [permissions] : permissions;
   // Once per context: an area's admin plugin may hold several guarded plugins.
   if (!app.hasRequestDecorator('adminAgent')) app.decorateRequest('adminAgent', null);
@@ -66,6 +73,7 @@ export function requireAdminAgent(app: FastifyInstance, permissions: Permission 
     if (!consoleJwtSecret) throw errors.authNotConfigured();
     const agent = await agentOfToken(app.db, bearerToken(request.headers.authorization), consoleJwtSecret, app.clock());
     if (!holdsPermission(agent, needed)) throw errors.adminPermission(needed);
+    if (options.superAdminOnly && !agent.superAdmin) throw options.superAdminOnly();
     // Every admin change or deletion is conditional: a blind write could undo someone else's change unseen.
     if ((request.method === 'PATCH' || request.method === 'DELETE') && request.headers['if-match'] === undefined) {
       throw errors.preconditionRequired();

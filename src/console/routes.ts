@@ -184,6 +184,8 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
   app.get(
     '/events',
     {
+      // A stream answers GET alone: a HEAD would hold its connection open for nothing.
+      exposeHeadRoute: false,
       schema: {
         ...guarded,
         operationId: 'streamConsoleEvents',

@@ -19,6 +19,8 @@ import * as collectionsThatMove from './migrations/0018-collections-that-move.ts
 import * as serviceNotices from './migrations/0019-service-notices.ts';
 import * as residentRequests from './migrations/0020-resident-requests.ts';
 import * as requestChanges from './migrations/0021-request-changes.ts';
+import * as bulkyPickups from './migrations/0022-bulky-pickups.ts';
+import * as open311Keys from './migrations/0023-open311-keys.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +43,8 @@ const migrations: Record<string, Migration> = {
   '0019-service-notices': serviceNotices,
   '0020-resident-requests': residentRequests,
   '0021-request-changes': requestChanges,
+  '0022-bulky-pickups': bulkyPickups,
+  '0023-open311-keys': open311Keys,
 };
 
 const provider: MigrationProvider = {

@@ -636,11 +636,21 @@ export interface RequestUpdateTable {
 }
 
 /** An e-mail owed to a requester: the receipt, or one per public update (migration 0020). */
+/** A city's bulky-waste pickup day: its capacity and the bookings it holds (migration 0022). */
+export interface BulkyPickupDayTable {
+  city_id: string;
+  day: Day;
+  capacity: number;
+  booked: Generated<number>;
+  updated_at: Timestamp;
+}
+
 export interface RequestMailTable {
   id: string;
   request_id: string;
   update_id: string | null;
-  kind: 'RECEIPT' | 'UPDATE';
+  /** `PICKUP_EVE`: a booking's evening-before message (migration 0022). */
+  kind: 'RECEIPT' | 'UPDATE' | 'PICKUP_EVE';
   status: 'PENDING' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
@@ -665,6 +675,18 @@ export interface RequestPhotoTable {
   height: number;
   bytes: Uint8Array;
   created_at: Timestamp;
+}
+
+/** An Open311 partner's API key (migration 0023): only its SHA-256 is kept. */
+export interface Open311KeyTable {
+  id: string;
+  city_group_id: string;
+  name: string;
+  /** SHA-256 of the key, hex. */
+  key_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_used_at: Timestamp | null;
 }
 
 export interface DB {
@@ -719,5 +741,7 @@ export interface DB {
   request_update: RequestUpdateTable;
   request_photo: RequestPhotoTable;
   request_mail: RequestMailTable;
+  bulky_pickup_day: BulkyPickupDayTable;
   mailbox_day: MailboxDayTable;
+  open311_key: Open311KeyTable;
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailable } from '../db/errors.ts';
 import { DomainError, errors, messages, statusName } from '../kernel/errors.ts';
-import { securityHeaders } from './public-headers.ts';
+import { isOpen311Url, open311ErrorPayload } from './open311-errors.ts';
 import { nulCharacterMessage, validationField, validationMessage } from '../kernel/validation-messages.ts';
 
 export interface ErrorBody {
@@ -101,11 +101,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
   const status = known?.status ?? 400;
-  reply
-    .code(status)
-    .headers(securityHeaders(request.raw.url ?? ''))
-    .type('application/json; charset=utf-8')
-    .send(errorBody(status, known?.message ?? messages.badRequest, known?.code ?? 'badRequest'));
+  const url = request.raw.url ?? '';
+  reply.code(status).headers(request.server.edgeHeaders.forUrl(url));
+  // Open311's clients read the standard's errors, whatever failed (docs/api.md, Open311).
+  if (isOpen311Url(url)) {
+    const { type, body } = open311ErrorPayload(url, status, known?.message ?? messages.badRequest);
+    reply.type(type).send(body);
+    return;
+  }
+  reply.type('application/json; charset=utf-8').send(errorBody(status, known?.message ?? messages.badRequest, known?.code ?? 'badRequest'));
 }
 
 /** The JSON name (`a.b[0]`) of the first text holding a NUL character within a field's value, if any. */

@@ -24,6 +24,21 @@ Conventions (docs/api.md in the repository says more):
   judged at request time and may be served from the service's cache for up to 60 seconds, like any browser cache.
 - Bodies over 100 KiB answer 413; unknown body fields are ignored; a JSON number sent as a string is a 400.`;
 
+// The residents' requests have a back-office page of their own: with them the back office passed 140 operations.
+// Bookings of bulky-waste pickups are requests: their days and the group's assignees go with them.
+const aboutRequests = (path: string) =>
+  /^\/admin\/(requests|request-types)(\/|$)|^\/admin\/city-groups\/[^/]+\/(request-types|request-agents)$|^\/admin\/cities\/[^/]+\/bulky-pickups(\/|$)/.test(path);
+// The partners' keys are the back office's, shown beside the interface they open.
+const aboutOpen311 = (path: string) => path.startsWith('/open311/') || /^\/admin\/open311-keys(\/|$)/.test(path);
+
+/** The pages of the API documentation, by their address: which paths of the document each shows (see below). */
+export const DOCS_PAGES: Readonly<Record<string, (path: string) => boolean>> = {
+  '/docs': (path) => !path.startsWith('/admin') && !aboutOpen311(path),
+  '/docs/open311': aboutOpen311,
+  '/docs/admin': (path) => (path.startsWith('/admin') || path.startsWith('/auth')) && !aboutRequests(path) && !aboutOpen311(path),
+  '/docs/admin-requests': aboutRequests,
+};
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     // A schema with an `$id` (`City`, `Error`…) is named by it under components.schemas, so that a generated client
@@ -98,6 +113,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'dumping, filed with the type’s rules from a city group’s catalogue and followed by the device that filed it. Agents ' +
             'holding REQUESTS handle them under /admin/requests.',
         },
+        {
+          name: 'open311',
+          description:
+            'Open311 GeoReport v2 (http://wiki.open311.org/GeoReport_v2) for the city groups’ partners (docs/api.md, Open311), under ' +
+            '/open311/v2 in JSON (`.json`) and XML (`.xml`): discovery, the services (a group’s request types), their definitions, ' +
+            'requests filed with a partner’s API key (a form) and listed without anything personal. `jurisdiction_id` is a city ' +
+            'group’s SIREN. Failures are always the standard’s `[{code, description}]` (`<errors><error>…` in XML), never the ' +
+            'error body of the rest of the API. Keys are made by a super admin at /admin/open311-keys.',
+        },
         { name: 'operations', description: 'Health and readiness probes' },
         {
           name: 'console',
@@ -139,8 +163,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // BaseLayout: the page without Swagger's top bar, whose logo is an SVG carrying an inline <style> that the docs'
   // Content-Security-Policy (public-headers.ts, no 'unsafe-inline') refuses; the bar's "explore" box has no use here.
   //
-  // Three pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
-  // office, /docs/admin-requests the back office of residents' requests. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
+  // Four pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
+  // office, /docs/admin-requests the back office of residents' requests and bulky-waste pickups, /docs/open311 the
+  // partners' Open311 interface with its keys. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
   // tags and nothing more), and the back office alone has over 100; /openapi.json stays the whole document.
   const page = (routePrefix: string, keep: (path: string) => boolean) =>
     app.register(
@@ -155,10 +180,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         });
       }),
     );
-  // The residents' requests have a back-office page of their own: with them the back office passed 140 operations.
-  const aboutRequests = (path: string) => /^\/admin\/(requests|request-types)(\/|$)|^\/admin\/city-groups\/[^/]+\/request-types$/.test(path);
-  await page('/docs', (path) => !path.startsWith('/admin'));
-  await page('/docs/admin', (path) => (path.startsWith('/admin') || path.startsWith('/auth')) && !aboutRequests(path));
-  await page('/docs/admin-requests', (path) => aboutRequests(path));
+  for (const [routePrefix, keep] of Object.entries(DOCS_PAGES)) await page(routePrefix, keep);
   app.get('/openapi.json', { schema: { hide: true }, config: { audience: 'docs' } }, async () => app.swagger());
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Audience } from './audience.ts';
-import { isApiPath, isPublicUrl, WEB_APP_CSP } from './url-space.ts';
+import { isApiPath, isPublicUrl, tileOrigin, webAppCsp } from './url-space.ts';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',
@@ -41,44 +41,52 @@ const PREFLIGHT = {
   'access-control-max-age': '600',
 };
 
-/** The header sets, built once: a request only picks its set. */
-const HEADER_SETS = {
-  public: { ...SECURITY, 'content-security-policy': API_CSP, 'cross-origin-resource-policy': 'cross-origin', ...PUBLIC_CORS },
-  api: { ...SECURITY, 'content-security-policy': API_CSP },
-  docs: { ...SECURITY, 'content-security-policy': DOCS_CSP },
-  webApp: { ...SECURITY, 'content-security-policy': WEB_APP_CSP },
-};
+/** The headers of routed answers by audience, and of unrouted ones by URL: built once per app, a request only picks its set. */
+export interface EdgeHeaders {
+  /**
+   * The headers of a routed answer, by its route's audience. Headers suited to a JSON API: nothing here is meant to be
+   * framed, sniffed or run as a page, except the human-readable docs and the web app, each under a policy of its own;
+   * CORS on the public API.
+   */
+  readonly byAudience: Readonly<Record<Exclude<Audience, 'fallback'>, Record<string, string>>>;
+  /**
+   * The headers of an answer to a URL no route answers (a 404, the web app's catch-all), by the space the URL falls
+   * in. Also used for answers written before any hook runs (a URL the router cannot decode), so that a browser can
+   * read those errors too.
+   */
+  forUrl(url: string): Record<string, string>;
+}
 
-/**
- * The headers of a routed answer, by its route's audience. Headers suited to a JSON API: nothing here is meant to be
- * framed, sniffed or run as a page, except the human-readable docs and the web app, each under a policy of its own;
- * CORS on the public API.
- */
-export const AUDIENCE_HEADERS: Record<Exclude<Audience, 'fallback'>, Record<string, string>> = {
-  public: HEADER_SETS.public,
-  admin: HEADER_SETS.api,
-  agent: HEADER_SETS.api,
-  operations: HEADER_SETS.api,
-  docs: HEADER_SETS.docs,
-  web: HEADER_SETS.webApp,
-};
+declare module 'fastify' {
+  interface FastifyInstance {
+    edgeHeaders: EdgeHeaders;
+  }
+}
 
-/**
- * The headers of an answer to a URL no route answers (a 404, the web app's catch-all), by the space the URL falls
- * in. Also used for answers written before any hook runs (a URL the router cannot decode), so that a browser can
- * read those errors too.
- */
-export function securityHeaders(url: string): Record<string, string> {
-  if (isPublicUrl(url)) return HEADER_SETS.public;
-  if (url.startsWith('/docs')) return HEADER_SETS.docs;
-  return isApiPath(url) ? HEADER_SETS.api : HEADER_SETS.webApp;
+/** The header sets of a deployment: only the web app's CSP depends on its configuration (the map's tile server, if any). */
+export function edgeHeaders(mapTileUrl: string | null): EdgeHeaders {
+  const sets = {
+    public: { ...SECURITY, 'content-security-policy': API_CSP, 'cross-origin-resource-policy': 'cross-origin', ...PUBLIC_CORS },
+    api: { ...SECURITY, 'content-security-policy': API_CSP },
+    docs: { ...SECURITY, 'content-security-policy': DOCS_CSP },
+    webApp: { ...SECURITY, 'content-security-policy': webAppCsp(tileOrigin(mapTileUrl)) },
+  };
+  return {
+    byAudience: { public: sets.public, admin: sets.api, agent: sets.api, operations: sets.api, docs: sets.docs, web: sets.webApp },
+    forUrl(url) {
+      if (isPublicUrl(url)) return sets.public;
+      if (url.startsWith('/docs')) return sets.docs;
+      return isApiPath(url) ? sets.api : sets.webApp;
+    },
+  };
 }
 
 /**
- * The preflights of the public API. The headers of every other answer are set as each request arrives
- * (request-entry.ts), so that every answer, errors included, carries them.
+ * The app's header sets (`app.edgeHeaders`), and the preflights of the public API. The headers of every other answer
+ * are set as each request arrives (request-entry.ts), so that every answer, errors included, carries them.
  */
 async function publicHeaders(app: FastifyInstance) {
+  app.decorate('edgeHeaders', edgeHeaders(app.config.mapTiles?.url ?? null));
   // Preflights of the public API. A bare OPTIONS (no Origin, no Access-Control-Request-Method) gets the same
   // empty 204: every answer is JSON or empty.
   for (const url of ['/public', '/public/*']) {

@@ -1,6 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { AUDIENCE_HEADERS, securityHeaders } from './public-headers.ts';
 import { setRateHeaders, tooManyRequests, type RateVerdict } from './rate-limit.ts';
 import { withTransportSecurity } from './transport-security.ts';
 import { isPublicUrl } from './url-space.ts';
@@ -21,6 +20,7 @@ import { isPublicUrl } from './url-space.ts';
  */
 async function requestEntry(app: FastifyInstance) {
   const limit = app.publicRateLimit;
+  const headers = app.edgeHeaders;
 
   /** After the count: the 429, the cached answer, or the headers and the rest of the lifecycle. */
   const proceed = (
@@ -32,7 +32,7 @@ async function requestEntry(app: FastifyInstance) {
   ) => {
     // Past the limit, the 429 wins over a cached answer.
     if (!verdict?.exceeded && app.answerFromCache(request, reply, config, withTransportSecurity(request, verdict && verdict.headers))) return;
-    reply.headers(AUDIENCE_HEADERS.public);
+    reply.headers(headers.byAudience.public);
     if (verdict) setRateHeaders(reply, verdict);
     done(verdict?.exceeded ? tooManyRequests(verdict) : undefined);
   };
@@ -43,11 +43,11 @@ async function requestEntry(app: FastifyInstance) {
     const audience = config.audience ?? 'fallback';
     if (audience !== 'public') {
       if (audience !== 'fallback') {
-        reply.headers(AUDIENCE_HEADERS[audience]);
+        reply.headers(headers.byAudience[audience]);
         return done();
       }
       if (!isPublicUrl(request.url)) {
-        reply.headers(securityHeaders(request.url));
+        reply.headers(headers.forUrl(request.url));
         return done();
       }
     }

@@ -13,7 +13,7 @@ export const isPublicUrl = (url: string | undefined): boolean =>
   url !== undefined && url.startsWith('/public') && (url.length === 7 || url[7] === '/' || url[7] === '?');
 
 /** The API and its documentation: never answered by the web app, not even by its client-side fallback. */
-const API_PREFIXES = ['/public', '/chat', '/auth', '/admin', '/docs', '/openapi.json', '/health', '/ready'];
+const API_PREFIXES = ['/public', '/open311', '/chat', '/auth', '/admin', '/docs', '/openapi.json', '/health', '/ready'];
 
 export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0];
@@ -21,20 +21,29 @@ export function isApiPath(url: string): boolean {
 }
 
 /**
- * The web app's Content-Security-Policy: its own scripts, styles, images and API only (everything is
- * bundled and served from here; no CDN, no inline script). Images from the CMS are same-origin media.
+ * The web app's Content-Security-Policy: its own scripts, styles, images and API only (everything is bundled and
+ * served from here; no CDN, no inline script). Images from the CMS are same-origin media. The one exception is the
+ * report form's map, when the operator configures one (MAP_TILE_URL): its tiles are images from that origin alone.
  */
-export const WEB_APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "manifest-src 'self'",
-  "worker-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function webAppCsp(tileOrigin: string | null): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    tileOrigin === null ? "img-src 'self' data:" : `img-src 'self' data: ${tileOrigin}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The web app's CSP without a map: what every deployment without MAP_TILE_URL sends. */
+export const WEB_APP_CSP = webAppCsp(null);
+
+/** The origin of a tile URL template (`https://tile.example.org/{z}/{x}/{y}.png` -> `https://tile.example.org`). */
+export const tileOrigin = (template: string | null): string | null => (template === null ? null : new URL(template).origin);

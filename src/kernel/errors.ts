@@ -9,6 +9,8 @@
  * (older messages, checked verbatim by clients' tests, keep their plain spaces).
  */
 
+import { frenchDate } from './french.ts';
+
 export const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -304,6 +306,16 @@ export const errors = {
     make('requestTypeInUse', 409)(
       `Ce type de demande est utilisé par ${uses}\u00a0demande${uses > 1 ? 's' : ''}\u00a0: désactivez-le («\u00a0active\u00a0»: false) plutôt que de le supprimer.`,
     ),
+  // Bulky-waste pickups (docs/api.md, bulky-waste pickups). The full day's message is the contract's, word for word.
+  bulkyDayFull: () => fieldError('bulkyDayFull', 409, 'attributes.slotDate')('Plus de place ce jour-là : choisissez un autre jour.'),
+  notABooking: () => make('notABooking', 409)('Cette demande n’est pas un rendez-vous d’enlèvement des encombrants\u00a0: elle ne s’annule pas.'),
+  bookingNotStanding: () => make('bookingNotStanding', 409)('Ce rendez-vous n’est plus prévu\u00a0: il ne peut pas être annulé.'),
+  cancellationClosed: () =>
+    make('cancellationClosed', 409)('Un rendez-vous s’annule jusqu’à midi la veille\u00a0: pour celui-ci, contactez le service de collecte.'),
+  pickupDayOverbooked: (day: string, booked: number) =>
+    make('pickupDayOverbooked', 409)(
+      `Le ${frenchDate(day)} compte déjà ${booked}\u00a0rendez-vous\u00a0: sa capacité ne peut pas descendre en dessous (annulez d’abord des rendez-vous).`,
+    ),
   photoTooLarge: (maxBytes: number) =>
     make('photoTooLarge', 413, { connection: 'close' }, 'file')(`Le champ «\u00a0file\u00a0» dépasse la taille maximale d’une photo (${byteSize(maxBytes)}).`),
   photoType: () =>
@@ -381,6 +393,25 @@ export const errors = {
     ),
   ownAccountLockout: () =>
     make('ownAccountLockout', 400)('Vous ne pouvez ni désactiver ni supprimer votre propre compte.'),
+
+  // Open311 (docs/api.md, Open311): written in the standard's `[{code, description}]` by src/open311, not as the JSON body.
+  open311KeyRefused: () =>
+    fieldError('open311KeyRefused', 403, 'api_key')(
+      'Le champ «\u00a0api_key\u00a0» ne désigne aucune clé valide pour ce groupement (clé absente, inconnue, révoquée ou d’un autre groupement).',
+    ),
+  jurisdictionRequired: () =>
+    fieldError('jurisdictionRequired', 400, 'jurisdiction_id')(
+      'Le champ «\u00a0jurisdiction_id\u00a0» est obligatoire\u00a0: ce service dessert plusieurs groupements (donnez le SIREN du vôtre).',
+    ),
+  jurisdictionNotFound: () =>
+    fieldError('jurisdictionNotFound', 404, 'jurisdiction_id')('Le champ «\u00a0jurisdiction_id\u00a0» ne désigne aucun groupement (SIREN inconnu).'),
+  locationNotFound: (field: string) =>
+    fieldError('locationNotFound', 400, field)(
+      `Le champ «\u00a0${field}\u00a0» ne désigne aucun lieu de collecte d’une commune de ce groupement.`,
+    ),
+  open311KeysSuperAdminOnly: () =>
+    make('open311KeysSuperAdminOnly', 403)('Seul un super administrateur peut lister, créer ou révoquer les clés Open311.'),
+  open311KeyNotFound: () => make('open311KeyNotFound', 404)('Clé Open311 introuvable'),
 } as const;
 
 export type ErrorCode = keyof typeof errors;

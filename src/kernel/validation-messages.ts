@@ -235,5 +235,9 @@ export const requestMessages = {
   plannedForRequired: 'est obligatoire pour passer la demande au statut PLANIFIEE',
   reasonRequired: 'est obligatoire pour rejeter une demande (statut REJETEE)\u00a0: le demandeur la lira',
   noBulkyPickupDay: 'ne désigne aucun jour d’enlèvement des encombrants ouvert dans cette ville',
+  bulkyDayClosed: 'désigne un jour qui n’est plus ouvert aux rendez-vous\u00a0: un jour se réserve jusqu’à midi la veille',
+  notADay: 'doit être une date réelle au format AAAA-MM-JJ',
+  rangeBackwards: 'doit être le même jour que «\u00a0from\u00a0» ou un jour après',
+  rangeTooLong: (days: number) => `doit être au plus ${days}\u00a0jours après «\u00a0from\u00a0»`,
   notAnAgent: (id: string) => `ne désigne aucun agent de ce groupe habilité aux demandes (${id})`,
 };

@@ -10,6 +10,7 @@ import { errors } from '../kernel/errors.ts';
 import { requestMessages } from '../kernel/validation-messages.ts';
 import { toAdminRequest } from './mapper.ts';
 import * as repo from './repository.ts';
+import { releasedByStaff } from './bulky-pickups.ts';
 import type { RequestRow } from './repository.ts';
 import { isOpen, type AdminRequest, type ReplyInput, type RequestPatchInput } from './schemas.ts';
 
@@ -101,6 +102,8 @@ export function requestStore(clock: () => Date): AdminStore<RequestRow, AdminReq
       // A new planned day is news to the requester as much as a new status.
       const replanned = status === 'PLANIFIEE' && plannedFor !== row.planned_for;
       const closedAt = isOpen(status) ? null : statusChanged ? now : row.closed_at;
+      // A booking the staff cancel or reject gives its day's place back (a new day they plan is theirs to judge).
+      if (statusChanged) await releasedByStaff(trx, row, status);
       await repo.updateRequest(trx, row.id, { status, assigned_to: assignedTo, planned_for: plannedFor, closed_at: closedAt, updated_at: now });
       if (statusChanged || replanned) {
         const updateId = randomUUID();

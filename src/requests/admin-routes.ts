@@ -8,6 +8,7 @@ import { requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
 import { eventStreamResponse, LastEventIdHeaders } from '../http/live-streams.ts';
 import { staffCatchUp, staffStreams } from './live.ts';
+import { bulkyAdminRoutes } from './bulky-routes.ts';
 import { replyToRequest, requestAgents, requestPhoto, requestStore } from './admin-requests.ts';
 import { requestTypeStore } from './admin-request-types.ts';
 import { AdminRequestSchema, GroupParams, PhotoParams, ReplyBody, RequestListQuery, RequestParams, requestSchemas, requestTypeSchemas } from './schemas.ts';
@@ -43,6 +44,8 @@ export default async function requestAdminRoutes(fastify: FastifyInstance) {
     service: adminService(requestTypeStore),
   });
 
+  bulkyAdminRoutes(app);
+
   const live = staffStreams(app.db, app.clock, (err) => app.log.warn({ err }, 'requests live: poll failed, trying again'));
   // Streams never end by themselves: the server's close ends them (each console reconnects elsewhere).
   app.addHook('preClose', async () => live.close());
@@ -50,6 +53,8 @@ export default async function requestAdminRoutes(fastify: FastifyInstance) {
   app.get(
     '/requests/events',
     {
+      // A stream answers GET alone: a HEAD would hold its connection open for nothing.
+      exposeHeadRoute: false,
       schema: {
         ...adminRoute,
         summary: 'The requests queue, live: a server-sent events stream of the requests that change',

@@ -56,7 +56,23 @@ export function receiptMail(request: MailRequest, links: MailLinks): MailContent
     `Demande ${request.reference} reçue\u00a0: ${request.typeName}`,
     [
       `Votre demande «\u00a0${request.typeName}\u00a0» a bien été reçue le ${frenchMoment(request.createdAt, request.timeZone)}.`,
+      ...(request.status === 'PLANIFIEE' && request.plannedFor
+        ? [`Enlèvement prévu le ${frenchDate(request.plannedFor)}\u00a0: vous pouvez annuler ce rendez-vous dans «\u00a0Mes demandes\u00a0» jusqu’à midi la veille.`]
+        : []),
       `Sa référence est ${request.reference}\u00a0: rappelez-la si vous contactez le service.`,
+    ],
+    links,
+  );
+}
+
+/** A booking's evening-before message: the pickup is tomorrow, what to put out and when. */
+export function pickupEveMail(request: MailRequest & { plannedFor: string }, items: string | null, links: MailLinks): MailContent {
+  return mail(
+    `Demain, ${frenchDate(request.plannedFor)}\u00a0: enlèvement de vos encombrants`,
+    [
+      `L’enlèvement de vos encombrants est prévu demain, ${frenchDate(request.plannedFor)} (demande ${request.reference}).`,
+      ...(items ? [`Objets annoncés\u00a0: ${items}`] : []),
+      'Sortez-les ce soir devant chez vous, sans gêner le passage, uniquement les objets annoncés.',
     ],
     links,
   );

@@ -482,8 +482,8 @@ export async function deleteRequest(db: Kysely<DB>, id: string): Promise<void> {
 }
 
 /** Whether the account may be given requests of the group: active, and holding REQUESTS there (or super admin). */
-/** The active accounts that may handle a group's requests (holding REQUESTS in it, or super admins), by name. */
-export async function requestAgentsOf(db: Kysely<DB>, groupId: string): Promise<{ id: string; name: string }[]> {
+/** The active accounts that may handle a group's requests: holding REQUESTS in it, or super admins. */
+function requestAgents(db: Kysely<DB>, groupId: string) {
   return db
     .selectFrom('account as a')
     .select(['a.id', 'a.name'])
@@ -496,28 +496,16 @@ export async function requestAgentsOf(db: Kysely<DB>, groupId: string): Promise<
           eb.exists(eb.selectFrom('account_city_group as g').select('g.account_id').whereRef('g.account_id', '=', 'a.id').where('g.city_group_id', '=', groupId)),
         ]),
       ]),
-    )
-    .orderBy('a.name')
-    .orderBy('a.id')
-    .execute();
+    );
+}
+
+/** Whom a group's requests may be assigned to, by name. */
+export async function requestAgentsOf(db: Kysely<DB>, groupId: string): Promise<{ id: string; name: string }[]> {
+  return requestAgents(db, groupId).orderBy('a.name').orderBy('a.id').execute();
 }
 
 export async function isRequestAgent(db: Kysely<DB>, accountId: string, groupId: string): Promise<{ name: string } | undefined> {
-  return db
-    .selectFrom('account as a')
-    .select('a.name')
-    .where('a.id', '=', accountId)
-    .where('a.active', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('a.super_admin', '=', true),
-        eb.and([
-          eb(sql.lit('REQUESTS'), '=', eb.fn.any('a.permissions')),
-          eb.exists(eb.selectFrom('account_city_group as g').select('g.account_id').whereRef('g.account_id', '=', 'a.id').where('g.city_group_id', '=', groupId)),
-        ]),
-      ]),
-    )
-    .executeTakeFirst();
+  return requestAgents(db, groupId).where('a.id', '=', accountId).executeTakeFirst();
 }
 
 // ---------------------------------------------------------------- e-mails and retention (the requests' worker)
@@ -544,7 +532,7 @@ export interface ClaimedMail {
   id: string;
   request_id: string;
   update_id: string | null;
-  kind: 'RECEIPT' | 'UPDATE';
+  kind: 'RECEIPT' | 'UPDATE' | 'PICKUP_EVE';
   attempts: number;
 }
 
@@ -578,7 +566,7 @@ export async function mailSubjects(db: Kysely<DB>, mails: readonly ClaimedMail[]
       .innerJoin('request_type as t', 't.id', 'r.type_id')
       .innerJoin('city as c', 'c.id', 'r.city_id')
       .select([
-        'r.id', 'r.email', 'r.reference', 'r.status', 'r.origin', 'r.mail_stopped_at', 'r.erased_at', 'r.created_at',
+        'r.id', 'r.email', 'r.reference', 'r.status', 'r.origin', 'r.mail_stopped_at', 'r.erased_at', 'r.created_at', 'r.attributes',
         sql<string | null>`r.planned_for::text`.as('planned_for'), 't.name as type_name', 'c.time_zone',
       ])
       .where('r.id', 'in', requestIds)

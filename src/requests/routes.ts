@@ -15,6 +15,7 @@ import {
   PhotoReceiptSchema,
   RequestParams,
   RequestSchema,
+  RequestsConfigSchema,
   RequestTypeSchema,
   TokenQuery,
 } from './schemas.ts';
@@ -22,6 +23,7 @@ import { cachedCatalogue, createRequest, mailStatus, requestOfDevice, requestsOf
 import { stopPages } from './messages.ts';
 import { FilingBatcher } from './filing-batch.ts';
 import { deviceCatchUp, deviceStreams } from './live.ts';
+import { bulkyPublicRoutes } from './bulky-routes.ts';
 import { eventStreamResponse, LastEventIdHeaders } from '../http/live-streams.ts';
 import { cachedLinkKey } from '../domain/signed-links.ts';
 import { answerLink, ignoreFormBodies, linkOrigin } from '../http/link-pages.ts';
@@ -59,6 +61,25 @@ export default async function requestRoutes(fastify: FastifyInstance) {
     if (device.exceeded) throw tooManyRequests(device);
     if (ip.exceeded) throw tooManyRequests(ip);
   };
+
+  // The configuration does not change while the process runs: the map (or none) is the same for every client.
+  const tiles = app.config.mapTiles;
+  const formConfig = { map: tiles && { tileUrl: tiles.url, attribution: tiles.attribution } };
+  app.get(
+    '/requests/config',
+    {
+      config: { cache: true },
+      schema: {
+        tags: ['requests'],
+        summary: 'What the report form offers beside « Me localiser » and a typed address',
+        description:
+          '`map`: the tile server of a map on which the resident places the position (MAP_TILE_URL, with its credit ' +
+          'MAP_TILE_ATTRIBUTION), or null when the operator configured none: the app then draws no map and reaches no other server.',
+        response: { 200: RequestsConfigSchema },
+      },
+    },
+    async () => formConfig,
+  );
 
   app.get(
     '/city-groups/:id/request-types',
@@ -151,12 +172,16 @@ export default async function requestRoutes(fastify: FastifyInstance) {
     },
   );
 
+  bulkyPublicRoutes(app);
+
   const live = deviceStreams(app.db, (err) => app.log.warn({ err }, 'requests live: poll failed, trying again'));
   app.addHook('preClose', async () => live.close());
 
   app.get(
     '/requests/events',
     {
+      // A stream answers GET alone: a HEAD would hold its connection open for nothing.
+      exposeHeadRoute: false,
       config: noStore,
       schema: {
         tags: ['requests'],

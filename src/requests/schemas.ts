@@ -33,7 +33,7 @@ const Requirement = (what: string) =>
 const Code = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description });
 const FieldCode = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_-]*$', description: 'Its key in a request’s `attributes`' });
-const Day = (description: string) => Type.String({ format: 'date', examples: ['2026-12-01'], description });
+export const Day = (description: string) => Type.String({ format: 'date', examples: ['2026-12-01'], description });
 
 export const RequestFieldSchema = Type.Object(
   {
@@ -144,6 +144,26 @@ export const MailStatusSchema = Type.Object(
 );
 
 export const PhotoReceiptSchema = Type.Object({ id: Uuid('Name it in `photoIds` within 24 hours') }, { title: 'RequestPhotoReceipt' });
+
+export const RequestMapSchema = Type.Object(
+  {
+    tileUrl: Type.String({
+      description: 'XYZ raster tiles, 256 px, Web Mercator: `{z}`, `{x}` and `{y}` replaced by the tile’s zoom, column and row',
+      examples: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+    }),
+    attribution: Type.String({ description: 'The credit the tile server asks for, shown on the map', examples: ['© les contributeurs d’OpenStreetMap'] }),
+  },
+  { title: 'RequestMap' },
+);
+
+export const RequestsConfigSchema = Type.Object(
+  {
+    map: Type.Union([RequestMapSchema, Type.Null()], {
+      description: 'The map of the form’s position, from the operator’s tile server (MAP_TILE_URL); null: no map, no tile server reached',
+    }),
+  },
+  { $id: 'RequestsConfig' },
+);
 
 // ------------------------------------------------------------------ the staff's side
 

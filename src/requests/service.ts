@@ -16,6 +16,7 @@ import { requestMessages } from '../kernel/validation-messages.ts';
 import type { RecordFault } from '../domain/rules/faults.ts';
 import { requirementsOf, toRequest, toRequestType } from './mapper.ts';
 import * as repo from './repository.ts';
+import { BULKY_PICKUP, bookingDay, fileBooking } from './bulky-pickups.ts';
 import { attributeFaults, missedCollectionFault, requirementFaults, type RequestParts } from './request-rules.ts';
 import type { CreateRequestInput, RequestField, RequestType, ResidentRequest } from './schemas.ts';
 
@@ -26,7 +27,6 @@ import type { CreateRequestInput, RequestField, RequestType, ResidentRequest } f
 
 /** The type codes whose rules go beyond their requirements. */
 export const MISSED_COLLECTION = 'collecte-non-effectuee';
-export const BULKY_PICKUP = 'encombrants';
 
 /** How long an uploaded photo waits for a request to take it. */
 export const PHOTO_TTL_MS = 24 * 3_600_000;
@@ -166,10 +166,9 @@ export async function createRequest(
     if (fault) assertNoFault([fault]);
     duplicateKey = `${parts.placeId}|${parts.wasteTypeId}|${parts.date}`;
   }
-  if (type.code === BULKY_PICKUP) {
-    // Bookings need pickup days with room; until a city opens some, no day has any.
-    throw errors.invalidField('attributes.slotDate', requestMessages.noBulkyPickupDay);
-  }
+  const email = input.email?.trim().toLowerCase() || null;
+  const bookedDay =
+    type.code === BULKY_PICKUP ? await bookingDay(db, city, type.name, { address: parts.address, email, attributes: answers.attributes }, now) : null;
 
   await admit();
   const join = async (id: string) => {
@@ -196,7 +195,7 @@ export async function createRequest(
     longitude: parts.longitude,
     address: parts.address,
     description: input.description.trim().toWellFormed(),
-    email: input.email?.trim().toLowerCase() || null,
+    email,
     attributes: databaseJson(answers.attributes),
     duplicate_key: duplicateKey,
     device_id: input.deviceId,
@@ -206,6 +205,10 @@ export async function createRequest(
     updated_at: now,
     due_at: new Date(now.getTime() + type.target_hours * 3_600_000),
   };
+  if (bookedDay !== null) {
+    await fileBooking(db, values, { day: bookedDay, year, photoIds: parts.photoIds });
+    return { request: await shownToDevice(db, id), created: true };
+  }
   if (duplicateKey === null) {
     // The common case, in one statement; the answer is made from what was written, not read back.
     const filing = { ...values, year, updateId: randomUUID(), mailId: randomUUID(), photoIds: parts.photoIds };

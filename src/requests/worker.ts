@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { createMailer, mailDomain, type Mailer } from '../domain/mailer.ts';
 import { cachedLinkKey, signLink } from '../domain/signed-links.ts';
-import { DEFAULT_TIME_ZONE, dayInTimeZone, formatDayNumber, resolveTimeZone, startOfDayIn } from '../kernel/dates.ts';
-import { receiptMail, updateMail, type MailLinks } from './messages.ts';
+import { DEFAULT_TIME_ZONE, dayInTimeZone, formatDayNumber, parseCalendarDate, resolveTimeZone, startOfDayIn, wallClockInstant } from '../kernel/dates.ts';
+import { pickupEveMail, receiptMail, updateMail, type MailLinks } from './messages.ts';
+import { bookingsWithoutEve, enqueueEveMail } from './bulky-repository.ts';
+import { BULKY_PICKUP } from './bulky-pickups.ts';
 import * as repo from './repository.ts';
 import { PHOTO_TTL_MS } from './service.ts';
 
@@ -35,6 +37,15 @@ const MAX_BACKOFF_MS = 6 * 3_600_000;
 const VACUUM_EVERY_MS = 3_600_000;
 /** The day the daily cap counts in. */
 const CAP_TIME_ZONE = DEFAULT_TIME_ZONE;
+
+/** A booking's evening-before message goes at the reminders' default time, 19 h in the city's time (docs/api.md). */
+const EVE_HOUR = 19;
+
+/** Whether `at` falls on the evening before a pickup day: from 19 h the day before until the day begins, city time. */
+export function isEveOf(day: string, timeZone: string, at: Date): boolean {
+  const d = parseCalendarDate(day)!;
+  return at.getTime() >= wallClockInstant(d - 1, EVE_HOUR, 0, timeZone).getTime() && at.getTime() < startOfDayIn(d, timeZone).getTime();
+}
 
 /** `Jean.Dupont+bac@Exemple.fr` → the SHA-256 of `jean.dupont@exemple.fr`: a mailbox, never kept as an address. */
 export function mailboxKey(email: string): string {
@@ -113,7 +124,20 @@ export function createRequestWorker(options: RequestWorkerOptions): RequestWorke
         timeZone: resolveTimeZone(request.time_zone),
       };
       const links = await linksOf(request.id, request.origin, at);
-      const content = update ? updateMail(facts, update, links) : receiptMail(facts, links);
+      let content;
+      if (mail.kind === 'PICKUP_EVE') {
+        // The booking was cancelled, or moved, since the message was owed: nothing to say any more.
+        if (request.status !== 'PLANIFIEE' || request.planned_for === null || !isEveOf(request.planned_for, facts.timeZone, at)) {
+          await repo.uncountMailboxDay(db, mailbox, today);
+          await repo.markMail(db, mail.id, { status: 'SKIPPED', last_error: 'the booking is no longer for tomorrow' });
+          summary.skipped++;
+          continue;
+        }
+        const items = typeof request.attributes.items === 'string' ? request.attributes.items : null;
+        content = pickupEveMail({ ...facts, plannedFor: request.planned_for }, items, links);
+      } else {
+        content = update ? updateMail(facts, update, links) : receiptMail(facts, links);
+      }
       try {
         await mailer.send({ ...content, to: request.email, unsubscribeUrl: links.unsubscribeUrl, messageId: `request-${mail.id}@${mailDomain(config)}` });
       } catch (err) {
@@ -147,9 +171,21 @@ export function createRequestWorker(options: RequestWorkerOptions): RequestWorke
     await repo.deleteMailboxDaysBefore(db, formatDayNumber(dayInTimeZone(at, CAP_TIME_ZONE) - 2));
   };
 
+  /** Owes each booking of tomorrow (city time) its evening-before message, from 19 h: read from the bookings, once each. */
+  const owePickupEves = async () => {
+    const at = now();
+    const today = dayInTimeZone(at, 'UTC');
+    // Every zone's tomorrow lies within a day of UTC's.
+    const due = await bookingsWithoutEve(db, formatDayNumber(today), formatDayNumber(today + 2), BULKY_PICKUP, 500);
+    for (const booking of due) {
+      if (isEveOf(booking.day, resolveTimeZone(booking.time_zone), at)) await enqueueEveMail(db, { id: randomUUID(), requestId: booking.id, now: at });
+    }
+  };
+
   const tick = async (): Promise<TickSummary> => {
     const summary: TickSummary = { sent: 0, retried: 0, failed: 0, skipped: 0, postponed: 0, erased: 0, photosDeleted: 0 };
     await housekeeping(summary);
+    await owePickupEves();
     await sendMails(summary);
     return summary;
   };

@@ -86,8 +86,8 @@ const TIERS: Record<string, readonly string[]> = {
 };
 /** What every area may import besides itself: the tiers below it, the admin framework and accounts (auth). */
 const BELOW_AREAS = ['kernel', 'db', 'domain', 'http', 'admin', 'auth'];
-/** The import bundle is an adapter over the areas: it may import any of them (the arrow runs adapter → area). */
-const ADAPTERS = ['bundle', 'demo'];
+/** The import bundle and Open311 are adapters over the areas: they may import any of them (the arrow runs adapter → area). */
+const ADAPTERS = ['bundle', 'demo', 'open311'];
 
 /** Whether `from` may import `to` (both relative to src/). */
 function allowed(from: string, to: string): boolean {

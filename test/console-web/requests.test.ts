@@ -143,6 +143,8 @@ for (const kind of testDatabaseKinds()) {
       await page.getByText('Aucune demande pour ces filtres.').waitFor();
       await page.reload();
       await page.getByText('Aucune demande pour ces filtres.').waitFor();
+      // The type's choices come with the catalogue, read after the queue: the select shows its value once they are there.
+      await page.getByLabel('Type', { exact: true }).locator('option[value="bac-endommage"]').waitFor({ state: 'attached' });
       assert.equal(await page.getByLabel('Type', { exact: true }).inputValue(), 'bac-endommage', 'the filters come back from the address');
       await page.getByLabel('Attribuée à', { exact: true }).selectOption({ label: 'Tout le monde' });
       await page.getByLabel('Commune').selectOption({ label: 'Guipavas' });

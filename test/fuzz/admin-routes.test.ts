@@ -24,7 +24,7 @@ import {
   type DemoValues, type FuzzRequest, type Route,
 } from './requests.ts';
 import { groupFinder, writeFingerprint, type GroupFinder } from './records.ts';
-import { addResidentRequests, demoValues } from './demo-values.ts';
+import { addOpen311Keys, addResidentRequests, demoValues } from './demo-values.ts';
 
 /**
  * Property-based fuzzing of every admin route (`/admin/...`, `/auth/...`, read from the app itself, so that routes
@@ -148,6 +148,7 @@ for (const kind of testDatabaseKinds()) {
       await addCannedReplies();
       await addServiceNotices();
       await addResidentRequests(app, database, 'fuzz-device-0001', new Date(NOW));
+      await addOpen311Keys(database, new Date(NOW));
       await addTokens();
       // Read once the accounts exist, so that /admin/users/:id names them.
       values = await demoValues(app, database, new Date(NOW));

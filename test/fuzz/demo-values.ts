@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/database.ts';
+import { hashKey } from '../../src/open311/keys.ts';
 import type { DeclaredQuery, DemoValues } from './requests.ts';
 import { tableIds } from './records.ts';
 import { bodySchemas, type JsonSchema } from './schema-bodies.ts';
@@ -101,6 +102,17 @@ export async function addResidentRequests(app: FastifyInstance, database: Databa
     await db
       .insertInto('request_photo')
       .values({ id: randomUUID(), request_id: filed.json().id, content_type: 'image/jpeg', width: 1, height: 1, bytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), created_at: now })
+      .execute();
+  }
+}
+
+/** An Open311 key of each city group (stored as the admin route would: its SHA-256), so that /admin/open311-keys/:id has records to read. */
+export async function addOpen311Keys(database: Database, now: Date): Promise<void> {
+  const groups = await database.db.selectFrom('city_group').select('id').orderBy('id').execute();
+  for (const [i, group] of groups.entries()) {
+    await database.db
+      .insertInto('open311_key')
+      .values({ id: randomUUID(), city_group_id: group.id, name: `Partenaire ${i + 1}`, key_hash: hashKey(randomUUID()), created_at: now, updated_at: now })
       .execute();
   }
 }

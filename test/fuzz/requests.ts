@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { DB } from '../../src/db/types.ts';
 import { STATUS_NAMES } from '../../src/kernel/errors.ts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { schemaBody, schemaValue, type BodyContext, type BodySchema, type JsonSchema } from './schema-bodies.ts';
 
 /** One route as the router knows it. */
@@ -121,11 +122,10 @@ export function withoutEventStreams(app: FastifyInstance, routes: Route[]): Rout
   const paths = (app.swagger() as { paths?: Record<string, Record<string, any>> }).paths ?? {};
   const streams = new Set<string>();
   for (const [path, operations] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      if (operation?.responses?.['200']?.content?.['text/event-stream']) streams.add(`${method.toUpperCase()} ${path}`);
-    }
+    if (Object.values(operations).some((operation) => operation?.responses?.['200']?.content?.['text/event-stream'])) streams.add(path);
   }
-  return routes.filter((r) => !streams.has(`${r.method} ${r.url}`));
+  // By path, whatever the method: HEAD, which the document leaves out, streams as GET does.
+  return routes.filter((r) => !streams.has(r.url));
 }
 
 /** Strings that have broken web services before: injection, traversal, encodings, sizes, look-alike values. */
@@ -512,6 +512,8 @@ const QUERY_FORMS: Record<string, string[][]> = {
   // A request's links take its own tokens (`token` drawn from `requestTokens`), not the reminders'.
   '/public/requests/track': [['token:requestTokens']],
   '/public/requests/unsubscribe': [['token:requestTokens']],
+  // A notice's audience needs its group; its cities and places drawn on their own rarely all belong to it (400).
+  '/admin/notices/audience': [['cityGroupId']],
 };
 
 function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
@@ -939,6 +941,14 @@ export function problemWith(request: FuzzRequest, response: LightMyRequestRespon
     return `${where}: internals in the body: ${response.body.slice(0, 300)}`;
   }
   if (status < 400) return null;
+  if (/^\/open311([/?#]|$)/.test(request.path)) {
+    const problem =
+      request.method === 'HEAD'
+        ? /^(application\/json|text\/xml)/.test(type) ? null : `${where}: content-type ${type || '(none)'} instead of JSON or XML`
+        : open311Problem(where, status, type, response.body);
+    // A path whose `..` may climb out of /open311 (`/open311/%2e%2e`) is answered where it lands: by Open311 or not.
+    if (problem === null || !/\/(\.|%2e){2}(\/|$)/i.test(request.path)) return problem;
+  }
   if (status === 404 && /^text\/html/.test(type)) return webAppNotFound(request, response.body) ? null : `${where}: an HTML 404 where JSON was due`;
   if (!/^application\/json/.test(type)) return `${where}: content-type ${type || '(none)'} instead of JSON`;
   if (request.method === 'HEAD') return null;
@@ -959,6 +969,31 @@ export function problemWith(request: FuzzRequest, response: LightMyRequestRespon
   if (typeof message !== 'string' || message.trim() === '' || ENGLISH.test(message)) {
     return `${where}: not a French message: ${JSON.stringify(message)}`;
   }
+  return null;
+}
+
+const xmlParser = new XMLParser({ isArray: (name) => name === 'error', parseTagValue: false, ignoreDeclaration: true });
+
+/**
+ * Open311's failures are GeoReport v2's, never the API's error body (docs/api.md, Open311): `[{code, description}]` in
+ * JSON, `<errors><error><code>…` in XML, the status as code and a French description.
+ */
+function open311Problem(where: string, status: number, type: string, body: string): string | null {
+  let errors: unknown;
+  if (/^text\/xml/.test(type)) {
+    if (XMLValidator.validate(body) !== true) return `${where}: not valid XML: ${body.slice(0, 300)}`;
+    errors = (xmlParser.parse(body) as { errors?: { error?: unknown } }).errors?.error;
+  } else if (/^application\/json/.test(type)) {
+    try {
+      errors = JSON.parse(body);
+    } catch {
+      return `${where}: not JSON: ${body.slice(0, 300)}`;
+    }
+  } else return `${where}: content-type ${type || '(none)'} instead of JSON or XML`;
+  if (!Array.isArray(errors) || errors.length !== 1) return `${where}: not Open311's errors: ${body.slice(0, 300)}`;
+  const { code, description, ...rest } = errors[0] as Record<string, unknown>;
+  if (Object.keys(rest).length || String(code) !== String(status)) return `${where}: not Open311's error shape: ${body.slice(0, 300)}`;
+  if (typeof description !== 'string' || description.trim() === '' || ENGLISH.test(description)) return `${where}: not a French description: ${JSON.stringify(description)}`;
   return null;
 }
 

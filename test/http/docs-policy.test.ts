@@ -41,7 +41,7 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(file.headers['content-security-policy'], page.headers['content-security-policy'], url);
       }
 
-      for (const url of ['/docs/', '/docs/json', '/docs/static/swagger-initializer.js', '/docs/admin/', '/docs/admin/json']) {
+      for (const url of ['/docs/', '/docs/json', '/docs/static/swagger-initializer.js', '/docs/admin/', '/docs/admin/json', '/docs/open311/', '/docs/open311/json']) {
         const res = await app.inject(url);
         assert.equal(res.statusCode, 200, url);
         assert.equal(res.headers['content-security-policy'], page.headers['content-security-policy'], url);

@@ -801,6 +801,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/requests/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the report form offers beside « Me localiser » and a typed address
+         * @description `map`: the tile server of a map on which the resident places the position (MAP_TILE_URL, with its credit MAP_TILE_ATTRIBUTION), or null when the operator configured none: the app then draws no map and reaches no other server.
+         */
+        get: operations["getRequestConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/city-groups/{id}/request-types": {
         parameters: {
             query?: never;
@@ -859,6 +879,46 @@ export interface paths {
          * @description A JPEG, PNG or WebP (read from its bytes) of at most 10 MiB (413 beyond) and 40 megapixels (400 beyond). Stored re-encoded as a JPEG of at most 2048 pixels a side with every metadata removed (EXIF position included); never served on a public URL (agents see it). Name its `id` in a request’s `photoIds` within 24 hours, after which an unclaimed photo is deleted. An upload cut off mid-way stores nothing.
          */
         post: operations["createRequestPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/cities/{cityId}/bulky-pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The days a resident may book a bulky-waste pickup for
+         * @description A bare array by day: the city’s days with a capacity, from the first one still open (a day closes at noon the day before, city time) or `from` if later, to `to` (by default 90 days after `from`). Full days are listed, `remaining` 0. An unknown or inactive city: 404.
+         */
+        get: operations["listCityBulkyPickups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulky-waste pickup booking
+         * @description Until noon the day before its day (city time): the booking becomes `ANNULEE`, its place goes back to the day, and the requester is told by e-mail as of any update. After that, or for a request that is not a standing booking: 409. A request the device neither filed nor follows: 404.
+         */
+        post: operations["cancelRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -941,6 +1001,214 @@ export interface paths {
          * @description A request the device neither filed nor follows answers 404 `requestNotFound`, as an unknown one.
          */
         get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/discovery.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Discovery (JSON)
+         * @description The endpoint of this service, its formats and how partners obtain a key.
+         */
+        get: operations["getOpen311DiscoveryJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/services.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s services: its active request types (JSON)
+         * @description One service per active request type, by name. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["listOpen311ServicesJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/services/{code}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A service’s definition: what a request of the type answers (JSON)
+         * @description The type’s fields, after `waste_type` (a waste type of the request’s commune, by name), `date` (`AAAA-MM-JJ`) and `recycling_point` where the type asks for them. An unknown or inactive code: 404. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["getOpen311ServiceDefinitionJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/requests.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s requests, newest first (JSON)
+         * @description At most 1000; filed between `start_date` and `end_date` (ISO 8601 with an offset), by default the last 90 days; `status` `open` (RECUE, EN_COURS, PLANIFIEE) or `closed` (RESOLUE, REJETEE, ANNULEE); with `service_request_id` (references, comma-separated) the other filters are ignored. Nothing personal: no e-mail, name or phone; `description`, `lat`/`long` and `address` only for `depot-sauvage` and `point-apport-plein`, null otherwise. Datetimes in the commune’s local time with its offset. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["listOpen311RequestsJson"];
+        put?: never;
+        /**
+         * File a request for a resident (JSON; a form, with an API key)
+         * @description `application/x-www-form-urlencoded`, with the key of a partner of the group (403 when missing, unknown, revoked or another group’s). The commune and collection place come from `lat`/`long` (the place whose area holds the point, else an attached location within 300 m) or `address_string` (the street rules); the resident requests’ rules apply unchanged: 400 naming the field (`attribute[motif]`, `lat`). A missed collection already reported and open is joined: 200 with its reference and a `service_notice`. At most 1000 filings per key and hour (429). `first_name`, `last_name` and `phone` are not stored; `media_url` is added to what the staff read, never fetched. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        post: operations["createOpen311RequestJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/requests/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request by its reference (JSON)
+         * @description A list of one, as the standard says; unknown, or another group’s: 404. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["getOpen311RequestJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/discovery.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Discovery (XML)
+         * @description The endpoint of this service, its formats and how partners obtain a key.
+         */
+        get: operations["getOpen311DiscoveryXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/services.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s services: its active request types (XML)
+         * @description One service per active request type, by name. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["listOpen311ServicesXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/services/{code}.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A service’s definition: what a request of the type answers (XML)
+         * @description The type’s fields, after `waste_type` (a waste type of the request’s commune, by name), `date` (`AAAA-MM-JJ`) and `recycling_point` where the type asks for them. An unknown or inactive code: 404. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["getOpen311ServiceDefinitionXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/requests.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s requests, newest first (XML)
+         * @description At most 1000; filed between `start_date` and `end_date` (ISO 8601 with an offset), by default the last 90 days; `status` `open` (RECUE, EN_COURS, PLANIFIEE) or `closed` (RESOLUE, REJETEE, ANNULEE); with `service_request_id` (references, comma-separated) the other filters are ignored. Nothing personal: no e-mail, name or phone; `description`, `lat`/`long` and `address` only for `depot-sauvage` and `point-apport-plein`, null otherwise. Datetimes in the commune’s local time with its offset. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["listOpen311RequestsXml"];
+        put?: never;
+        /**
+         * File a request for a resident (XML; a form, with an API key)
+         * @description `application/x-www-form-urlencoded`, with the key of a partner of the group (403 when missing, unknown, revoked or another group’s). The commune and collection place come from `lat`/`long` (the place whose area holds the point, else an attached location within 300 m) or `address_string` (the street rules); the resident requests’ rules apply unchanged: 400 naming the field (`attribute[motif]`, `lat`). A missed collection already reported and open is joined: 200 with its reference and a `service_notice`. At most 1000 filings per key and hour (429). `first_name`, `last_name` and `phone` are not stored; `media_url` is added to what the staff read, never fetched. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        post: operations["createOpen311RequestXml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open311/v2/requests/{id}.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request by its reference (XML)
+         * @description A list of one, as the standard says; unknown, or another group’s: 404. `jurisdiction_id` is a city group’s SIREN (400 when missing while the service holds several groups, 404 when no group has it).
+         */
+        get: operations["getOpen311RequestXml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2581,6 +2849,50 @@ export interface paths {
         patch: operations["updateAdminRequestType"];
         trace?: never;
     };
+    "/admin/cities/{cityId}/bulky-pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city’s bulky-waste pickup days with their bookings
+         * @description A bare array by day, closed days (capacity 0) too, each with its standing bookings sorted by address: the crew’s list. A city outside the agent’s groups answers 404, as an unknown one.
+         */
+        get: operations["listAdminCityBulkyPickups"];
+        put?: never;
+        /**
+         * Set the capacity of many pickup days at once
+         * @description Every day from `from` to `to` that falls on one of `weekdays` (French names: `mardi`) gets `capacity`, in one transaction: a day that would drop below its bookings answers 409 naming it, and nothing changes. Answers the days of the range as they now are. Audited (`bulkyPickupDays`, named by the city). A city outside the agent’s groups answers 404, as an unknown one.
+         */
+        post: operations["createAdminCityBulkyPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/cities/{cityId}/bulky-pickups/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one pickup day’s capacity
+         * @description `0` closes the day. Never below what is already booked: 409 `pickupDayOverbooked`. Answers the day. Audited (`bulkyPickupDays`, named by the city). A city outside the agent’s groups answers 404, as an unknown one.
+         */
+        put: operations["getAdminCityBulkyPickupsByDate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/requests/events": {
         parameters: {
             query?: never;
@@ -2707,6 +3019,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/open311-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open311 partners’ API keys, by name (super admin)
+         * @description The listing envelope, without the keys themselves. Super admins only (403 `open311KeysSuperAdminOnly` otherwise). Recorded in the audit log (`open311Key`), never with the key.
+         */
+        get: operations["listAdminOpen311Keys"];
+        put?: never;
+        /**
+         * Give a city group’s Open311 partner an API key (super admin)
+         * @description Answers the key once, in `key` (43 characters): only its SHA-256 is stored, so a lost key is revoked and another made. An unknown `cityGroupId`: 404 at `cityGroupId`. Super admins only (403 `open311KeysSuperAdminOnly` otherwise). Recorded in the audit log (`open311Key`), never with the key.
+         */
+        post: operations["createAdminOpen311Key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/open311-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One Open311 key, with its ETag (super admin)
+         * @description Without the key itself. Unknown: 404 `open311KeyNotFound`.
+         */
+        get: operations["getAdminOpen311Key"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an Open311 key (super admin)
+         * @description Deletes it: from then on, `POST /open311/v2/requests` with it answers 403. `If-Match` is required, as for every admin deletion (428 without; `*` for whatever version is there); the ETag leaves out `lastUsedAt`, which the partner moves. The requests it filed stay. Super admins only (403 `open311KeysSuperAdminOnly` otherwise). Recorded in the audit log (`open311Key`), never with the key.
+         */
+        delete: operations["deleteAdminOpen311Key"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename an Open311 key (super admin)
+         * @description With `If-Match` (412 when stale). Super admins only (403 `open311KeysSuperAdminOnly` otherwise). Recorded in the audit log (`open311Key`), never with the key.
+         */
+        patch: operations["updateAdminOpen311Key"];
         trace?: never;
     };
 }
@@ -5631,6 +5995,40 @@ export interface operations {
             };
         };
     };
+    getRequestConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The map of the form’s position, from the operator’s tile server (MAP_TILE_URL); null: no map, no tile server reached */
+                        map: {
+                            /**
+                             * @description XYZ raster tiles, 256 px, Web Mercator: `{z}`, `{x}` and `{y}` replaced by the tile’s zoom, column and row
+                             * @example https://tile.openstreetmap.org/{z}/{x}/{y}.png
+                             */
+                            tileUrl: string;
+                            /**
+                             * @description The credit the tile server asks for, shown on the map
+                             * @example © les contributeurs d’OpenStreetMap
+                             */
+                            attribution: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+    };
     listCityGroupRequestTypes: {
         parameters: {
             query?: never;
@@ -6035,6 +6433,172 @@ export interface operations {
             };
         };
     };
+    listCityBulkyPickups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day listed (never before the first day still open: tomorrow until noon)
+                 * @example 2026-12-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day listed (by default 90 days after `from`; at most 366 days of range)
+                 * @example 2026-12-01
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The pickup day
+                         * @example 2026-12-01
+                         */
+                        date: string;
+                        /** @description Bookings the day takes */
+                        capacity: number;
+                        /** @description Places left (0: full) */
+                        remaining: number;
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelRequest: {
+        parameters: {
+            query: {
+                deviceId: string;
+            };
+            header?: never;
+            path: {
+                /** @description Request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A resident’s request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Year, then a number counting up within the city group
+                         * @example 2026-000042
+                         */
+                        reference: string;
+                        typeCode: string;
+                        typeName: string;
+                        /**
+                         * @description `RECUE`, `EN_COURS`, `PLANIFIEE` (`plannedFor` set), `RESOLUE`, `REJETEE` (the reason in its update), `ANNULEE`
+                         * @enum {unknown}
+                         */
+                        status: "RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE";
+                        /** Format: uuid */
+                        cityId: string;
+                        placeId: string | null;
+                        wasteTypeId: string | null;
+                        date: string | null;
+                        recyclingPointId: string | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        address: string | null;
+                        description: string | null;
+                        /** @description The answers to the type’s fields, by `code` */
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        photoCount: number;
+                        plannedFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @description Status changes and public replies, oldest first */
+                        updates: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            status: ("RECUE" | "EN_COURS" | "PLANIFIEE" | "RESOLUE" | "REJETEE" | "ANNULEE") | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listRequestEvents: {
         parameters: {
             query: {
@@ -6348,6 +6912,886 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpen311DiscoveryJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description When this service’s description last changed
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        changeset: string;
+                        contact: string;
+                        /** @description How a partner obtains an API key */
+                        key_service: string;
+                        endpoints: {
+                            /** @example http://wiki.open311.org/GeoReport_v2 */
+                            specification: string;
+                            /** @description The base URL of the endpoints (`…/open311/v2`) */
+                            url: string;
+                            changeset: string;
+                            /** @example production */
+                            type: string;
+                            /**
+                             * @example [
+                             *       "application/json",
+                             *       "text/xml"
+                             *     ]
+                             */
+                            formats: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    listOpen311ServicesJson: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request type’s `code` */
+                        service_code: string;
+                        service_name: string;
+                        description: string;
+                        /** @description true when the type has fields, a waste type or a day: read its definition */
+                        metadata: boolean;
+                        /** @enum {string} */
+                        type: "realtime";
+                        /** @description Comma-separated */
+                        keywords: string;
+                        /** @description The type’s category, in French */
+                        group: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getOpen311ServiceDefinitionJson: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service_code: string;
+                        attributes: {
+                            variable: boolean;
+                            code: string;
+                            /** @enum {unknown} */
+                            datatype: "string" | "number" | "datetime" | "text" | "singlevaluelist" | "multivaluelist";
+                            required: boolean;
+                            datatype_description: string | null;
+                            order: number;
+                            description: string;
+                            values: {
+                                key: string;
+                                name: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    listOpen311RequestsJson: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+                /** @description References, comma-separated: the other filters are then ignored */
+                service_request_id?: string;
+                /** @description Service codes, comma-separated */
+                service_code?: string;
+                /** @description Filed at or after (ISO 8601 with an offset) */
+                start_date?: string;
+                /** @description Filed at or before (ISO 8601 with an offset) */
+                end_date?: string;
+                /** @description `open`, `closed`, or both comma-separated */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request’s reference */
+                        service_request_id: string;
+                        status: "open" | "closed";
+                        status_notes: string | null;
+                        service_name: string;
+                        service_code: string;
+                        description: string | null;
+                        /** @description The city group’s name */
+                        agency_responsible: string;
+                        service_notice: string | null;
+                        /**
+                         * @description Filed
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        requested_datetime: string;
+                        /**
+                         * @description Last changed
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        updated_datetime: string;
+                        expected_datetime: string | null;
+                        address: string | null;
+                        address_id: null;
+                        zipcode: null;
+                        lat: number | null;
+                        long: number | null;
+                        /** @description Photos are never published */
+                        media_url: null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    createOpen311RequestJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description application/x-www-form-urlencoded, as GeoReport v2 says */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The partner’s key (403 when missing, unknown, revoked or of another group) */
+                    api_key?: string;
+                    /** @description A city group’s SIREN; required when the service holds several groups */
+                    jurisdiction_id?: string;
+                    service_code: string;
+                    /** @description WGS 84 latitude */
+                    lat?: string;
+                    /** @description WGS 84 longitude */
+                    long?: string;
+                    /** @description A French address, as section 11’s lookup reads it */
+                    address_string?: string;
+                    /** @description Ignored */
+                    address_id?: string;
+                    /**
+                     * Format: email
+                     * @description For the receipt and the updates
+                     */
+                    email?: string;
+                    /** @description Ignored */
+                    device_id?: string;
+                    /** @description Ignored */
+                    account_id?: string;
+                    /** @description Not stored */
+                    first_name?: string;
+                    /** @description Not stored */
+                    last_name?: string;
+                    /** @description Not stored */
+                    phone?: string;
+                    /** @description 1 to 2000 characters */
+                    description: string;
+                    /** @description Appended to the description the staff read; never fetched */
+                    media_url?: string;
+                    attribute?: {
+                        [key: string]: string | string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request’s reference (`2026-000042`) */
+                        service_request_id: string;
+                        service_notice: string | null;
+                        account_id: null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request’s reference (`2026-000042`) */
+                        service_request_id: string;
+                        service_notice: string | null;
+                        account_id: null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getOpen311RequestJson: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The reference (`2026-000042`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request’s reference */
+                        service_request_id: string;
+                        status: "open" | "closed";
+                        status_notes: string | null;
+                        service_name: string;
+                        service_code: string;
+                        description: string | null;
+                        /** @description The city group’s name */
+                        agency_responsible: string;
+                        service_notice: string | null;
+                        /**
+                         * @description Filed
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        requested_datetime: string;
+                        /**
+                         * @description Last changed
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        updated_datetime: string;
+                        expected_datetime: string | null;
+                        address: string | null;
+                        address_id: null;
+                        zipcode: null;
+                        lat: number | null;
+                        long: number | null;
+                        /** @description Photos are never published */
+                        media_url: null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The HTTP status
+                         * @example 400
+                         */
+                        code: number;
+                        /** @description A French sentence naming the faulty field */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getOpen311DiscoveryXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML: Open311Discovery under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+        };
+    };
+    listOpen311ServicesXml: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML: services under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+        };
+    };
+    getOpen311ServiceDefinitionXml: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML: Open311ServiceDefinition under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+        };
+    };
+    listOpen311RequestsXml: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+                /** @description References, comma-separated: the other filters are then ignored */
+                service_request_id?: string;
+                /** @description Service codes, comma-separated */
+                service_code?: string;
+                /** @description Filed at or after (ISO 8601 with an offset) */
+                start_date?: string;
+                /** @description Filed at or before (ISO 8601 with an offset) */
+                end_date?: string;
+                /** @description `open`, `closed`, or both comma-separated */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML: service_requests under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+        };
+    };
+    createOpen311RequestXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description application/x-www-form-urlencoded, as GeoReport v2 says */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The partner’s key (403 when missing, unknown, revoked or of another group) */
+                    api_key?: string;
+                    /** @description A city group’s SIREN; required when the service holds several groups */
+                    jurisdiction_id?: string;
+                    service_code: string;
+                    /** @description WGS 84 latitude */
+                    lat?: string;
+                    /** @description WGS 84 longitude */
+                    long?: string;
+                    /** @description A French address, as section 11’s lookup reads it */
+                    address_string?: string;
+                    /** @description Ignored */
+                    address_id?: string;
+                    /**
+                     * Format: email
+                     * @description For the receipt and the updates
+                     */
+                    email?: string;
+                    /** @description Ignored */
+                    device_id?: string;
+                    /** @description Ignored */
+                    account_id?: string;
+                    /** @description Not stored */
+                    first_name?: string;
+                    /** @description Not stored */
+                    last_name?: string;
+                    /** @description Not stored */
+                    phone?: string;
+                    /** @description 1 to 2000 characters */
+                    description: string;
+                    /** @description Appended to the description the staff read; never fetched */
+                    media_url?: string;
+                    attribute?: {
+                        [key: string]: string | string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description XML: Open311RequestCreated under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description XML: Open311RequestCreated under the standard’s element names */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+        };
+    };
+    getOpen311RequestXml: {
+        parameters: {
+            query?: {
+                /** @description A city group’s SIREN; required when the service holds several groups */
+                jurisdiction_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The reference (`2026-000042`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML: service_requests under the standard’s element names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description <errors><error><code>…</code><description>…</description></error></errors> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
                 };
             };
         };
@@ -20049,6 +21493,314 @@ export interface operations {
             };
         };
     };
+    listAdminCityBulkyPickups: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day listed
+                 * @example 2026-12-01
+                 */
+                from: string;
+                /**
+                 * @description Last day listed (at most 366 days of range)
+                 * @example 2026-12-01
+                 */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The pickup day
+                         * @example 2026-12-01
+                         */
+                        date: string;
+                        /** @description 0: closed */
+                        capacity: number;
+                        booked: number;
+                        remaining: number;
+                        /** @description The standing bookings (`PLANIFIEE`), sorted by address: the crew’s list */
+                        bookings: {
+                            /**
+                             * Format: uuid
+                             * @description The request
+                             */
+                            id: string;
+                            reference: string;
+                            address: string | null;
+                            items: string | null;
+                            placeName: string | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminCityBulkyPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description First day
+                     * @example 2026-12-01
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description Last day (at most 366 days after `from`)
+                     * @example 2026-12-01
+                     */
+                    to: string;
+                    /** @description The days of the week set, by their French names (`mardi`) */
+                    weekdays: ("lundi" | "mardi" | "mercredi" | "jeudi" | "vendredi" | "samedi" | "dimanche")[];
+                    /** @description Bookings the day takes; 0 closes it (never below what is booked: 409) */
+                    capacity: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The pickup day
+                         * @example 2026-12-01
+                         */
+                        date: string;
+                        /** @description 0: closed */
+                        capacity: number;
+                        booked: number;
+                        remaining: number;
+                        /** @description The standing bookings (`PLANIFIEE`), sorted by address: the crew’s list */
+                        bookings: {
+                            /**
+                             * Format: uuid
+                             * @description The request
+                             */
+                            id: string;
+                            reference: string;
+                            address: string | null;
+                            items: string | null;
+                            placeName: string | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminCityBulkyPickupsByDate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+                /**
+                 * @description The pickup day
+                 * @example 2026-12-01
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Bookings the day takes; 0 closes it (never below what is booked: 409) */
+                    capacity: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A city’s pickup day with its bookings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The pickup day
+                         * @example 2026-12-01
+                         */
+                        date: string;
+                        /** @description 0: closed */
+                        capacity: number;
+                        booked: number;
+                        remaining: number;
+                        /** @description The standing bookings (`PLANIFIEE`), sorted by address: the crew’s list */
+                        bookings: {
+                            /**
+                             * Format: uuid
+                             * @description The request
+                             */
+                            id: string;
+                            reference: string;
+                            address: string | null;
+                            items: string | null;
+                            placeName: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAdminRequestEvents: {
         parameters: {
             query?: never;
@@ -20963,6 +22715,434 @@ export interface operations {
             };
             /** @description Error body of every failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminOpen311Keys: {
+        parameters: {
+            query: {
+                /** @description Only the keys of this city group */
+                cityGroupId?: string;
+                /** @description Page number, from 1 to 100000 */
+                page: number;
+                /** @description Items per page, 1 to 100 */
+                pageSize: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a listing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Whose key it is (`FixMyStreet`, `Appli partenaire`) */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @description The city group the partner files with
+                             */
+                            cityGroupId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            pageSize: number;
+                            /** @description Number of items over all pages */
+                            total: number;
+                            /** @description ceil(total / pageSize); 0 when there is no item */
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminOpen311Key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A new Open311 key */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The city group the partner files with
+                     */
+                    cityGroupId: string;
+                    /** @description Whose key it is (`FixMyStreet`, `Appli partenaire`) */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** Format: uuid */
+                        cityGroupId: string;
+                        /** @description The key: shown in this answer only (only its SHA-256 is kept) */
+                        key: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminOpen311Key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Open311 key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Open311 partner’s API key, without the key itself */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Whose key it is (`FixMyStreet`, `Appli partenaire`) */
+                        name: string;
+                        /**
+                         * Format: uuid
+                         * @description The city group the partner files with
+                         */
+                        cityGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminOpen311Key: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Open311 key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminOpen311Key: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Open311 key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whose key it is (`FixMyStreet`, `Appli partenaire`) */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An Open311 partner’s API key, without the key itself */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Whose key it is (`FixMyStreet`, `Appli partenaire`) */
+                        name: string;
+                        /**
+                         * Format: uuid
+                         * @description The city group the partner files with
+                         */
+                        cityGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

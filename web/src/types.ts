@@ -46,3 +46,6 @@ export type RequestField = RequestType['fields'][number];
 /** A resident's request as its device reads it, with its updates oldest first. */
 export type ResidentRequest = GetJson<'/public/requests/{id}'>;
 export type RequestStatus = ResidentRequest['status'];
+/** What the report form offers beside « Me localiser » and an address (GET /public/requests/config): a map, or none. */
+export type RequestsConfig = GetJson<'/public/requests/config'>;
+export type RequestMap = NonNullable<RequestsConfig['map']>;

@@ -221,7 +221,7 @@ END
 $fn$`;
 
 /** The default catalogue, in French as residents read it; a group's agents edit their copy. */
-const SEED_FUNCTION = `
+export const SEED_FUNCTION = `
 CREATE FUNCTION seed_request_types(p_group uuid) RETURNS void LANGUAGE sql AS $fn$
   INSERT INTO request_type
     (city_group_id, code, name, description, category, place, position, waste_type, photo, date, recycling_point, fields, target_hours)

@@ -13,6 +13,7 @@ import {
   AttributeInput, attributeId, characterCount, DESCRIPTION_MAX, describedBy, Field, invalid, PhotoInput, PositionInput, SelectField,
   type AttachedPhoto, type Located,
 } from './report-inputs.tsx';
+import { whereToLook } from './report-map.tsx';
 
 const NBSP = '\u00a0';
 
@@ -228,6 +229,7 @@ export function ReportForm({ city, type, prefill }: { city: City; type: RequestT
             error={errorOf('position')}
             position={position}
             address={address}
+            area={whereToLook(city, placeId, asks.point ? pointId : '')}
             onPosition={setPosition}
             onAddress={setAddress}
           />

@@ -1,10 +1,14 @@
 // The report form's inputs: each with its label, its hint and its error tied to it (aria-describedby), a list of
-// choices in a fieldset with its legend; the position (« Me localiser » or an address typed) and the photos.
+// choices in a fieldset with its legend; the position (« Me localiser », an address typed, and a map where the operator
+// set a tile server) and the photos.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import { messageOf, upload } from '../api.ts';
+import { get, messageOf, upload } from '../api.ts';
+import type { LatLon } from '../map-tiles.ts';
 import { canLocate, currentPosition, wasDenied } from '../position.ts';
-import type { RequestField } from '../types.ts';
+import type { RequestField, RequestsConfig } from '../types.ts';
+import { useResource } from '../../shared/resource.ts';
+import { PositionMap } from './report-map.tsx';
 
 const NBSP = '\u00a0';
 /** A narrow no-break space: French thousands (« 2 000 »). */
@@ -199,10 +203,11 @@ export function AttributeInput(props: { field: RequestField; value: string | str
   }
 }
 
+/** A position: the device's (with its accuracy in metres), or one chosen on the map (`accuracy` null). */
 export interface Located {
   latitude: number;
   longitude: number;
-  accuracy: number;
+  accuracy: number | null;
 }
 
 type Locating = { step: 'idle' } | { step: 'locating' } | { step: 'failed'; message: string };
@@ -210,17 +215,24 @@ type Locating = { step: 'idle' } | { step: 'locating' } | { step: 'failed'; mess
 const DENIED = `Vous n'avez pas autorisé la localisation${NBSP}: tapez l’adresse ou le lieu ci-dessous.`;
 const UNAVAILABLE = `Votre position n'a pas pu être déterminée${NBSP}: tapez l’adresse ou le lieu ci-dessous.`;
 
-/** Where it is: the device's position on a tap (never before), or an address typed. No map: nothing is fetched from elsewhere. */
+/**
+ * Where it is: the device's position on a tap (never before), an address typed, and a map only where the operator
+ * set a tile server (nothing is fetched from elsewhere otherwise). `area` is where the map opens when the device's
+ * position is not known (the point, the place or the commune).
+ */
 export function PositionInput(props: {
   optional: boolean;
   error?: string;
   position: Located | null;
   address: string;
+  area: LatLon | null;
   onPosition: (position: Located | null) => void;
   onAddress: (address: string) => void;
 }) {
-  const { optional, error, position, address, onPosition, onAddress } = props;
+  const { optional, error, position, address, area, onPosition, onAddress } = props;
   const [state, setState] = useState<Locating>({ step: 'idle' });
+  // A failure to load it is no map: the form works without one.
+  const map = useResource('requests-config', () => get<RequestsConfig>('/public/requests/config')).data?.map ?? null;
   const live = useRef(true);
   useEffect(
     () => () => {
@@ -239,22 +251,37 @@ export function PositionInput(props: {
       if (live.current) setState({ step: 'failed', message: wasDenied(err) ? DENIED : UNAVAILABLE });
     }
   };
+  const found = position !== null && position.accuracy !== null ? position : null;
+  const chosen = position !== null && position.accuracy === null;
+  const clear = (
+    <button type="button" class="link-button" onClick={() => onPosition(null)}>
+      Effacer la position
+    </button>
+  );
+  // The map opens on the device's position once found, else where the form points, and stays where the pin is put.
+  const focus = found ?? (chosen ? null : area);
+  // What a tap on the map changes is said below it, so that the map never moves under the finger.
   return (
     <Group id="report-position" legend="Où est-ce ?" optional={optional} hint="Votre position, ou l’adresse ou le lieu." error={error}>
       {canLocate() && (
         <div class="locate">
-          {position ? (
+          <button type="button" class="button secondary" onClick={locate} disabled={state.step === 'locating'}>
+            Me localiser
+          </button>
+        </div>
+      )}
+      {map && (focus ?? position) && (
+        <PositionMap map={map} focus={focus} pin={position} onPin={(p) => onPosition({ ...p, accuracy: null })} />
+      )}
+      {(position || state.step !== 'idle') && (
+        <div class="locate">
+          {found && (
             <p class="success" role="status">
-              Position relevée, à {Math.max(1, Math.round(position.accuracy))}{NBSP}m près.{' '}
-              <button type="button" class="link-button" onClick={() => onPosition(null)}>
-                Effacer la position
-              </button>
+              Position relevée, à {Math.max(1, Math.round(found.accuracy ?? 0))}{NBSP}m près. {clear}
             </p>
-          ) : (
-            <button type="button" class="button secondary" onClick={locate} disabled={state.step === 'locating'}>
-              Me localiser
-            </button>
           )}
+          {/* Said by the map's own live region: not a second time here. */}
+          {chosen && <p class="success">Position choisie sur la carte. {clear}</p>}
           {state.step === 'locating' && (
             <p class="loading" role="status">
               <span class="spinner" aria-hidden="true" /> Recherche de votre position…

@@ -1,0 +1,24 @@
+import { XMLBuilder } from 'fast-xml-parser';
+
+/**
+ * The one writer of Open311's failures (docs/api.md, Open311): GeoReport v2's `[{code, description}]` in JSON, or
+ * `<errors><error><code>…</code><description>…</description></error></errors>` for a URL ending in `.xml`. Here, at
+ * the edge, so that the answers the router gives before any route runs (a URL that does not decode) are the
+ * standard's under /open311 too; src/open311 writes every other failure of its routes with it.
+ */
+
+/** Whether a URL is Open311's: `/open311`, `/open311/…`. */
+export const isOpen311Url = (url: string): boolean => url === '/open311' || url.startsWith('/open311/') || url.startsWith('/open311?');
+
+/** Whether an Open311 URL asks for XML: its path ends in `.xml`. */
+export const wantsXml = (url: string): boolean => url.split('?')[0].endsWith('.xml');
+
+const builder = new XMLBuilder({ format: true, ignoreAttributes: false, processEntities: true });
+
+/** The content type and body of an Open311 failure. */
+export function open311ErrorPayload(url: string, status: number, description: string): { type: string; body: string } {
+  const errors = [{ code: status, description }];
+  if (!wantsXml(url)) return { type: 'application/json; charset=utf-8', body: JSON.stringify(errors) };
+  const body = builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, errors: { error: errors } }) as string;
+  return { type: 'text/xml; charset=utf-8', body };
+}
