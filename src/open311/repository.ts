@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB, RequestStatus } from '../db/types.ts';
-import type { RequestRow } from '../requests/repository.ts';
+import { selectRequests, type RequestRow } from '../requests/repository.ts';
 
 /** What Open311 reads beside the requests area's own reads: SQL only. */
 
@@ -88,19 +88,9 @@ export type PartnerRequestRow = RequestRow & { time_zone: string };
  */
 export async function partnerRequests(db: Kysely<DB>, groupId: string, filters: PartnerFilters, limit: number): Promise<PartnerRequestRow[]> {
   if (filters.references?.length === 0 || filters.typeCodes?.length === 0 || filters.statuses?.length === 0) return [];
-  return db
-    .selectFrom('resident_request as r')
-    .innerJoin('request_type as t', 't.id', 'r.type_id')
+  return selectRequests(db)
     .innerJoin('city as c', 'c.id', 'r.city_id')
-    .selectAll('r')
-    .select([
-      sql<string | null>`r.date::text`.as('date'),
-      sql<string | null>`r.planned_for::text`.as('planned_for'),
-      't.code as type_code',
-      't.name as type_name',
-      't.target_hours',
-      'c.time_zone',
-    ])
+    .select('c.time_zone')
     .where('r.city_group_id', '=', groupId)
     .$if(filters.references !== undefined, (q) => q.where('r.reference', 'in', filters.references!))
     .$if(filters.typeCodes !== undefined, (q) => q.where('t.code', 'in', filters.typeCodes!))

@@ -182,10 +182,13 @@ async function reachableCity(db: Kysely<DB>, agent: AdminAgent, cityId: string) 
 /** A city's pickup days from `from` to `to` (closed ones too), each with its standing bookings sorted by address. */
 export async function adminPickupDays(db: Kysely<DB>, agent: AdminAgent, cityId: string, query: { from: string; to: string }): Promise<AdminPickupDay[]> {
   const city = await reachableCity(db, agent, cityId);
-  const range = dayRange(parseCalendarDate(query.from)!, parseCalendarDate(query.to)!);
+  return daysWithBookings(db, city.id, dayRange(parseCalendarDate(query.from)!, parseCalendarDate(query.to)!));
+}
+
+async function daysWithBookings(db: Kysely<DB>, cityId: string, range: { from: string; to: string }): Promise<AdminPickupDay[]> {
   const [days, bookings] = await Promise.all([
-    bulky.pickupDays(db, city.id, range.from, range.to, { closed: true }),
-    bulky.bookingsOf(db, city.id, range.from, range.to, BULKY_PICKUP),
+    bulky.pickupDays(db, cityId, range.from, range.to, { closed: true }),
+    bulky.bookingsOf(db, cityId, range.from, range.to, BULKY_PICKUP),
   ]);
   const byDay = Map.groupBy(bookings, (b) => b.day);
   return days.map((row) => ({
@@ -248,5 +251,5 @@ export async function setPickupCapacity(
       now,
     );
   });
-  return adminPickupDays(db, agent, city.id, range);
+  return daysWithBookings(db, city.id, range);
 }

@@ -14,7 +14,7 @@ export type RequestRow = Omit<Selectable<ResidentRequestTable>, 'change_seq'> & 
 const OPEN: RequestStatus[] = ['RECUE', 'EN_COURS', 'PLANIFIEE'];
 
 /** The request's columns, its days as `YYYY-MM-DD` (a `date` column reads as a Date on pg, a string on PGlite). */
-function selectRequests(db: Kysely<DB>) {
+export function selectRequests(db: Kysely<DB>) {
   return db
     .selectFrom('resident_request as r')
     .innerJoin('request_type as t', 't.id', 'r.type_id')

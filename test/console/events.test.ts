@@ -2,11 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildTestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { agentToken, consoleEnv, otherIds, seedOtherGroup } from '../helpers/console-fixtures.ts';
+import { terminateBackends } from '../helpers/terminate-backends.ts';
 import { openEvents, serve, type Events, type ServerEvent } from '../helpers/event-stream.ts';
 
 /**
@@ -143,17 +143,7 @@ describe('GET /chat/events on PostgreSQL, several instances', { skip: DATABASE_U
     await stream.next(conversationEvent(id, 'WAITING_AGENT'));
 
     // A failover: every connection of this test's pool is cut. The poll fails, then finds its way back.
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
-        [applicationName],
-      );
-      assert.ok(rows.length > 0, 'no connection of the test was found to terminate');
-    } finally {
-      await admin.end();
-    }
+    assert.ok((await terminateBackends(applicationName)) > 0, 'no connection of the test was found to terminate');
     const headers = { authorization: `Bearer ${await agentToken()}` };
     let status = 0;
     for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {

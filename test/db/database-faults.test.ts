@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { terminateBackends } from '../helpers/terminate-backends.ts';
 import { buildApp } from '../../src/app.ts';
 import { importBundleFile } from '../../src/bundle/import.ts';
 import type { Database } from '../../src/db/database.ts';
@@ -69,20 +70,6 @@ async function startService(options: TestDatabaseOptions, env: Record<string, st
 async function cityIds(app: FastifyInstance): Promise<string[]> {
   const res = await app.inject('/public/city-groups');
   return (JSON.parse(res.body) as { cities: { id: string }[] }[]).flatMap((g) => g.cities.map((c) => c.id));
-}
-
-async function terminateBackends(applicationName: string): Promise<number> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
-      [applicationName],
-    );
-    return rows.length;
-  } finally {
-    await client.end();
-  }
 }
 
 async function backendStates(applicationName: string): Promise<string[]> {

@@ -1,13 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { buildTestApp, fixedClock } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { inject } from '../helpers/admin-fixtures.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { consoleEnv, otherIds, seedOtherGroup } from '../helpers/console-fixtures.ts';
+import { terminateBackends } from '../helpers/terminate-backends.ts';
 import { openEvents, serve, type ServerEvent } from '../helpers/event-stream.ts';
 import { agentHeaders, device, fileRequest, missedBody, MONDAY_AFTERNOON, requestsApp } from '../helpers/request-fixtures.ts';
 
@@ -193,17 +193,7 @@ describe('resident requests, live on PostgreSQL, several instances', { skip: DAT
     await staff.next(requestEvent(filed.id));
 
     // A failover: every connection of this test's pool is cut. The polls fail, then find their way back.
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
-        [applicationName],
-      );
-      assert.ok(rows.length > 0, 'no connection of the test was found to terminate');
-    } finally {
-      await admin.end();
-    }
+    assert.ok((await terminateBackends(applicationName)) > 0, 'no connection of the test was found to terminate');
     const url = `/admin/requests/${filed.id}`;
     let status = 0;
     for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {
