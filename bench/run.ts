@@ -40,6 +40,11 @@
  * 1.5 times as much (ratio 0.67). With `--scale`, on the national database, whose generated groups carry the demo's
  * rules too (bench/scale.ts).
  *
+ * Bulky-waste pickups (`--only bulky-pickups`, bench/bulky-pickups.ts; PostgreSQL only, skipped without DATABASE_URL):
+ * two instances on a database of the run's own, a day with its last LAST_PLACES places free, RACE_BOOKINGS bookings sent
+ * at once across both: exactly LAST_PLACES 201s, the others 409, `remaining` 0 after (else the run exits non-zero,
+ * --no-fail or not); the burst's time against as many GET /public/cities/:cityId/bulky-pickups sent the same way.
+ *
  * `--scale N`: before the figures, N real communes (bench/scale.ts) are generated in chunks and imported one by
  * one with the CLI (import time and rate reported), and /public/cities/:id is measured on both data sets, so that
  * the run gives its own scale/demo ratio (target 0.9): on PGlite a copy of the demo database is served beside the
@@ -72,6 +77,7 @@ import {
 } from './lookup.ts';
 import { REMINDERS_TARGET, runRemindersBench } from './reminders.ts';
 import { SEARCH_TRIGRAM_INDEX, bareSearch, searchPath, searchProbes, searchRequest, verifySearches } from './search.ts';
+import { LAST_PLACES, RACE_BOOKINGS, runBulkyRace } from './bulky-pickups.ts';
 import { QUEUE_CASES, SEED_REQUESTS, creationBody, measureRawRequestInserts, queuePath, removeBenchRequests, seedRequests } from './requests.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { sql } from 'kysely';
@@ -822,6 +828,40 @@ async function main() {
       requests = { seeded: SEED_REQUESTS, seedS, groups, queue };
     }
 
+    // Bulky-waste pickups: the last places of a day raced for by RACE_BOOKINGS bookings at once on two instances of one
+    // PostgreSQL database (bench/bulky-pickups.ts). Exactness is a result of its own, not a target: it fails the run.
+    let bulkyRace: Record<string, unknown> | null = null;
+    const bulkyProblems: string[] = [];
+    if (!opts.only || '/public/cities/:cityId/bulky-pickups'.includes(opts.only)) {
+      if (!env.DATABASE_URL) {
+        console.log('\nbulky-pickup race: skipped, it needs two instances on one PostgreSQL (set DATABASE_URL)');
+        bulkyRace = { skipped: 'needs DATABASE_URL' };
+      } else {
+        await ours.stop();
+        const race = await runBulkyRace({ databaseUrl: env.DATABASE_URL, env, cityId: city.id, startService, keep: opts.keep });
+        const row: Row = {
+          route: `POST /public/requests encombrants, ${RACE_BOOKINGS} at once on 2 instances for the last ${LAST_PLACES} places vs ${RACE_BOOKINGS} GET …/bulky-pickups`,
+          encoding: '-',
+          ours: race.booking,
+          limit: race.read,
+          ratio: race.booking.rps / race.read.rps,
+          // No speed target (printed `-`): the counts below are this row's check.
+          target: 0,
+        };
+        rows.push(row);
+        printRow(row);
+        const others = Object.entries(race.statuses).filter(([s]) => s !== '201' && s !== '409');
+        console.log(
+          `bulky-pickup race (day ${race.slotDate}, capacity ${race.capacity}, ${race.alreadyBooked} booked before): ${race.created} × 201 (must be ${LAST_PLACES}), ` +
+            `${race.full} × 409 (must be ${RACE_BOOKINGS - LAST_PLACES}), ${race.other} other (must be 0${others.length ? `: ${others.map(([s, n]) => `${n} × ${s}`).join(', ')}` : ''}), ` +
+            `remaining ${race.remaining} after (must be 0); the burst took ${Math.round(race.booking.ms)} ms, ${RACE_BOOKINGS} GETs ${race.reads.map((r) => Math.round(r.ms)).join(' and ')} ms ` +
+            `(before, after): ${(race.booking.ms / race.read.ms).toFixed(2)} times as long — ${race.problems.length ? `WRONG: ${race.problems.join('; ')}` : 'exact'}`,
+        );
+        bulkyProblems.push(...race.problems);
+        bulkyRace = { ...race, timeRatio: race.booking.ms / race.read.ms };
+      }
+    }
+
     console.log(`\nRSS: ${rssAtRestMiB} MiB at rest, ${rssServingMiB} MiB at most while serving; npm start to /ready: ${npmStartReadyMs} ms`);
     const result = {
       when: new Date().toISOString(),
@@ -841,6 +881,7 @@ async function main() {
       search,
       calendar,
       requests,
+      bulkyRace,
       rows,
     };
     const out = path.join(ROOT, 'bench/results', `bench-${SCALE ? `scale-${SCALE}-` : ''}${result.when.replace(/[:.]/g, '-')}.json`);
@@ -856,6 +897,10 @@ async function main() {
     if (slowest > 1000) failing.push(`an admin write took ${slowest} ms to reach the public city`);
     if (failing.length && !opts['no-fail']) {
       console.log(`below target: ${failing.join('; ')}`);
+      process.exitCode = 1;
+    }
+    if (bulkyProblems.length) {
+      console.log(`bulky-pickup race not exact: ${bulkyProblems.join('; ')}`);
       process.exitCode = 1;
     }
   } finally {
@@ -891,7 +936,7 @@ function printRow(row: Row) {
   }
   const f = (x: Figures) => `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}`;
   console.log(
-    `| ${row.route} | ${row.encoding} | ${Math.round(row.ours.rps)} | ${Math.round(row.limit.rps)} | ${row.ratio.toFixed(2)} | ${row.target}${row.p99Max ? `, p99 < ${row.p99Max}` : ''} | ${f(row.ours)} | ${f(row.limit)} |`,
+    `| ${row.route} | ${row.encoding} | ${Math.round(row.ours.rps)} | ${Math.round(row.limit.rps)} | ${row.ratio.toFixed(2)} | ${row.target || '-'}${row.p99Max ? `, p99 < ${row.p99Max}` : ''} | ${f(row.ours)} | ${f(row.limit)} |`,
   );
 }
 
