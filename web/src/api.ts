@@ -55,9 +55,9 @@ async function exchange(method: string, path: string, body?: unknown, { signal, 
   if (response.ok) return response;
   if (response.status === 429) throw new ApiError(tooMany(response.headers.get('retry-after')), 429);
   if (response.status === 404) throw new ApiError(NOT_FOUND, 404);
-  if (response.status === 400 || response.status === 413) {
-    // The server's 400 and 413 messages are French sentences (a quiz whose required challenge is not done, a photo
-    // too large…), naming the field at fault in `field`.
+  if (response.status === 400 || response.status === 409 || response.status === 413) {
+    // The server's 400, 409 and 413 messages are French sentences (a quiz whose required challenge is not done, a
+    // pickup day full, a photo too large…), naming the field at fault in `field`.
     const payload = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
     throw new ApiError(payload?.message ?? 'Votre demande n’a pas pu être traitée.', response.status, false, payload?.field ?? null);
   }

@@ -1,9 +1,9 @@
 // Resident requests (docs/api.md, resident requests): what the report form, « Mes demandes » and their entry points
 // share: the addresses of the form, the French words of a status, the device's requests and their live updates.
 import { useEffect, useRef } from 'preact/hooks';
-import { get, getLive } from './api.ts';
+import { get, getLive, post } from './api.ts';
 import { deviceId } from './store.ts';
-import { addDays, longDay, noonInFrance, todayInFrance } from './text.ts';
+import { addDays, frenchTime, longDay, noonInFrance, todayInFrance } from './text.ts';
 import type { City, RequestStatus, RequestType, ResidentRequest } from './types.ts';
 
 const NBSP = '\u00a0';
@@ -11,6 +11,8 @@ const NBSP = '\u00a0';
 /** The types whose form asks what the public shape of a type does not say: a day, a recycling point. */
 export const MISSED_COLLECTION = 'collecte-non-effectuee';
 export const FULL_POINT = 'point-apport-plein';
+/** The type of a bulky-waste pickup booking: its own form (a day with room, an address, an e-mail) and « Annuler ». */
+export const BULKY_PICKUP = 'encombrants';
 
 /** How long after noon of its day a missed collection can be reported (the server checks it too). */
 const MISSED_WINDOW_MS = 48 * 3_600_000;
@@ -128,3 +130,21 @@ export function filedSentence(reference: string, joined: boolean): string {
     ? `Ce problème a déjà été signalé${NBSP}: vous suivez désormais la demande ${reference}, et ses nouvelles s’afficheront dans «${NBSP}Mes demandes${NBSP}».`
     : `Votre demande ${reference} est enregistrée.`;
 }
+
+/** When a booking of `day` can no longer be cancelled: noon the day before, on the clock of France (the server decides). */
+export const cancellationDeadline = (day: string): Date => noonInFrance(addDays(day, -1));
+
+/** « lundi 30 novembre à 12 h »: the deadline in words (« annulable jusqu’au … »). */
+export const deadlineText = (day: string): string => `${longDay(addDays(day, -1))} à ${frenchTime(cancellationDeadline(day).toISOString())}`;
+
+/** Whether the resident may still cancel this request at `now`: a standing booking before its deadline. */
+export function cancellable(request: Pick<ResidentRequest, 'typeCode' | 'status' | 'plannedFor'>, now = new Date()): boolean {
+  if (request.typeCode !== BULKY_PICKUP || request.status !== 'PLANIFIEE' || !request.plannedFor) return false;
+  return now.getTime() < cancellationDeadline(request.plannedFor.slice(0, 10)).getTime();
+}
+
+/** Cancels a booking of this device (`POST /public/requests/:id/cancel`): the request as it now is. */
+export const cancelBooking = (id: string) => post<ResidentRequest>(`/public/requests/${id}/cancel?deviceId=${encodeURIComponent(deviceId())}`, {});
+
+/** « Prendre rendez-vous pour des encombrants »: the booking form of a city. */
+export const bookingPath = (cityId?: string) => reportPath({ type: BULKY_PICKUP, cityId });

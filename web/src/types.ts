@@ -49,3 +49,5 @@ export type RequestStatus = ResidentRequest['status'];
 /** What the report form offers beside « Me localiser » and an address (GET /public/requests/config): a map, or none. */
 export type RequestsConfig = GetJson<'/public/requests/config'>;
 export type RequestMap = NonNullable<RequestsConfig['map']>;
+/** A day a bulky-waste pickup can be booked for, `remaining` 0 when full (GET /public/cities/:cityId/bulky-pickups). */
+export type PickupDay = GetJson<'/public/cities/{cityId}/bulky-pickups'>[number];

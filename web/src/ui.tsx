@@ -92,3 +92,13 @@ export function OfflineNotice({ what }: { what: string }) {
 export function Swatch({ color }: { color: string | null }) {
   return <span class="swatch" style={{ background: color ?? '#6b7280' }} aria-hidden="true" />;
 }
+
+/** A field's error, tied to its input by `${id}-error` (aria-describedby), announced as one. */
+export function FieldError({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p id={`${id}-error`} class="field-error">
+      <span class="visually-hidden">Erreur{'\u00a0'}: </span>
+      {error}
+    </p>
+  ) : null;
+}

@@ -1,10 +1,11 @@
 // Finding one's collection place from an address (suggestions as one types) or from the device's position
 // (docs/api.md, from an address to a collection place, GET /public/places/lookup), on the commune screen above the list of places.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import { getLive, messageOf } from '../api.ts';
 import { Link, navigate } from '../../shared/router.tsx';
 import type { PlaceCandidate } from '../types.ts';
-import { Problem } from '../ui.tsx';
+import { FieldError, Problem } from '../ui.tsx';
 import { canLocate, currentPosition, wasDenied } from '../position.ts';
 
 const NBSP = '\u00a0';
@@ -26,9 +27,28 @@ interface Suggestions {
   error: unknown;
 }
 
-/** The address box: an ARIA 1.2 combobox whose listbox holds the candidates, best first. */
-export function AddressFinder({ cityId }: { cityId: string }) {
-  const [text, setText] = useState('');
+/** What an address box is for: its input's id, label and hint, and what a chosen candidate does. */
+export interface AddressBoxProps {
+  cityId: string;
+  /** The input's id; the list's and hint's ids derive from it. */
+  id: string;
+  label: ComponentChildren;
+  hint: string;
+  /** An error to show under the hint, tied to the input (a form's refusal). */
+  error?: string;
+  /** The text the box starts with. */
+  initial?: string;
+  /** Each change of the text, as typed (a form that sends the address as written). */
+  onText?: (text: string) => void;
+  onChoose: (candidate: PlaceCandidate) => void;
+}
+
+/**
+ * An address box: an ARIA 1.2 combobox whose listbox holds the candidates of `GET /public/places/lookup`, best first.
+ * The commune screen goes to the chosen place's calendar; the booking form keeps the address and its place.
+ */
+export function AddressBox({ cityId, id, label, hint, error: formError, initial = '', onText, onChoose }: AddressBoxProps) {
+  const [text, setText] = useState(initial);
   const [answer, setAnswer] = useState<Suggestions>({ query: '', candidates: null, error: null });
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -62,11 +82,18 @@ export function AddressFinder({ cityId }: { cityId: string }) {
   const candidates = current ? (answer.candidates ?? []) : [];
   const error = current ? answer.error : null;
   const expanded = open && candidates.length > 0;
-  const optionId = (i: number) => `address-option-${i}`;
+  const optionId = (i: number) => `${id}-option-${i}`;
+  const listId = `${id}-options`;
+  const hintId = `${id}-hint`;
 
   const choose = (c: PlaceCandidate) => {
     setOpen(false);
-    navigate(calendarOf(c));
+    setText(c.label);
+    onChoose(c);
+  };
+  const typed = (value: string) => {
+    setText(value);
+    onText?.(value);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -89,38 +116,42 @@ export function AddressFinder({ cityId }: { cityId: string }) {
       if (expanded) {
         setOpen(false);
         setActive(-1);
-      } else setText('');
+      } else typed('');
     }
   };
 
+  // The commune screen offers its list of places below; a form keeps the address as typed.
+  const notFoundTail = onText ? '.' : ', ou choisissez votre secteur ci-dessous.';
   let status = '';
   if (current && answer.candidates) {
     status = candidates.length ? `${plural(candidates.length, 'adresse')} trouvée${candidates.length > 1 ? 's' : ''}, flèches haut et bas pour choisir` : 'Aucune adresse trouvée';
   }
 
   return (
-    <div class="address-finder">
-      <label for="address-query">Votre adresse</label>
-      <p id="address-hint" class="hint muted">
-        Tapez le numéro et le nom de votre rue, puis choisissez votre adresse dans la liste.
+    <div class={formError ? 'address-finder field has-error' : 'address-finder'}>
+      <label for={id}>{label}</label>
+      <p id={hintId} class="hint muted">
+        {hint}
       </p>
+      <FieldError id={id} error={formError} />
       <input
         ref={input}
-        id="address-query"
+        id={id}
         type="text"
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={expanded ? 'true' : 'false'}
-        aria-controls="address-options"
+        aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-        aria-describedby="address-hint"
+        aria-describedby={formError ? `${hintId} ${id}-error` : hintId}
+        aria-invalid={formError ? 'true' : undefined}
         autocomplete="off"
         autocapitalize="off"
         spellcheck={false}
         placeholder={`Par exemple${NBSP}: 12 rue de Siam`}
         value={text}
         onInput={(e) => {
-          setText((e.target as HTMLInputElement).value);
+          typed((e.target as HTMLInputElement).value);
           setOpen(true);
           setActive(-1);
         }}
@@ -128,7 +159,7 @@ export function AddressFinder({ cityId }: { cityId: string }) {
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
       />
-      <ul id="address-options" role="listbox" aria-label="Adresses trouvées" class="suggestions" hidden={!expanded}>
+      <ul id={listId} role="listbox" aria-label="Adresses trouvées" class="suggestions" hidden={!expanded}>
         {candidates.map((c, i) => (
           <li
             key={`${c.placeId}:${c.label}`}
@@ -151,7 +182,7 @@ export function AddressFinder({ cityId }: { cityId: string }) {
       </p>
       {current && answer.candidates && candidates.length === 0 && (
         <p class="card">
-          Aucune adresse trouvée pour «{NBSP}{query}{NBSP}». Vérifiez le nom de la rue, ou choisissez votre secteur ci-dessous.
+          Aucune adresse trouvée pour «{NBSP}{query}{NBSP}». Vérifiez le nom de la rue{notFoundTail}
         </p>
       )}
       {error != null && (
@@ -165,6 +196,19 @@ export function AddressFinder({ cityId }: { cityId: string }) {
         />
       )}
     </div>
+  );
+}
+
+/** The commune screen's address box: the chosen address opens its place's calendar. */
+export function AddressFinder({ cityId }: { cityId: string }) {
+  return (
+    <AddressBox
+      cityId={cityId}
+      id="address-query"
+      label="Votre adresse"
+      hint="Tapez le numéro et le nom de votre rue, puis choisissez votre adresse dans la liste."
+      onChoose={(c) => navigate(calendarOf(c))}
+    />
   );
 }
 

@@ -1,12 +1,15 @@
 // « Mes demandes » (/mes-demandes and /mes-demandes/:requestId): the requests this device filed or follows, newest
 // first, each with its status in words and its updates oldest first; kept current while the screen is open
 // (the server's stream of changes when it offers one, a reload when the tab comes back; docs/api.md, resident requests).
-import { useState } from 'preact/hooks';
-import { get } from '../api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { get, messageOf } from '../api.ts';
 import { Link } from '../../shared/router.tsx';
 import { dateAndTime, longDay, shortDate } from '../text.ts';
 import type { City, ResidentRequest } from '../types.ts';
-import { isOpen, myRequest, myRequests, reportPath, requestPath, STATUS_LABEL, statusText, useRequestUpdates } from '../requests.ts';
+import {
+  BULKY_PICKUP, cancelBooking, cancellable, deadlineText, isOpen, myRequest, myRequests, reportPath, requestPath, STATUS_LABEL, statusText,
+  useRequestUpdates,
+} from '../requests.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
 
 const NBSP = '\u00a0';
@@ -31,6 +34,73 @@ function Updates({ request }: { request: ResidentRequest }) {
   );
 }
 
+/**
+ * « Annuler ce rendez-vous » for a standing bulky-waste booking, until noon the day before: asked once more before it
+ * goes, the place given back to the day. The server decides (past its deadline: 409, its message shown).
+ */
+function CancelBooking({ request, onCancelled }: { request: ResidentRequest; onCancelled: (request: ResidentRequest) => void }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    // The focus follows the question: onto « Oui, annuler » when it appears, back to « Annuler » when it is withdrawn.
+    if (asking) confirm.current?.focus();
+    else if (asked.current) ask.current?.focus();
+    asked.current = asking;
+  }, [asking]);
+  if (!cancellable(request) || !request.plannedFor) return null;
+  const day = request.plannedFor.slice(0, 10);
+  const questionId = `cancel-question-${request.id}`;
+
+  const cancel = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      onCancelled(await cancelBooking(request.id));
+    } catch (err) {
+      setError(messageOf(err));
+      setAsking(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="cancel-booking screen-only">
+      <p class="muted">Annulable jusqu’au {deadlineText(day)}.</p>
+      {asking ? (
+        <div role="group" aria-labelledby={questionId}>
+          <p id={questionId}>
+            Annuler l’enlèvement du {longDay(day)}{NBSP}? Votre place sera rendue à d’autres habitants.
+          </p>
+          <p class="actions">
+            <button ref={confirm} type="button" class="button danger" disabled={busy} onClick={cancel}>
+              Oui, annuler le rendez-vous
+            </button>
+            <button type="button" class="button secondary" disabled={busy} onClick={() => setAsking(false)}>
+              Non, le garder
+            </button>
+          </p>
+        </div>
+      ) : (
+        <p class="actions">
+          <button ref={ask} type="button" class="button secondary" onClick={() => setAsking(true)}>
+            Annuler ce rendez-vous<span class="visually-hidden"> {request.reference}</span>
+          </button>
+        </p>
+      )}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Puts a changed request in its place in the list (a new one, followed from elsewhere, on top). */
 function merged(list: ResidentRequest[], changed: ResidentRequest): ResidentRequest[] {
   return list.some((r) => r.id === changed.id) ? list.map((r) => (r.id === changed.id ? changed : r)) : [changed, ...list];
@@ -40,9 +110,9 @@ export function MyRequests() {
   const loaded = useResource('my-requests', myRequests);
   // What the stream brought since the last load (`from`: that load's list); a new load replaces it.
   const [live, setLive] = useState<{ from: ResidentRequest[] | null; list: ResidentRequest[] } | null>(null);
-  useRequestUpdates((request) => {
+  const apply = (request: ResidentRequest) =>
     setLive((l) => ({ from: loaded.data, list: merged(l && l.from === loaded.data ? l.list : (loaded.data ?? []), request) }));
-  }, loaded.reload);
+  useRequestUpdates(apply, loaded.reload);
   const requests = live && live.from === loaded.data ? live.list : loaded.data;
 
   return (
@@ -74,6 +144,7 @@ export function MyRequests() {
                 <StatusBadge request={r} /> <span class="muted">N°{NBSP}{r.reference} · envoyée le {shortDate(r.createdAt)}</span>
               </p>
               <Updates request={r} />
+              <CancelBooking request={r} onCancelled={apply} />
             </li>
           ))}
         </ul>
@@ -109,6 +180,7 @@ export function MyRequest({ requestId }: { requestId: string }) {
     ...(request.date ? ([['Jour', longDay(request.date)]] as [string, string][]) : []),
     ...(point ? ([['Point d’apport', point]] as [string, string][]) : []),
     ...(request.address ? ([['Adresse', request.address]] as [string, string][]) : []),
+    ...(request.typeCode === BULKY_PICKUP && typeof request.attributes.items === 'string' ? ([['Objets', request.attributes.items]] as [string, string][]) : []),
     ...(request.latitude !== null && request.longitude !== null ? ([['Position', 'relevée par l’appareil']] as [string, string][]) : []),
     ...(request.photoCount > 0 ? ([['Photos', `${request.photoCount} jointe${request.photoCount > 1 ? 's' : ''}`]] as [string, string][]) : []),
   ];
@@ -120,6 +192,7 @@ export function MyRequest({ requestId }: { requestId: string }) {
       <p class="request-meta">
         <StatusBadge request={request} />
       </p>
+      <CancelBooking request={request} onCancelled={setLive} />
       <dl class="card request-details">
         {details.map(([term, value]) => (
           <div key={term}>

@@ -9,6 +9,7 @@ import { canLocate, currentPosition, wasDenied } from '../position.ts';
 import type { RequestField, RequestsConfig } from '../types.ts';
 import { useResource } from '../../shared/resource.ts';
 import { PositionMap } from './report-map.tsx';
+import { FieldError } from '../ui.tsx';
 
 const NBSP = '\u00a0';
 /** A narrow no-break space: French thousands (« 2 000 »). */
@@ -35,15 +36,6 @@ function Hint({ id, children }: { id: string; children?: ComponentChildren }) {
   return children ? (
     <p id={`${id}-hint`} class="hint muted">
       {children}
-    </p>
-  ) : null;
-}
-
-export function FieldError({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p id={`${id}-error`} class="field-error">
-      <span class="visually-hidden">Erreur{NBSP}: </span>
-      {error}
     </p>
   ) : null;
 }
