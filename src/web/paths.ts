@@ -59,6 +59,8 @@ export const CONSOLE_ROUTES = [
   '/console/medias',
   '/console/comptes',
   '/console/defis',
+  '/console/communes/:cityId/encombrants',
+  '/console/open311',
 ];
 
 /** The console's own part of the URL space. */

@@ -4,7 +4,7 @@ import './styles.css';
 import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
 import { useLocation } from './location.ts';
 import { useRequestCounts, type RequestCounts } from './request-counts.ts';
-import { screens, type ScreenEntry, type ScreenProps } from './screens.ts';
+import { mayOpen, screens, type ScreenEntry, type ScreenProps } from './screens.ts';
 import { Login } from './screens/login.tsx';
 import { Loading, Problem, Title } from './ui.tsx';
 import { Link, match } from '../../shared/router.tsx';
@@ -68,7 +68,7 @@ function Route({ user }: { user: User }) {
   for (const entry of screens) {
     const params = match(entry.path, path);
     if (!params) continue;
-    if (!holds(user, entry.permission)) {
+    if (!mayOpen(user, entry)) {
       return (
         <Message title="Accès refusé">
           <p>Votre compte n’a pas la permission d’ouvrir cet écran. Demandez-la à un administrateur de votre collectivité.</p>
@@ -126,7 +126,7 @@ function isCurrent(entry: ScreenEntry, path: string): boolean {
 }
 
 function Navigation({ user, path }: { user: User; path: string }) {
-  const visible = screens.filter((s) => s.nav && holds(user, s.permission));
+  const visible = screens.filter((s) => s.nav && mayOpen(user, s));
   const counts = useRequestCounts(holds(user, 'REQUESTS'));
   const link = (s: ScreenEntry) => (
     <li key={s.path}>

@@ -2,9 +2,10 @@
 //
 // To add a screen: write web/console/src/screens/NAME.tsx with a default export taking ScreenProps, add one entry
 // here, and add its path to CONSOLE_ROUTES in src/web/paths.ts (test/console-web/routes.test.ts checks they agree).
-// An entry with `nav` shows in the navigation, under its `section`, to the agents holding its permission.
+// An entry with `nav` shows in the navigation, under its `section`, to the agents holding its permission (to super
+// admins alone when it is `superAdminOnly`).
 import type { FunctionComponent } from 'preact';
-import type { Permission } from './api.ts';
+import { holds, type Permission, type User } from './api.ts';
 
 export interface ScreenProps {
   /** The path's parameters (`:cityId` …), each a lower-case UUID. */
@@ -22,6 +23,8 @@ export interface ScreenEntry {
   section?: 'Collecte' | 'Contenus' | 'Conversations' | 'Suivi' | 'Administration';
   /** The permission the screen's API needs; null: every agent. */
   permission: Permission | null;
+  /** The screen's API answers super admins alone (the Open311 keys): nobody else sees or opens it. */
+  superAdminOnly?: true;
   load: () => Promise<{ default: FunctionComponent<ScreenProps> }>;
 }
 
@@ -56,4 +59,9 @@ export const screens: ScreenEntry[] = [
   { path: '/console/menus/:menuId', permission: 'CMS', load: () => import('./screens/menu.tsx') },
   { path: '/console/comptes', nav: 'Comptes des agents', section: 'Administration', permission: 'USERS', load: () => import('./screens/accounts.tsx') },
   { path: '/console/medias', nav: 'Médiathèque', section: 'Contenus', permission: 'CMS', load: () => import('./screens/media.tsx') },
+  { path: '/console/communes/:cityId/encombrants', permission: 'REQUESTS', load: () => import('./screens/bulky-pickups.tsx') },
+  { path: '/console/open311', nav: 'Clés Open311', section: 'Administration', permission: null, superAdminOnly: true, load: () => import('./screens/open311-keys.tsx') },
 ];
+
+/** Whether the agent may open a screen (and see it in the navigation): its permission, and a super admin's screens. */
+export const mayOpen = (user: User | null, entry: ScreenEntry): boolean => holds(user, entry.permission) && (!entry.superAdminOnly || user?.superAdmin === true);

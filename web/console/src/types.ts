@@ -41,3 +41,10 @@ export type RequestAgent = GetJson<'/admin/city-groups/{id}/request-agents'>[num
 export type AdminRequestType = GetJson<'/admin/request-types/{id}'>;
 export type RequestTypeField = AdminRequestType['fields'][number];
 export type Requirement = AdminRequestType['place'];
+/** A city's bulky-waste pickup day with its standing bookings, as the staff's calendar reads it (closed days too). */
+export type PickupDay = GetJson<'/admin/cities/{cityId}/bulky-pickups'>[number];
+export type PickupBooking = PickupDay['bookings'][number];
+/** An Open311 partner's API key, without the key itself (super admins only). */
+export type Open311Key = GetJson<'/admin/open311-keys/{id}'>;
+/** A key just created: the one answer that carries the key. */
+export type CreatedOpen311Key = JsonAnswer<paths['/admin/open311-keys']['post'], 201>;

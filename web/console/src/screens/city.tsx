@@ -1,5 +1,5 @@
 // One commune: its data screens, and its own settings (name, time zone, the calendar of public holidays it follows).
-import { get } from '../api.ts';
+import { currentUser, get, holds } from '../api.ts';
 import { EditorForm, fieldError } from '../editor-form.tsx';
 import { useEditing, useEditor } from '../editor.tsx';
 import { SelectField, TextField } from '../form-fields.tsx';
@@ -104,6 +104,11 @@ export default function CityScreen({ params, query }: ScreenProps) {
             <li>
               <Link href={`${base}/quiz`}>Questions du quiz de tri</Link>
             </li>
+            {holds(currentUser(), 'REQUESTS') && (
+              <li>
+                <Link href={`${base}/encombrants`}>Enlèvement des encombrants</Link>
+              </li>
+            )}
             {c.cityGroupId && (
               <li>
                 <Link href={`/console/collectivites/${c.cityGroupId}/jours-feries`}>Jours fériés de la collectivité</Link>

@@ -1,6 +1,6 @@
 // The console's home: who is logged in, and the screens their permissions open.
-import { currentUser, holds } from '../api.ts';
-import { screens } from '../screens.ts';
+import { currentUser } from '../api.ts';
+import { mayOpen, screens } from '../screens.ts';
 import { Title } from '../ui.tsx';
 import { Link } from '../../../shared/router.tsx';
 
@@ -16,7 +16,7 @@ const PERMISSION_NAMES: Record<string, string> = {
 
 export default function Home() {
   const user = currentUser()!;
-  const entries = screens.filter((s) => s.nav && s.path !== '/console' && holds(user, s.permission));
+  const entries = screens.filter((s) => s.nav && s.path !== '/console' && mayOpen(user, s));
   const rights = user.superAdmin ? 'administrateur de toutes les collectivités' : user.permissions.map((p) => PERMISSION_NAMES[p] ?? p).join(', ');
   return (
     <section>
