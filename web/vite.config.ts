@@ -2,14 +2,45 @@ import { defineConfig, type Plugin } from 'vite';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
+import { transformSync } from 'esbuild';
 
 const outDir = path.resolve(import.meta.dirname, 'dist');
 
-/** The two apps of the build: the citizens' at /, the agents' console at /console (each its own first screen). */
-const ENTRIES = { app: 'index.html', console: 'console/index.html' } as const;
+/** The widgets' pages (docs/widgets.md), one entry each, served at /embed/KIND by src/web/embed.ts. */
+const EMBED_KINDS = ['calendrier', 'tri', 'points', 'demande'] as const;
+
+/**
+ * The entries of the build: the citizens' app at /, the agents' console at /console, and each widget's page (each its
+ * own first screen).
+ */
+const ENTRIES: Record<string, string> = {
+  app: 'index.html',
+  console: 'console/index.html',
+  ...Object.fromEntries(EMBED_KINDS.map((kind) => [`embed-${kind}`, `embed/${kind}.html`])),
+};
 
 /** The console's first screen (login and shell) stays under 60 KiB of gzipped JavaScript; screens load on use. */
 const CONSOLE_FIRST_SCREEN_MAX_GZ = 60 * 1024;
+/** A widget's page loads at most 25 KiB of gzipped JavaScript on first load (docs/widgets.md). */
+const EMBED_FIRST_LOAD_MAX_GZ = 25 * 1024;
+/** `/widget.js`, on every page of the communes' sites: at most 3 KiB gzipped. */
+const WIDGET_MAX_GZ = 3 * 1024;
+
+/** The widgets' loader: web/widget/widget.ts as one minified classic script at /widget.js (not a module: any site's `<script>` runs it). */
+function widgetLoader(): Plugin {
+  return {
+    name: 'collecte-widget-loader',
+    apply: 'build',
+    writeBundle() {
+      const source = fs.readFileSync(path.resolve(import.meta.dirname, 'widget/widget.ts'), 'utf8');
+      const { code } = transformSync(source, { loader: 'ts', minify: true, target: 'es2019', format: 'iife', charset: 'utf8' });
+      fs.writeFileSync(path.join(outDir, 'widget.js'), code);
+      const gz = gzipSync(code, { level: 9 }).length;
+      console.log(`widget.js: ${(code.length / 1024).toFixed(1)} KiB (${(gz / 1024).toFixed(2)} KiB gzip)`);
+      if (gz > WIDGET_MAX_GZ) throw new Error(`widget.js is ${gz} bytes gzipped, over its ${WIDGET_MAX_GZ}-byte budget`);
+    },
+  };
+}
 
 /**
  * Writes .br and .gz next to each text asset so that the server sends them as they are
@@ -44,6 +75,9 @@ function precompressAndReport(): Plugin {
         if (name === 'console' && gz > CONSOLE_FIRST_SCREEN_MAX_GZ) {
           throw new Error(`the console's first screen loads ${kb(gz)} of JavaScript gzipped, over its ${kb(CONSOLE_FIRST_SCREEN_MAX_GZ)} budget`);
         }
+        if (name.startsWith('embed-') && gz > EMBED_FIRST_LOAD_MAX_GZ) {
+          throw new Error(`the ${name} page loads ${kb(gz)} of JavaScript gzipped on first load, over its ${kb(EMBED_FIRST_LOAD_MAX_GZ)} budget`);
+        }
       }
     },
   };
@@ -63,5 +97,6 @@ export default defineConfig({
       input: Object.fromEntries(Object.entries(ENTRIES).map(([name, page]) => [name, path.resolve(import.meta.dirname, page)])),
     },
   },
-  plugins: [precompressAndReport()],
+  // The loader first: the precompression of closeBundle then covers it too.
+  plugins: [widgetLoader(), precompressAndReport()],
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertNoFault, groupFound, type AdminStore } from '../admin/store.ts';
 import type { AdminAgent } from '../admin/agent.ts';
-import { cityGroupFaults, holidayRuleFaults } from '../domain/rules/cities.ts';
+import { cityGroupFaults, embedOrigin, embedOriginFaults, holidayRuleFaults } from '../domain/rules/cities.ts';
 import { groupWasteTypeIds, holidayRulesOf, replaceHolidayRules } from '../domain/holiday-rules.ts';
 import type { HolidayRule } from '../domain/collection-calendar.ts';
 import { errors } from '../kernel/errors.ts';
@@ -30,6 +30,7 @@ export const toAdminCityGroup = (row: CityGroupRow, holidayRules: HolidayRule[])
   chatEnabled: row.chat_enabled,
   ...toGroupContact(row),
   holidayRules,
+  embedOrigins: row.embed_origins,
   ...timestamps(row),
 });
 
@@ -41,7 +42,7 @@ type CityGroupFields = Omit<AdminCityGroup, 'id' | 'createdAt' | 'updatedAt' | '
 
 /** The record as the bundle would hold it must pass the bundle's rules: 400 naming the first faulty field. */
 function columns(group: CityGroupFields, now: Date) {
-  assertNoFault(cityGroupFaults(group));
+  assertNoFault([...cityGroupFaults(group), ...embedOriginFaults(group.embedOrigins)]);
   return {
     name: group.name.trim(),
     type: group.type.trim(),
@@ -50,6 +51,7 @@ function columns(group: CityGroupFields, now: Date) {
     siret: group.siret,
     chat_enabled: group.chatEnabled,
     ...groupContactColumns(group),
+    embed_origins: group.embedOrigins.map((origin) => embedOrigin(origin)!),
     updated_at: now,
   };
 }
@@ -81,19 +83,20 @@ export const cityGroupStore: AdminStore<CityGroupRow, AdminCityGroup, never, Cre
   },
   async insert(trx, { agent, now }, { holidayRules, ...input }) {
     assertSuperAdmin(agent);
-    const fields = { siret: null, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null, ...input };
+    const fields = { siret: null, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null, embedOrigins: [], ...input };
     const row = await repo.insertCityGroup(trx, randomUUID(), columns(fields, now), now);
     // A new group has no city, so no waste type a rule could name: only rules for every waste type pass.
     if (holidayRules) await writeHolidayRules(trx, row.id, holidayRules);
     return row;
   },
-  async update(trx, { agent, subject, now }, { holidayRules, ...patch }) {
-    const onlyRules = Object.values(patch).every((value) => value === undefined);
-    if (!agent.superAdmin && !(onlyRules && agent.permissions.includes('CITIES'))) assertSuperAdmin(agent);
+  async update(trx, { agent, subject, now }, { holidayRules, embedOrigins, ...patch }) {
+    // The group's own agents holding CITIES write its holiday rules and the sites that frame its widgets; the rest is the super admin's.
+    const onlyTheirs = Object.values(patch).every((value) => value === undefined);
+    if (!agent.superAdmin && !(onlyTheirs && agent.permissions.includes('CITIES'))) assertSuperAdmin(agent);
     if (holidayRules) await writeHolidayRules(trx, subject.row.id, holidayRules);
     // The row's updated_at moves with its rules too: the group changed.
     const { holidayRules: _rules, ...record } = subject.record;
-    return repo.updateCityGroup(trx, subject.row.id, columns({ ...record, ...patch }, now));
+    return repo.updateCityGroup(trx, subject.row.id, columns({ ...record, ...patch, embedOrigins: embedOrigins ?? record.embedOrigins }, now));
   },
   async remove(trx, { agent, subject }) {
     assertSuperAdmin(agent);

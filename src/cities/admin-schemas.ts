@@ -33,6 +33,17 @@ const HolidayRules = Type.Array(holidayRuleSchema(Uuid('A waste type of one of t
     'holiday and waste type. Written whole: a PATCH with `holidayRules` replaces the list.',
 });
 
+/** The most origins a group lets frame its widgets (the database holds at most 100). */
+export const MAX_EMBED_ORIGINS = 100;
+
+const EmbedOrigins = Type.Array(Type.String({ maxLength: 300 }), {
+  maxItems: MAX_EMBED_ORIGINS,
+  description:
+    'The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` ' +
+    '(lower case, no trailing slash). `[]`: no other site. Written whole.',
+  examples: [['https://www.plouzane.fr']],
+});
+
 export const cityGroupSchemas = adminSchemas(
   Type.Object({
     id: Uuid(),
@@ -44,6 +55,7 @@ export const cityGroupSchemas = adminSchemas(
     chatEnabled: Type.Boolean({ description: 'The chat assistant module (docs/assistant.md)' }),
     ...GroupContactFields,
     holidayRules: HolidayRules,
+    embedOrigins: EmbedOrigins,
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
   }),
@@ -56,6 +68,7 @@ export const cityGroupSchemas = adminSchemas(
     chatEnabled: Type.Optional(Type.Boolean({ description: 'false when absent' })),
     ...GroupContactWriteFields,
     holidayRules: Type.Optional(HolidayRules),
+    embedOrigins: Type.Optional(EmbedOrigins),
   },
   { id: 'City group id' },
 );

@@ -21,6 +21,7 @@ import * as residentRequests from './migrations/0020-resident-requests.ts';
 import * as requestChanges from './migrations/0021-request-changes.ts';
 import * as bulkyPickups from './migrations/0022-bulky-pickups.ts';
 import * as open311Keys from './migrations/0023-open311-keys.ts';
+import * as embedOrigins from './migrations/0024-embed-origins.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0021-request-changes': requestChanges,
   '0022-bulky-pickups': bulkyPickups,
   '0023-open311-keys': open311Keys,
+  '0024-embed-origins': embedOrigins,
 };
 
 const provider: MigrationProvider = {

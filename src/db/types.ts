@@ -19,6 +19,8 @@ export interface CityGroupTable {
   contact_email: string | null;
   contact_hours: string | null;
   contact_address: string | null;
+  /** The `https://` origins that may frame the group's widgets (migration 0024). */
+  embed_origins: Generated<string[]>;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }

@@ -55,3 +55,18 @@ export async function cityWasteTypeIds(db: Kysely<DB>, cityId: string): Promise<
   const rows = await db.selectFrom('waste_type').select('id').where('city_id', '=', cityId).execute();
   return new Set(rows.map((row) => row.id));
 }
+
+/**
+ * The sites that may frame an active city's widgets: its group's `embedOrigins` (none for a city of no group), or
+ * null for a city that is unknown or not active.
+ */
+export async function embedOriginsOfCity(db: Kysely<DB>, cityId: string): Promise<string[] | null> {
+  const row = await db
+    .selectFrom('city')
+    .leftJoin('city_group', 'city_group.id', 'city.city_group_id')
+    .select('city_group.embed_origins')
+    .where('city.id', '=', cityId)
+    .where('city.status', '=', 'ACTIF')
+    .executeTakeFirst();
+  return row ? (row.embed_origins ?? []) : null;
+}

@@ -24,8 +24,10 @@ export function isApiPath(url: string): boolean {
  * The web app's Content-Security-Policy: its own scripts, styles, images and API only (everything is bundled and
  * served from here; no CDN, no inline script). Images from the CMS are same-origin media. The one exception is the
  * report form's map, when the operator configures one (MAP_TILE_URL): its tiles are images from that origin alone.
+ * The apps are framed by nobody (`frame-ancestors 'none'`); the widgets' pages (src/web/embed.ts) by this origin and
+ * the sites their city group lists (`embedOrigins`), given as `frameAncestors`.
  */
-export function webAppCsp(tileOrigin: string | null): string {
+export function webAppCsp(tileOrigin: string | null, frameAncestors: readonly string[] | null = null): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -38,7 +40,7 @@ export function webAppCsp(tileOrigin: string | null): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    frameAncestors === null ? "frame-ancestors 'none'" : ["frame-ancestors 'self'", ...frameAncestors].join(' '),
   ].join('; ');
 }
 

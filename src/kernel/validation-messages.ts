@@ -204,6 +204,11 @@ export const noticeMessages = {
 };
 
 /** Resident requests' rules (src/requests/request-rules.ts): each follows « Le champ « x » ». */
+export const embedMessages = {
+  notAnHttpsOrigin: 'doit être l’origine https d’un site, sans chemin ni paramètre (par exemple https://www.plouzane.fr)',
+  repeated: (origin: string) => `est déjà dans la liste (${origin})`,
+};
+
 export const requestMessages = {
   required: (typeName: string) => `est obligatoire pour une demande «\u00a0${typeName}\u00a0»`,
   notForType: (typeName: string) => `ne s’applique pas à une demande «\u00a0${typeName}\u00a0»\u00a0: laissez-le vide`,

@@ -4,12 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isClientRoute, isConsolePath, isConsoleRoute } from './paths.ts';
 import { isApiPath } from '../http/url-space.ts';
+import embedRoutes from './embed.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the app. */
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** Hashed file names never change content: browsers keep them for a year without asking. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const WIDGET_CACHE = 'public, max-age=3600';
 
 const NOT_BUILT = `<!doctype html><html lang="fr"><meta charset="utf-8"><title>Collecte</title>
 <p>L'application web n'est pas construite sur ce serveur. Lancez <code>npm run build:web</code> puis redémarrez.
@@ -62,18 +64,22 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
       // One route per built file (no wildcard): the wildcard below is the client-side fallback.
       wildcard: false,
       index: false,
-      globIgnore: ['**/*.gz', '**/*.br', 'index.html', 'console/index.html'],
+      globIgnore: ['**/*.gz', '**/*.br', 'index.html', 'console/index.html', 'embed/*.html'],
       // The .br and .gz written by the build, when the browser accepts them.
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const hashed = filePath.startsWith(path.join(root, 'assets') + path.sep);
-        reply.header('cache-control', hashed ? IMMUTABLE : 'no-cache');
+        // The widgets' loader, on every page of the communes' sites: kept an hour, so that a site's visitors ask once.
+        reply.header('cache-control', hashed ? IMMUTABLE : filePath === path.join(root, 'widget.js') ? WIDGET_CACHE : 'no-cache');
       },
     });
   } else {
     app.log.warn({ root }, 'web app not built: run npm run build:web');
   }
+
+  // The widgets' pages, each under the CSP of its commune's group.
+  await app.register(embedRoutes, { root });
 
   const fallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];

@@ -34,7 +34,7 @@ for (const kind of testDatabaseKinds()) {
       const group = created.json();
       assert.deepEqual({ ...group, id: undefined, createdAt: undefined, updatedAt: undefined }, {
         ...IROISE, id: undefined, chatEnabled: false, contactPhone: null, contactEmail: null, contactHours: null, contactAddress: null,
-        holidayRules: [], createdAt: undefined, updatedAt: undefined,
+        holidayRules: [], embedOrigins: [], createdAt: undefined, updatedAt: undefined,
       });
       assert.match(group.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.ok((await publicGroupNames(app)).includes('Pays d’Iroise'));
@@ -112,6 +112,46 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(await count(), 2);
       assert.deepEqual(await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow(), version);
       assert.equal((await db.selectFrom('audit_entry').select('id').where('entity', '=', 'cityGroup').execute()).length, 0);
+    });
+
+    it('lets the group’s CITIES agents set the sites that frame its widgets: https origins only, normalised, none twice, 400 naming the one at fault', async (t) => {
+      const { app, db, asManager, asOutsider, asEditor } = await setup(t, kind);
+      const url = `/admin/city-groups/${ids.group}`;
+      const ifMatch = async () => ({ 'if-match': String((await inject(app, asManager, 'GET', url)).headers.etag) });
+      assert.deepEqual((await inject(app, asManager, 'GET', url)).json().embedOrigins, []);
+
+      const set = await inject(app, { ...asManager, ...(await ifMatch()) }, 'PATCH', url, {
+        embedOrigins: ['https://www.plouzane.fr', ' HTTPS://Mairie.Guipavas.FR/ ', 'https://brest.fr:8443'],
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual(set.json().embedOrigins, ['https://www.plouzane.fr', 'https://mairie.guipavas.fr', 'https://brest.fr:8443']);
+      const row = await db.selectFrom('city_group').select('embed_origins').where('id', '=', ids.group).executeTakeFirstOrThrow();
+      assert.deepEqual(row.embed_origins, ['https://www.plouzane.fr', 'https://mairie.guipavas.fr', 'https://brest.fr:8443']);
+
+      const refused = async (embedOrigins: unknown[], field: string, message: RegExp) => {
+        const res = await inject(app, { ...asManager, ...(await ifMatch()) }, 'PATCH', url, { embedOrigins });
+        assert.equal(res.statusCode, 400, `${JSON.stringify(embedOrigins)}: ${res.body}`);
+        assert.equal(res.json().field, field);
+        assert.match(res.json().message, message);
+      };
+      const HTTPS = /«\u00a0embedOrigins\[\d\]\u00a0» doit être l’origine https d’un site/;
+      await refused(['https://a.fr', 'http://www.plouzane.fr'], 'embedOrigins[1]', HTTPS);
+      await refused(['https://www.plouzane.fr/dechets'], 'embedOrigins[0]', HTTPS);
+      await refused(['https://www.plouzane.fr?x=1'], 'embedOrigins[0]', HTTPS);
+      await refused(['https://user:pw@plouzane.fr'], 'embedOrigins[0]', HTTPS);
+      await refused(['plouzane.fr'], 'embedOrigins[0]', HTTPS);
+      await refused(['https://a.fr', 'https://A.fr/'], 'embedOrigins[1]', /déjà dans la liste \(https:\/\/a\.fr\)/);
+      await refused([42], 'embedOrigins[0]', /embedOrigins/);
+      assert.deepEqual((await inject(app, asManager, 'GET', url)).json().embedOrigins, ['https://www.plouzane.fr', 'https://mairie.guipavas.fr', 'https://brest.fr:8443'], 'nothing changed');
+
+      // The rest of the group stays the super admin's, even beside the origins; other permissions and groups: refused.
+      assert.deepEqual((await inject(app, { ...asManager, ...(await ifMatch()) }, 'PATCH', url, { embedOrigins: [], name: 'x' })).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, { ...asEditor, ...(await ifMatch()) }, 'PATCH', url, { embedOrigins: [] })).json(), SUPER_ADMIN_ONLY);
+      assert.deepEqual((await inject(app, { ...asOutsider, ...(await ifMatch()) }, 'PATCH', url, { embedOrigins: [] })).json(), NOT_FOUND);
+      const cleared = await inject(app, { ...asManager, ...(await ifMatch()) }, 'PATCH', url, { embedOrigins: [] });
+      assert.deepEqual(cleared.json().embedOrigins, []);
+      const audited = await db.selectFrom('audit_entry').select(['action']).where('entity', '=', 'cityGroup').where('entity_id', '=', ids.group).execute();
+      assert.equal(audited.length, 2, 'each change audited');
     });
 
     it('sets the contact block citizens see (phone, e-mail, hours, address), clears it with null, and refuses a malformed one (400 in French)', async (t) => {

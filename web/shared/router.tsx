@@ -15,7 +15,25 @@ const notify = () => {
   for (const listener of listeners) listener();
 };
 
+/**
+ * Where a link of the app's screens leads: the same path (the apps), or, inside a widget's frame (web/src/embed),
+ * the frame's own path for what the widget shows itself, and the app in a new tab for the rest.
+ */
+export type LinkPolicy = (href: string) => { href: string; newTab: boolean };
+let policy: LinkPolicy = (href) => ({ href, newTab: false });
+
+/** Set once, before the first render, by a widget's page. */
+export function setLinkPolicy(next: LinkPolicy): void {
+  policy = next;
+}
+
 export function navigate(to: string, { replace = false } = {}): void {
+  const target = policy(to);
+  if (target.newTab) {
+    window.open(target.href, '_blank', 'noopener');
+    return;
+  }
+  to = target.href;
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.scrollTo(0, 0);
@@ -55,6 +73,18 @@ export function match(pattern: string, path: string): Record<string, string> | n
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string; children?: ComponentChildren };
 
 export function Link({ href, onClick, ...rest }: LinkProps) {
+  const target = policy(href);
+  // Out of a widget's frame: a plain link to the app, in a new tab, said to screen readers.
+  if (target.newTab) {
+    const { children, ...attributes } = rest;
+    return (
+      <a href={target.href} target="_blank" rel="noopener" onClick={onClick} {...attributes}>
+        {children}
+        <span class="visually-hidden"> (nouvel onglet)</span>
+      </a>
+    );
+  }
+  href = target.href;
   return (
     <a
       href={href}

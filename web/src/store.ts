@@ -62,5 +62,11 @@ export function forgetPlace(placeId: string): SavedPlace[] {
   return list;
 }
 export const chooseCity = (cityId: string) => write('city', cityId);
-/** The commune the other screens are about: the chosen place's, or the last one picked. */
-export const currentCityId = () => chosenPlace()?.cityId ?? read<string>('city');
+/** A widget's commune (its page's `city`), which its screens are about whatever the device chose in the app. */
+let pinnedCity: string | null = null;
+export const pinCity = (cityId: string) => {
+  pinnedCity = cityId;
+};
+
+/** The commune the other screens are about: a widget's, else the chosen place's, or the last one picked. */
+export const currentCityId = () => pinnedCity ?? chosenPlace()?.cityId ?? read<string>('city');

@@ -6,12 +6,19 @@ import { Link } from '../shared/router.tsx';
 
 export { useResource, type Resource } from '../shared/resource.ts';
 
+/** Whether the next title takes the focus: not a widget's first, which would pull it from the commune's page. */
+const focus = { onArrival: true };
+export const keepFirstFocus = () => {
+  focus.onArrival = false;
+};
+
 /** The screen's title: focused on arrival (screen readers hear the new screen) and in the tab title. */
 export function Title({ children, text }: { children: ComponentChildren; text: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${text} – Collecte`;
-    ref.current?.focus({ preventScroll: true });
+    if (focus.onArrival) ref.current?.focus({ preventScroll: true });
+    focus.onArrival = true;
   }, [text]);
   return (
     <h1 ref={ref} tabIndex={-1}>

@@ -1,6 +1,6 @@
 import { dayInTimeZone, isValidTimeZone, resolveTimeZone } from '../../kernel/dates.ts';
 import { MAX_MOVE_DAYS, type ExceptionKind, type HolidayAction } from '../collection-calendar.ts';
-import { bundleMessages } from '../../kernel/validation-messages.ts';
+import { bundleMessages, embedMessages } from '../../kernel/validation-messages.ts';
 import { openingHoursSpecProblem } from '../opening-hours.ts';
 import type { RecordFault } from './faults.ts';
 
@@ -28,6 +28,36 @@ export function cityGroupFaults(group: { siren: string; siret?: string | null })
     return [{ path: 'siret', message: bundleMessages.siretOfAnotherSiren(group.siren) }];
   }
   return [];
+}
+
+/**
+ * An origin allowed to frame the widgets, normalised (`HTTPS://Www.Plouzane.fr/` -> `https://www.plouzane.fr`), or
+ * null when it is not one: `https://` only (a framed page over plain HTTP would leak what residents type), a host, no
+ * credentials, path, query nor fragment.
+ */
+export function embedOrigin(value: string): string | null {
+  const text = value.trim();
+  // The text may only be the origin, with at most a trailing slash: `https://a.fr/x` is a page, not a site.
+  if (!/^https:\/\/[^/?#@\\\s]+\/?$/i.test(text)) return null;
+  try {
+    const url = new URL(text);
+    return url.hostname ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A group's `embedOrigins`: each an `https://` origin, none twice (400 naming `embedOrigins[i]`). */
+export function embedOriginFaults(origins: readonly string[]): RecordFault[] {
+  const seen = new Set<string>();
+  const faults: RecordFault[] = [];
+  origins.forEach((value, i) => {
+    const origin = embedOrigin(value);
+    if (origin === null) faults.push({ path: `embedOrigins[${i}]`, message: embedMessages.notAnHttpsOrigin });
+    else if (seen.has(origin)) faults.push({ path: `embedOrigins[${i}]`, message: embedMessages.repeated(origin) });
+    else seen.add(origin);
+  });
+  return faults;
 }
 
 export function cityFaults(city: { timeZone?: string | null }): RecordFault[] {

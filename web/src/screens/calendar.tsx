@@ -100,7 +100,12 @@ async function loadCalendar(cityId: string, placeId: string): Promise<CalendarVi
   }
 }
 
-export function Calendar({ cityId, placeId }: { cityId: string; placeId: string }) {
+/**
+ * A place's calendar. In a widget (`inWidget`, docs/widgets.md): the notices, the next collections, the changes, and
+ * « Dans mon agenda » (the calendar link and the reminder); the device's places, printing, reports and the long lists
+ * stay in the app.
+ */
+export function Calendar({ cityId, placeId, inWidget = false }: { cityId: string; placeId: string; inWidget?: boolean }) {
   const view = useResource(`calendar:${cityId}:${placeId}`, () => loadCalendar(cityId, placeId));
   useEffect(() => {
     if (view.data) document.dispatchEvent(new CustomEvent('collecte:city', { detail: cityId }));
@@ -110,10 +115,10 @@ export function Calendar({ cityId, placeId }: { cityId: string; placeId: string 
     const back = view.error instanceof PlaceGone ? { href: `/communes/${cityId}`, label: 'Choisir mon secteur' } : { href: '/communes', label: 'Choisir ma commune' };
     return <Problem error={view.error} retry={view.reload} back={back} />;
   }
-  return <CalendarScreen view={view.data} />;
+  return <CalendarScreen view={view.data} inWidget={inWidget} />;
 }
 
-function CalendarScreen({ view }: { view: CalendarView }) {
+function CalendarScreen({ view, inWidget }: { view: CalendarView; inWidget: boolean }) {
   const { city, place, collections } = view;
   const today = todayInFrance();
   // Those taking place: the cancelled ones are only said as such (the changes, the next 30 days, a bin's card).
@@ -142,10 +147,16 @@ function CalendarScreen({ view }: { view: CalendarView }) {
       )}
       <NoticeList notices={view.notices ?? []} />
       <p class="screen-only">
-        <Link href={`/communes/${city.id}`}>Changer de secteur</Link> · <Link href="/communes">Changer de commune</Link>
+        <Link href={`/communes/${city.id}`}>Changer de secteur</Link>
+        {!inWidget && (
+          <>
+            {' · '}
+            <Link href="/communes">Changer de commune</Link>
+          </>
+        )}
       </p>
-      <MyPlaces cityId={city.id} cityName={city.name} placeId={place.id} placeName={place.name} />
-      <p class="actions top-actions screen-only">
+      {!inWidget && <MyPlaces cityId={city.id} cityName={city.name} placeId={place.id} placeName={place.name} />}
+      <p class="actions top-actions screen-only" hidden={inWidget}>
         <a class="button secondary" href="#agenda">
           Dans mon agenda
         </a>
@@ -176,7 +187,7 @@ function CalendarScreen({ view }: { view: CalendarView }) {
         ))}
       </ul>
 
-      {!view.offline && <ReportEntry cityId={city.id} placeId={place.id} cityGroupId={city.cityGroup?.id ?? null} />}
+      {!view.offline && !inWidget && <ReportEntry cityId={city.id} placeId={place.id} cityGroupId={city.cityGroup?.id ?? null} />}
 
       <h2>Exceptions et jours fériés</h2>
       <Changes collections={collections} today={today} />
@@ -187,12 +198,15 @@ function CalendarScreen({ view }: { view: CalendarView }) {
       </h2>
       <Agenda cityId={city.id} placeId={place.id} placeName={place.name} types={types.map((t) => ({ id: t.id, name: t.name }))} />
 
-      <h2 class="screen-only">Les 30 prochains jours</h2>
-      <NextDays collections={collections} today={today} />
+      {!inWidget && (
+        <>
+          <h2 class="screen-only">Les 30 prochains jours</h2>
+          <NextDays collections={collections} today={today} />
+          <YearCalendar collections={held} />
+        </>
+      )}
 
-      <YearCalendar collections={held} />
-
-      {(city.outOfTheBins || city.presentationOfBins || city.returnOfBins || city.respectOfCalendar) && (
+      {!inWidget && (city.outOfTheBins || city.presentationOfBins || city.returnOfBins || city.respectOfCalendar) && (
         <>
           <h2>Bien sortir ses bacs</h2>
           <div class="card rules">

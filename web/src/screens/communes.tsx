@@ -94,7 +94,8 @@ export function rememberPlace(city: City, placeId: string) {
   if (place) write('place', { cityId: city.id, cityName: city.name, placeId, placeName: place.name });
 }
 
-export function PlaceChoice({ cityId }: { cityId: string }) {
+/** A commune's places to choose from; a widget (`inWidget`) stays on its commune. */
+export function PlaceChoice({ cityId, inWidget = false }: { cityId: string; inWidget?: boolean }) {
   const city = useResource(`city:${cityId}`, () => get<City>(`/public/cities/${cityId}`));
   const places = city.data?.wasteCollectionPlaces ?? [];
   useEffect(() => {
@@ -128,9 +129,11 @@ export function PlaceChoice({ cityId }: { cityId: string }) {
           </ul>
         </>
       )}
-      <p>
-        <Link href="/communes">Choisir une autre commune</Link>
-      </p>
+      {!inWidget && (
+        <p>
+          <Link href="/communes">Choisir une autre commune</Link>
+        </p>
+      )}
     </section>
   );
 }

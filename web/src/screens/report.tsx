@@ -6,7 +6,10 @@ import { currentCityId } from '../store.ts';
 import type { RequestType } from '../types.ts';
 import { cityWithTypes, PREFILL_KEYS, reportPath, type ReportPrefill } from '../requests.ts';
 import { Loading, NeedCity, Problem, Title, useResource } from '../ui.tsx';
-import { ReportForm } from './report-form.tsx';
+import { lazy } from '../lazy.tsx';
+
+/** A type's form, loaded once a type is chosen: the list of types (the request widget's first screen) ships without it. */
+const ReportForm = lazy(() => import('./report-form.tsx').then((m) => m.ReportForm));
 
 const CATEGORIES: { key: RequestType['category']; label: string }[] = [
   { key: 'COLLECTE', label: 'Collecte' },
