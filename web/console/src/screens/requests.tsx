@@ -172,6 +172,19 @@ function Queue({ options, query }: { options: Options; query: URLSearchParams })
           </span>
         ))}
       </p>
+      {/* The pickup calendars, reached here by agents holding REQUESTS without CITIES (the commune screens are CITIES'). */}
+      {cityChoices.length > 0 && (
+        <details class="bulky-links">
+          <summary>Enlèvement des encombrants, par commune</summary>
+          <ul>
+            {cityChoices.map((c) => (
+              <li key={c.value}>
+                <Link href={`/console/communes/${c.value}/encombrants`}>{c.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <form class="filters" aria-label="Filtres des demandes" onSubmit={(e) => e.preventDefault()}>
         {options.groups.length > 1 && (
           <SelectField
