@@ -3,6 +3,7 @@ import { errors } from '../kernel/errors.ts';
 import { CHAT_CONVERSATIONS, InvalidConsoleToken, readBearer, verifyConsoleToken, type ConsoleAgent } from '../auth/token.ts';
 import { currentAgent } from '../auth/guard.ts';
 import { isUuid } from '../kernel/schemas.ts';
+import { allCityGroupIds } from '../domain/cities.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,8 +46,10 @@ export function requireConsoleAgent(app: FastifyInstance): void {
 async function asAccountNow(app: FastifyInstance, agent: ConsoleAgent): Promise<ConsoleAgent> {
   const now = isUuid(agent.id) ? await currentAgent(app.db, agent.id.toLowerCase()) : null;
   if (!now) throw errors.consoleInvalidToken();
-  // As at login, the console reads the account's own permissions and groups (a super admin's rank is not one of them).
-  return { ...agent, name: now.name, permissions: [...now.permissions], cityGroupIds: [...now.cityGroupIds] };
+  // The account's own permissions (CHAT_CONVERSATIONS still needed, whatever the rank); its groups, or every group for
+  // a super admin, as the admin routes scope them: the demo's super admin sees the residents who wait.
+  const cityGroupIds = now.superAdmin ? await allCityGroupIds(app.db) : [...now.cityGroupIds];
+  return { ...agent, name: now.name, permissions: [...now.permissions], cityGroupIds };
 }
 
 /** The agent of a request that went through requireConsoleAgent. */

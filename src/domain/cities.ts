@@ -70,3 +70,8 @@ export async function embedOriginsOfCity(db: Kysely<DB>, cityId: string): Promis
     .executeTakeFirst();
   return row ? (row.embed_origins ?? []) : null;
 }
+
+/** Every city group's id: a super admin's reach where a list of groups is needed (the chat console). */
+export async function allCityGroupIds(db: Kysely<DB>): Promise<string[]> {
+  return (await db.selectFrom('city_group').select('id').orderBy('id').execute()).map((row) => row.id);
+}

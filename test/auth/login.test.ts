@@ -72,6 +72,19 @@ for (const kind of testDatabaseKinds()) {
       assert.equal((await app.inject({ url: '/chat/inbox', headers: bearer(root.json().accessToken) })).statusCode, 403);
     });
 
+    it('shows a super admin holding CHAT_CONVERSATIONS the conversations of every group, as the admin routes reach them', async (t) => {
+      const { app, database } = await authApp(t, kind);
+      // The demo's super admin: every permission, no group of its own.
+      await createAccount(database.db, { email: 'root@collecte.fr', name: 'Root', superAdmin: true, permissions: ['CHAT_CONVERSATIONS'], cityGroupIds: [] });
+      const id = await insertConversation(database.db, { status: 'WAITING_AGENT' });
+      const root = await postLogin(app, 'root@collecte.fr', PASSWORD);
+      const headers = bearer(root.json().accessToken);
+      const inbox = await app.inject({ url: '/chat/inbox', headers });
+      assert.equal(inbox.statusCode, 200, inbox.body);
+      assert.deepEqual(inbox.json().data.map((c: { id: string }) => c.id), [id]);
+      assert.equal((await app.inject({ url: `/chat/conversations/${id}`, headers })).statusCode, 200);
+    });
+
     it('answers the same 401 for an unknown e-mail and a wrong password, spending comparable time on both', async (t) => {
       const { app, database } = await authApp(t, kind);
       await createAccount(database.db);
