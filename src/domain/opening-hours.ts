@@ -48,13 +48,18 @@ function parse(spec: string, calendar: HolidayCalendar): OpeningHours {
   return hours;
 }
 
-/** What is wrong with a spec, in French, or null when the library reads it. */
+/**
+ * What is wrong with a spec, in French, or null when the library reads it as it is. A spec the library reads only
+ * with warnings (`Lu-Ve 9h-18h`: French day names, `h`) is refused too, with the form it would read to copy
+ * (`Mo-Fr 09:00-18:00`): the open data publishes the spec as written, and other OSM tools do not read it.
+ */
 export function openingHoursSpecProblem(spec: string): string | null {
   if (spec.trim() === '') return bundleMessages.openingHoursEmpty;
   try {
     // The library looks its holidays up as it reads a spec; `PH` is known on both calendars (and `SH` on neither),
     // so a spec that reads on the national one reads on Alsace-Moselle's.
-    parse(spec, 'FR');
+    const hours = parse(spec, 'FR');
+    if (hours.getWarnings().length > 0) return bundleMessages.openingHoursApproximate(hours.prettifyValue());
     return null;
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();

@@ -78,6 +78,8 @@ export const bundleMessages = {
   openingHoursEmpty: 'ne doit pas être vide (null quand les horaires ne sont pas connus)',
   /** A spec the `opening_hours` library refuses, with its reason (in French: the library is asked for it). */
   openingHoursInvalid: (reason: string) => `n’est pas une valeur opening_hours d’OpenStreetMap valide (${reason})`,
+  openingHoursApproximate: (corrected: string) =>
+    `n’est lu qu’approximativement par les outils OpenStreetMap\u00a0: écrivez «\u00a0${corrected}\u00a0» (jours Mo Tu We Th Fr Sa Su, heures 09:00-18:00)`,
   // A place's streets and area (docs/api.md, from an address to a collection place).
   streetNumberBelowOne: 'doit être un numéro égal ou supérieur à 1 (null\u00a0: sans limite)',
   streetNumbersReversed: 'doit être égal ou supérieur à fromNumber',

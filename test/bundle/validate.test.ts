@@ -324,6 +324,12 @@ const cases: FaultCase[] = [
     message: /opening_hours/,
   },
   {
+    name: 'an opening-hours spec the OSM library reads only with warnings (French day names, « h »)',
+    change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Lu-Ve 9h-18h'),
+    path: 'cities[0].recyclingPoints[0].openingHoursSpec',
+    message: 'n’est lu qu’approximativement par les outils OpenStreetMap\u00a0: écrivez «\u00a0Mo-Fr 09:00-18:00\u00a0» (jours Mo Tu We Th Fr Sa Su, heures 09:00-18:00)',
+  },
+  {
     name: 'an opening-hours spec with an hour past midnight',
     change: (b) => (city(b).recyclingPoints![0].openingHoursSpec = 'Mo-Fr 09:00-12:00; Sa 25:00-26:00'),
     path: 'cities[0].recyclingPoints[0].openingHoursSpec',

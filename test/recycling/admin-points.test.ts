@@ -113,6 +113,12 @@ for (const kind of testDatabaseKinds()) {
       const badSpec = await post({ openingHoursSpec: 'Mo-Fr 09:00-' });
       assert.equal(badSpec.statusCode, 400);
       assert.match(badSpec.json().message, /^Le champ «\u00a0openingHoursSpec\u00a0» n’est pas une valeur opening_hours d’OpenStreetMap valide \(.+\)\.$/);
+      // French the OSM library reads only with warnings: refused, with the form other OSM tools read to copy.
+      const french = await post({ openingHoursSpec: 'Lu-Ve 9h-18h' });
+      assert.deepEqual(french.json(), {
+        statusCode: 400, error: 'Bad Request', code: 'validation', field: 'openingHoursSpec',
+        message: 'Le champ «\u00a0openingHoursSpec\u00a0» n’est lu qu’approximativement par les outils OpenStreetMap\u00a0: écrivez «\u00a0Mo-Fr 09:00-18:00\u00a0» (jours Mo Tu We Th Fr Sa Su, heures 09:00-18:00).',
+      });
       const empty = await post({ openingHoursSpec: ' ' });
       assert.equal(empty.json().message, 'Le champ «\u00a0openingHoursSpec\u00a0» ne doit pas être vide (null quand les horaires ne sont pas connus).');
       const foreign = await post({ materials: [UNKNOWN] });
