@@ -26,7 +26,9 @@ export function pointsFeatureCollection(points: StoredPoint[]): { type: 'Feature
     tags.name = p.name;
     if (p.address) tags['addr:full'] = p.address;
     if (p.openingHoursSpec) tags.opening_hours = p.openingHoursSpec;
-    const materials = new Set(p.materials.flatMap((m) => osmMaterialsOf(m.name)));
+    // From each waste type's name and from the materials its details name (a shop taking « Apport en déchèterie »
+    // whose details list « Piles et batteries » takes batteries).
+    const materials = new Set(p.materials.flatMap((m) => [m.name, ...m.details].flatMap(osmMaterialsOf)));
     for (const material of [...materials].sort()) tags[`recycling:${material}`] = 'yes';
     tags['collecte:id'] = p.id;
     if (p.kind) tags['collecte:kind'] = p.kind;

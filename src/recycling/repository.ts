@@ -15,8 +15,11 @@ export interface StoredPoint {
   openingHours: string | null;
   openingHoursSpec: string | null;
   kind: RecyclingPointKind | null;
-  /** The waste types it takes, by name (French collation). */
-  materials: { id: string; name: string }[];
+  /**
+   * The waste types it takes, by name (French collation), each with the materials its details name (« Piles et
+   * batteries » under « Apport en déchèterie »): what the open data reads OSM materials from.
+   */
+  materials: { id: string; name: string; details: string[] }[];
 }
 
 type PointColumns = Pick<PointRow, 'name' | 'address' | 'latitude' | 'longitude' | 'opening_hours' | 'opening_hours_spec' | 'kind'>;
@@ -42,10 +45,10 @@ export interface CityRef {
   holidayCalendar: HolidayCalendar;
 }
 
-/** The recycling points of some cities with their materials: two queries, whatever the number of points. */
+/** The recycling points of some cities with their materials and their details: three queries, whatever the number of points. */
 async function pointsOf(db: Kysely<DB>, cityIds: string[]): Promise<StoredPoint[]> {
   if (cityIds.length === 0) return [];
-  const [points, materials] = await Promise.all([
+  const [points, materials, details] = await Promise.all([
     db
       .selectFrom('recycling_point')
       .select(['id', 'city_id', 'name', 'address', 'latitude', 'longitude', 'opening_hours', 'opening_hours_spec', 'kind'])
@@ -57,11 +60,18 @@ async function pointsOf(db: Kysely<DB>, cityIds: string[]): Promise<StoredPoint[
       .select(['m.recycling_point_id', 'w.id', 'w.name'])
       .where('m.city_id', 'in', cityIds)
       .execute(),
+    db
+      .selectFrom('waste_type_detail as d')
+      .innerJoin('waste_type as w', 'w.id', 'd.waste_type_id')
+      .select(['d.waste_type_id', 'd.material'])
+      .where('w.city_id', 'in', cityIds)
+      .execute(),
   ]);
-  const byPoint = new Map<string, { id: string; name: string }[]>();
+  const detailsOf = Map.groupBy(details, (d) => d.waste_type_id);
+  const byPoint = new Map<string, StoredPoint['materials']>();
   for (const m of materials) {
     const list = byPoint.get(m.recycling_point_id) ?? [];
-    list.push({ id: m.id, name: m.name });
+    list.push({ id: m.id, name: m.name, details: (detailsOf.get(m.id) ?? []).map((d) => d.material) });
     byPoint.set(m.recycling_point_id, list);
   }
   return sortByText(

@@ -104,6 +104,27 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual([update.userName, update.before?.materials, update.after?.materials], ['Gaëlle Manager', [ids.wasteEmb, ids.wasteVerre], [ids.wasteVerre]]);
     });
 
+    it('tags a point in the open data with the OSM materials its waste types’ details name, not only their names', async () => {
+      const { app, asManager } = ctx;
+      // « Apport en déchèterie » names no material; its details name batteries and bulbs.
+      const type = await inject(app, asManager, 'POST', `/admin/cities/${ids.brest}/waste-types`, { name: 'Apport en déchèterie' });
+      assert.equal(type.statusCode, 201, type.body);
+      for (const material of ['Piles et batteries', 'Ampoules et néons', 'Capsules de café']) {
+        const detail = await inject(app, asManager, 'POST', `/admin/waste-types/${type.json().id}/details`, { material });
+        assert.equal(detail.statusCode, 201, detail.body);
+      }
+      const shop = await inject(app, asManager, 'POST', `/admin/cities/${ids.brest}/recycling-points`, {
+        name: 'Magasin de bricolage', kind: 'SHOP', latitude: 48.4, longitude: -4.49, materials: [type.json().id],
+      });
+      assert.equal(shop.statusCode, 201, shop.body);
+      const tags = (await geojsonFeature(app, shop.json().id))?.properties ?? {};
+      assert.deepEqual(
+        Object.keys(tags).filter((k) => k.startsWith('recycling:')),
+        ['recycling:batteries', 'recycling:light_bulbs'],
+      );
+      assert.equal(tags.amenity, 'recycling');
+    });
+
     it('refuses a spec that does not parse and materials of no waste type of the city (400 naming the field), writing nothing', async () => {
       const { app, db, asManager } = ctx;
       const count = await rows(db);
