@@ -187,24 +187,40 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
       `/public/challenges/${cityId}`,
     );
     const challenge = challenges.find((c) => c.requiredChallengeId === null && c.badge)!;
-    const serie = challenge.series[0];
-    await page.getByRole('link', { name: new RegExp(`Jouer : ${serie.name}`) }).first().click();
-    for (let i = 0; i < serie.quizQuestions.length; i++) {
-      await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
-      if (i === 0) {
-        await checkA11y('quiz');
-        await page.screenshot({ path: path.join(SHOTS, 'quiz-phone.png') });
+    assert.ok(challenge.series.length > 1, 'the demo challenge has several quizzes');
+    const city = await api<City>(`/public/cities/${cityId}`);
+    const deviceId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.deviceId')!));
+    // Every quiz of the challenge, every answer right: the challenge is done, and its badge won, after the last only.
+    for (const [n, serie] of challenge.series.entries()) {
+      await page.getByRole('link', { name: new RegExp(`Jouer : ${serie.name}`) }).first().click();
+      for (let i = 0; i < serie.quizQuestions.length; i++) {
+        await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
+        if (n === 0 && i === 0) {
+          await checkA11y('quiz');
+          await page.screenshot({ path: path.join(SHOTS, 'quiz-phone.png') });
+        }
+        const correct = (serie.quizQuestions[i] as { correctWasteTypeId: string }).correctWasteTypeId;
+        await page.locator('.options button').filter({ hasText: city.wasteTypes.find((w) => w.id === correct)!.name }).first().click();
+        await page.getByRole('button', { name: /Question suivante|Voir mon score/ }).click();
       }
-      // Every answer right: the badge needs the pass mark (60 % by default).
-      const correct = (serie.quizQuestions[i] as { correctWasteTypeId: string }).correctWasteTypeId;
-      const city = await api<City>(`/public/cities/${cityId}`);
-      await page.locator('.options button').filter({ hasText: city.wasteTypes.find((w) => w.id === correct)!.name }).first().click();
-      await page.getByRole('button', { name: /Question suivante|Voir mon score/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Quiz terminé' }).waitFor();
+      if (n < challenge.series.length - 1) {
+        await page.getByText(`il reste ${challenge.series.length - n - 1}\u00a0quiz à jouer`).waitFor();
+        assert.equal(await page.getByText('Bravo, vous gagnez le badge').count(), 0);
+        const progress = await api<{ challengeId: string }[]>(`/public/challenges/progress/${deviceId}`);
+        assert.ok(!progress.some((p) => p.challengeId === challenge.id), `not completed after ${n + 1} quiz`);
+        if (n === 0) {
+          // The answers reviewed, each with the right one.
+          await page.getByText('Revoir mes réponses').click();
+          assert.equal(await page.locator('.review li').count(), serie.quizQuestions.length);
+          await checkA11y('quiz result');
+        }
+      }
     }
     await page.getByText('Bravo, vous gagnez le badge').waitFor();
     assert.match(await page.locator('.earned').innerText(), new RegExp(challenge.badge!.name));
+    await page.getByText(/Défi terminé\u00a0: 100\u00a0%/).waitFor();
 
-    const deviceId = await page.evaluate(() => JSON.parse(localStorage.getItem('collecte.deviceId')!));
     const progress = await api<{ challengeId: string; badge: { name: string } | null }[]>(`/public/challenges/progress/${deviceId}`);
     assert.ok(progress.some((p) => p.challengeId === challenge.id && p.badge?.name === challenge.badge!.name), 'the score is recorded');
 

@@ -181,31 +181,34 @@ describe('web app, second pass', { skip: CHROMIUM_SKIP, timeout: 300_000 }, () =
     );
     const challenge = challenges.find((c) => c.requiredChallengeId === null && c.badge)!;
     assert.equal(challenge.passingScore, 60);
-    const serie = challenge.series[0];
     const { page } = await open();
     await page.goto(`${origin}/communes/${city.id}/${city.wasteCollectionPlaces[0].id}`);
     await page.locator('.bin').first().waitFor();
-    await page.goto(`${origin}/defis/${challenge.id}/${serie.id}`);
     const tabBarTop = async () => (await page.getByRole('navigation', { name: 'Navigation principale' }).boundingBox())!.y;
-    for (let i = 0; i < serie.quizQuestions.length; i++) {
-      await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
-      // Always a wrong answer: 0 %.
-      const wrong = page.locator('.options button').nth(0);
-      const correct = city.wasteTypes.find((w) => w.id === serie.quizQuestions[i].correctWasteTypeId)!.name;
-      const option = (await wrong.innerText()).includes(correct) ? page.locator('.options button').nth(1) : wrong;
-      await option.click();
-      const next = page.getByRole('button', { name: /Question suivante|Voir mon score/ });
-      await next.waitFor();
-      // Told in words and with an icon, not by colour alone.
-      await page.getByRole('status').getByText(/^✗ Mauvaise réponse\u00a0: /).waitFor();
-      assert.match(await option.innerText(), /Votre réponse/);
-      assert.match(await page.locator('.option.right').innerText(), /Bonne réponse/);
-      // The pointer still rests on the chosen option: its border stays red, not the hover green.
-      assert.equal(await option.evaluate((el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { borderTopColor: string } }).getComputedStyle(el).borderTopColor), 'rgb(185, 28, 28)');
-      const box = (await next.boundingBox())!;
-      assert.ok(box.y + box.height <= (await tabBarTop()), `« ${await next.innerText()} » above the tab bar (${box.y + box.height} > ${await tabBarTop()})`);
-      if (i === 0) await checkA11y(page, 'quiz answered');
-      await next.click();
+    // Every quiz of the challenge (its score is sent once all are played), every answer wrong.
+    for (const [n, serie] of challenge.series.entries()) {
+      await page.goto(`${origin}/defis/${challenge.id}/${serie.id}`);
+      for (let i = 0; i < serie.quizQuestions.length; i++) {
+        await page.getByText(`question ${i + 1} sur ${serie.quizQuestions.length}`).waitFor();
+        // Always a wrong answer: 0 %.
+        const wrong = page.locator('.options button').nth(0);
+        const correct = city.wasteTypes.find((w) => w.id === serie.quizQuestions[i].correctWasteTypeId)!.name;
+        const option = (await wrong.innerText()).includes(correct) ? page.locator('.options button').nth(1) : wrong;
+        await option.click();
+        const next = page.getByRole('button', { name: /Question suivante|Voir mon score/ });
+        await next.waitFor();
+        // Told in words and with an icon, not by colour alone.
+        await page.getByRole('status').getByText(/^✗ Mauvaise réponse\u00a0: /).waitFor();
+        assert.match(await option.innerText(), /Votre réponse/);
+        assert.match(await page.locator('.option.right').innerText(), /Bonne réponse/);
+        // The pointer still rests on the chosen option: its border stays red, not the hover green.
+        assert.equal(await option.evaluate((el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { borderTopColor: string } }).getComputedStyle(el).borderTopColor), 'rgb(185, 28, 28)');
+        const box = (await next.boundingBox())!;
+        assert.ok(box.y + box.height <= (await tabBarTop()), `« ${await next.innerText()} » above the tab bar (${box.y + box.height} > ${await tabBarTop()})`);
+        if (n === 0 && i === 0) await checkA11y(page, 'quiz answered');
+        await next.click();
+      }
+      await page.getByRole('heading', { level: 1, name: 'Quiz terminé' }).waitFor();
     }
     await page.getByRole('heading', { level: 1, name: 'Quiz terminé' }).waitFor();
     await page.getByText(`Il faut au moins 60\u00a0% de bonnes réponses pour gagner le badge «\u00a0${challenge.badge!.name}\u00a0»`).waitFor();

@@ -1,11 +1,32 @@
-// The city's challenges: play a serie's quiz, send the score, see badges and progress.
+// The city's challenges: play each of a challenge's quizzes (its series), see each one's score and review its answers;
+// once every quiz is played, the challenge's score (over all its questions) is sent, and its badge won at the pass
+// mark. Each quiz's last result is kept on the device; the server keeps the challenge's best score.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, messageOf, post } from '../api.ts';
 import { Link } from '../../shared/router.tsx';
-import { currentCityId, deviceId } from '../store.ts';
+import { currentCityId, deviceId, read, write } from '../store.ts';
 import { shortDate } from '../text.ts';
 import type { Badge, Challenge, City, Completion, Progress, WasteType } from '../types.ts';
 import { Loading, NeedCity, OfflineNotice, Problem, Swatch, Title, useResource } from '../ui.tsx';
+
+/** A quiz's last result on this device. */
+interface SerieResult {
+  correct: number;
+  total: number;
+}
+
+const resultsKey = (challengeId: string) => `quiz.${challengeId}`;
+const serieResults = (challengeId: string) => read<Record<string, SerieResult>>(resultsKey(challengeId)) ?? {};
+const percent = (r: SerieResult) => (r.total === 0 ? 0 : Math.round((100 * r.correct) / r.total));
+
+/** The challenge's score once every one of its quizzes is played: the share of right answers over all of them; else null. */
+function challengeScore(challenge: Challenge, results: Record<string, SerieResult>): number | null {
+  const played = challenge.series.map((s) => results[s.id]);
+  if (played.some((r) => !r)) return null;
+  return percent(played.reduce((sum, r) => ({ correct: sum.correct + r!.correct, total: sum.total + r!.total }), { correct: 0, total: 0 }));
+}
+
+const quizzes = (n: number) => `${n}${NBSP}quiz`;
 
 async function loadChallenges(cityId: string) {
   const [challenges, progress] = await Promise.all([
@@ -67,6 +88,8 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
         {challenges.map((c) => {
           const locked = c.requiredChallengeId !== null && !done.has(c.requiredChallengeId);
           const result = done.get(c.id);
+          const played = serieResults(c.id);
+          const playedCount = c.series.filter((s) => played[s.id]).length;
           return (
             <li key={c.id} class="card">
               <h3>{c.name}</h3>
@@ -79,6 +102,11 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
                     Meilleur score{NBSP}: {Math.round(result.score)}{NBSP}%. Il faut {c.passingScore}{NBSP}% pour gagner le badge «{NBSP}{c.badge.name}{NBSP}»{NBSP}: rejouez{NBSP}!
                   </p>
                 ))}
+              {!result && playedCount > 0 && (
+                <p>
+                  {playedCount} {playedCount > 1 ? 'quiz joués' : 'quiz joué'} sur {c.series.length}{NBSP}: jouez {c.series.length - playedCount > 1 ? 'les autres' : 'le dernier'} pour terminer le défi.
+                </p>
+              )}
               {locked ? (
                 <p class="muted">Terminez d'abord le défi « {c.requiredChallenge?.name} » pour débloquer celui-ci.</p>
               ) : (
@@ -86,8 +114,8 @@ function ChallengeList({ challenges, progress }: { challenges: Challenge[]; prog
                   {c.series.map((s) => (
                     <li key={s.id}>
                       <Link class="button" href={`/defis/${c.id}/${s.id}`}>
-                        Jouer : {s.name}
-                        <span class="muted"> ({s.quizQuestions.length} questions)</span>
+                        {played[s.id] ? 'Rejouer' : 'Jouer'} : {s.name}
+                        <span class="muted"> ({s.quizQuestions.length} questions{played[s.id] ? `, joué${NBSP}: ${percent(played[s.id])}${NBSP}%` : ''})</span>
                       </Link>
                     </li>
                   ))}
@@ -137,15 +165,30 @@ export function Quiz({ challengeId, serieId }: { challengeId: string; serieId: s
       </section>
     );
   }
-  return <QuizPlay challenge={data.data.challenge} questions={serie.quizQuestions} serieName={serie.name} wasteTypes={data.data.wasteTypes} />;
+  return <QuizPlay key={serie.id} challenge={data.data.challenge} serieId={serie.id} wasteTypes={data.data.wasteTypes} />;
 }
 
-function QuizPlay(props: { challenge: Challenge; serieName: string; questions: Challenge['series'][number]['quizQuestions']; wasteTypes: WasteType[] }) {
-  const { challenge, questions, wasteTypes, serieName } = props;
+interface QuizResult {
+  /** This quiz's score. */
+  score: number;
+  /** The quizzes of the challenge still to play; none: the challenge's score was sent. */
+  remaining: Challenge['series'];
+  /** The challenge's score over all its quizzes, once all are played. */
+  overall: number | null;
+  completion?: Completion;
+  error?: unknown;
+}
+
+function QuizPlay(props: { challenge: Challenge; serieId: string; wasteTypes: WasteType[] }) {
+  const { challenge, serieId, wasteTypes } = props;
+  const serie = challenge.series.find((s) => s.id === serieId)!;
+  const { quizQuestions: questions, name: serieName } = serie;
   const [index, setIndex] = useState(0);
   const [correct, setCorrect] = useState(0);
   const [chosen, setChosen] = useState<string | null>(null);
-  const [result, setResult] = useState<{ completion?: Completion; error?: unknown; score: number } | null>(null);
+  // What was answered to each question, for « Revoir mes réponses ».
+  const [answers, setAnswers] = useState<string[]>([]);
+  const [result, setResult] = useState<QuizResult | null>(null);
   const question = questions[index];
   const feedback = useRef<HTMLDivElement>(null);
   // The answer's feedback and « Question suivante » come into view above the phone's tab bar (scroll-margin).
@@ -156,7 +199,15 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
   const answer = (wasteTypeId: string) => {
     if (chosen) return;
     setChosen(wasteTypeId);
+    setAnswers((list) => [...list, wasteTypeId]);
     if (wasteTypeId === question.correctWasteTypeId) setCorrect((n) => n + 1);
+  };
+  const replay = () => {
+    setIndex(0);
+    setCorrect(0);
+    setChosen(null);
+    setAnswers([]);
+    setResult(null);
   };
   const next = async () => {
     if (index + 1 < questions.length) {
@@ -164,12 +215,22 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
       setChosen(null);
       return;
     }
-    const score = Math.round((100 * correct) / questions.length);
+    const mine: SerieResult = { correct, total: questions.length };
+    const results = { ...serieResults(challenge.id), [serieId]: mine };
+    write(resultsKey(challenge.id), results);
+    const remaining = challenge.series.filter((s) => !results[s.id]);
+    const overall = challengeScore(challenge, results);
+    const score = percent(mine);
+    // The challenge is done, and its score sent, only once every quiz is played.
+    if (overall === null) {
+      setResult({ score, remaining, overall });
+      return;
+    }
     try {
-      const completion = await post<Completion>('/public/challenges/complete', { deviceId: deviceId(), challengeId: challenge.id, score });
-      setResult({ completion, score });
+      const completion = await post<Completion>('/public/challenges/complete', { deviceId: deviceId(), challengeId: challenge.id, score: overall });
+      setResult({ score, remaining, overall, completion });
     } catch (error) {
-      setResult({ error, score });
+      setResult({ score, remaining, overall, error });
     }
   };
 
@@ -180,6 +241,28 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
         <p class="score">
           Votre score : <strong>{result.score} %</strong> ({correct} bonne{correct > 1 ? 's' : ''} réponse{correct > 1 ? 's' : ''} sur {questions.length})
         </p>
+        {result.remaining.length > 0 ? (
+          <div class="card">
+            <p>
+              Pour terminer le défi «{NBSP}{challenge.name}{NBSP}», il reste {quizzes(result.remaining.length)} à jouer{NBSP}:
+            </p>
+            <ul class="series">
+              {result.remaining.map((s) => (
+                <li key={s.id}>
+                  <Link class="button" href={`/defis/${challenge.id}/${s.id}`}>
+                    Jouer : {s.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          challenge.series.length > 1 && (
+            <p class="score">
+              Défi terminé{NBSP}: <strong>{result.overall}{NBSP}%</strong> de bonnes réponses sur l’ensemble de ses {quizzes(challenge.series.length)}.
+            </p>
+          )
+        )}
         {result.error != null && <p class="problem" role="alert">Votre score n'a pas pu être enregistré. {messageOf(result.error)}</p>}
         {result.completion && !result.completion.challenge.badge && challenge.badge && (
           <p class="card">
@@ -193,7 +276,34 @@ function QuizPlay(props: { challenge: Challenge; serieName: string; questions: C
             <BadgeView badge={result.completion.challenge.badge} />
           </div>
         )}
+        <details class="review">
+          <summary>Revoir mes réponses</summary>
+          <ol>
+            {questions.map((q, i) => {
+              const given = wasteTypes.find((w) => w.id === answers[i])?.name ?? '—';
+              const expected = wasteTypes.find((w) => w.id === q.correctWasteTypeId)?.name ?? '—';
+              const right = answers[i] === q.correctWasteTypeId;
+              return (
+                <li key={i}>
+                  <p>{q.question}</p>
+                  <p class={right ? 'success' : 'failure'}>
+                    <span aria-hidden="true">{right ? '✓' : '✗'}</span> Votre réponse{NBSP}: {given}
+                    {!right && (
+                      <>
+                        {' '}
+                        · bonne réponse{NBSP}: {expected}
+                      </>
+                    )}
+                  </p>
+                </li>
+              );
+            })}
+          </ol>
+        </details>
         <p class="actions">
+          <button type="button" class="button secondary" onClick={replay}>
+            Rejouer ce quiz
+          </button>
           <Link class="button" href="/defis">
             Voir mes badges et défis
           </Link>
