@@ -38,6 +38,7 @@ export const CONSOLE_ROUTES = [
   '/console/communes/:cityId/points-d-apport',
   '/console/collectivites/:cityGroupId/jours-feries',
   '/console/collectivites/:cityGroupId/avis',
+  '/console/collectivites/:cityGroupId/widgets',
   '/console/conversations',
   '/console/conversations/:conversationId',
   '/console/reponses-types',

@@ -9260,6 +9260,13 @@ export interface operations {
                                 action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                             }[];
                             /**
+                             * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                             * @example [
+                             *       "https://www.plouzane.fr"
+                             *     ]
+                             */
+                            embedOrigins: string[];
+                            /**
                              * Format: date-time
                              * @example 2026-11-21T09:30:00.000Z
                              */
@@ -9356,6 +9363,13 @@ export interface operations {
                          */
                         action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                     }[];
+                    /**
+                     * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                     * @example [
+                     *       "https://www.plouzane.fr"
+                     *     ]
+                     */
+                    embedOrigins?: string[];
                 };
             };
         };
@@ -9398,6 +9412,13 @@ export interface operations {
                              */
                             action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                         }[];
+                        /**
+                         * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                         * @example [
+                         *       "https://www.plouzane.fr"
+                         *     ]
+                         */
+                        embedOrigins: string[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
@@ -9499,6 +9520,13 @@ export interface operations {
                              */
                             action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                         }[];
+                        /**
+                         * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                         * @example [
+                         *       "https://www.plouzane.fr"
+                         *     ]
+                         */
+                        embedOrigins: string[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z
@@ -9680,6 +9708,13 @@ export interface operations {
                          */
                         action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                     }[];
+                    /**
+                     * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                     * @example [
+                     *       "https://www.plouzane.fr"
+                     *     ]
+                     */
+                    embedOrigins?: string[];
                 };
             };
         };
@@ -9722,6 +9757,13 @@ export interface operations {
                              */
                             action: "KEEP" | "CANCEL" | "NEXT_DAY" | "PREVIOUS_DAY" | "SHIFT_WEEK";
                         }[];
+                        /**
+                         * @description The sites that may frame the group’s widgets (docs/widgets.md): `https://` origins, stored as `https://host[:port]` (lower case, no trailing slash). `[]`: no other site. Written whole.
+                         * @example [
+                         *       "https://www.plouzane.fr"
+                         *     ]
+                         */
+                        embedOrigins: string[];
                         /**
                          * Format: date-time
                          * @example 2026-11-21T09:30:00.000Z

@@ -74,6 +74,54 @@ export function TextField({
   );
 }
 
+/** A colour as `<input type="color">` wants it (#rrggbb), from #rgb, #rrggbb or #rrggbbaa; `fallback` otherwise. */
+function sixDigits(color: string, fallback: string): string {
+  const hex = color.replace('#', '');
+  if (/^[0-9a-f]{3}$/i.test(hex)) return `#${[...hex].map((c) => c + c).join('')}`.toLowerCase();
+  if (/^[0-9a-f]{6}([0-9a-f]{2})?$/i.test(hex)) return `#${hex.slice(0, 6)}`.toLowerCase();
+  return fallback;
+}
+
+/**
+ * A colour: the browser's palette and its code as text, either one typed. `fallback` is what the palette shows while
+ * the text is not a colour (an empty, optional one).
+ */
+export function ColorField({
+  label,
+  value,
+  onInput,
+  hint = 'Choisissez dans la palette ou tapez un code (#RRGGBB).',
+  error,
+  fallback = '#000000',
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: ComponentChildren;
+  error?: string | null;
+  fallback?: string;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <div class="row color-row">
+          <input id={id} type="color" value={sixDigits(value, fallback)} aria-describedby={describedBy} onInput={(e) => onInput(e.currentTarget.value.toUpperCase())} />
+          <input
+            type="text"
+            aria-label={`${label} (code)`}
+            value={value}
+            maxLength={9}
+            spellcheck={false}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            onInput={(e) => onInput(e.currentTarget.value)}
+          />
+        </div>
+      )}
+    </Field>
+  );
+}
+
 export function TextArea({
   label,
   value,

@@ -38,6 +38,7 @@ export const screens: ScreenEntry[] = [
   { path: '/console/communes/:cityId/points-d-apport', permission: 'CITIES', load: () => import('./screens/recycling-points.tsx') },
   { path: '/console/collectivites/:cityGroupId/jours-feries', permission: 'CITIES', load: () => import('./screens/holidays.tsx') },
   { path: '/console/collectivites/:cityGroupId/avis', permission: 'CITIES', load: () => import('./screens/notices.tsx') },
+  { path: '/console/collectivites/:cityGroupId/widgets', permission: 'CITIES', load: () => import('./screens/widgets.tsx') },
   { path: '/console/defis', nav: 'Défis', section: 'Collecte', permission: 'CHALLENGES', load: () => import('./screens/challenges.tsx') },
   { path: '/console/conversations', nav: 'Boîte de réception', section: 'Conversations', permission: 'CHAT_CONVERSATIONS', load: () => import('./screens/inbox.tsx') },
   { path: '/console/conversations/:conversationId', permission: 'CHAT_CONVERSATIONS', load: () => import('./screens/conversation.tsx') },

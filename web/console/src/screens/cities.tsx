@@ -57,6 +57,11 @@ export default function Cities({ query }: ScreenProps) {
                       Avis aux habitants<span class="visually-hidden"> de {group.name}</span>
                     </Link>
                   </li>
+                  <li>
+                    <Link href={`/console/collectivites/${group.id}/widgets`}>
+                      Widgets<span class="visually-hidden"> de {group.name}</span>
+                    </Link>
+                  </li>
                   {holds(currentUser(), 'REQUESTS') && (
                     <li>
                       <Link href={`/console/collectivites/${group.id}/types-de-demandes`}>

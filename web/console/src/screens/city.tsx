@@ -119,6 +119,11 @@ export default function CityScreen({ params, query }: ScreenProps) {
                 <Link href={`/console/collectivites/${c.cityGroupId}/avis`}>Avis aux habitants de la collectivité</Link>
               </li>
             )}
+            {c.cityGroupId && (
+              <li>
+                <Link href={`/console/collectivites/${c.cityGroupId}/widgets?commune=${c.id}`}>Widgets pour le site de la commune</Link>
+              </li>
+            )}
           </ul>
         </section>
       )}

@@ -6,7 +6,7 @@ import { CrudSection } from '../crud/crud-section.tsx';
 import type { ResourceSpec } from '../crud/spec.ts';
 import { EditorForm } from '../editor-form.tsx';
 import { removeRecord, useEditing, useEditor } from '../editor.tsx';
-import { Field, TextArea, TextField } from '../form-fields.tsx';
+import { ColorField, TextArea, TextField } from '../form-fields.tsx';
 import { quoted } from '../french.ts';
 import { HistoryLink } from '../history-link.tsx';
 import type { ScreenProps } from '../screens.ts';
@@ -74,27 +74,6 @@ const toBody = (f: Form) => ({
   description: orNull(f.description),
   instructions: orNull(f.instructions),
 });
-
-/** A colour as `<input type="color">` wants it (#rrggbb), from #rgb, #rrggbb or #rrggbbaa. */
-function sixDigits(color: string): string {
-  const hex = color.replace('#', '');
-  if (/^[0-9a-f]{3}$/i.test(hex)) return `#${[...hex].map((c) => c + c).join('')}`.toLowerCase();
-  if (/^[0-9a-f]{6}([0-9a-f]{2})?$/i.test(hex)) return `#${hex.slice(0, 6)}`.toLowerCase();
-  return '#000000';
-}
-
-function ColorField({ label, value, onInput }: { label: string; value: string; onInput: (v: string) => void }) {
-  return (
-    <Field label={label} hint="Choisissez dans la palette ou tapez un code (#RRGGBB).">
-      {({ id, describedBy }) => (
-        <div class="row color-row">
-          <input id={id} type="color" value={sixDigits(value)} aria-describedby={describedBy} onInput={(e) => onInput(e.currentTarget.value.toUpperCase())} />
-          <input type="text" aria-label={`${label} (code)`} value={value} maxLength={9} onInput={(e) => onInput(e.currentTarget.value)} />
-        </div>
-      )}
-    </Field>
-  );
-}
 
 function WasteTypeForm({ cityId, id, onDone }: { cityId: string; id: string | null; onDone: (saved: string | null) => void }) {
   const editor = useEditor<WasteType, Form>({
