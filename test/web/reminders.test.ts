@@ -239,18 +239,41 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     await context.close();
   });
 
+  it('where notifications are refused and no e-mail is offered, points to the calendar subscription with its alarm', async (t) => {
+    // An instance without SMTP: no e-mail reminders.
+    const bare = await startDemoServer(t, 'pglite');
+    const context = await browser.newContext({ viewport: PHONE, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+    t.after(() => context.close());
+    await context.addInitScript('delete window.PushManager;');
+    const page = await context.newPage();
+    await page.goto(`${bare.origin}/communes/${city.id}/${place.id}`);
+    await page.getByRole('heading', { name: 'Me prévenir la veille' }).waitFor();
+    await page.getByText('Cet appareil ne peut pas recevoir de notifications de ce site.', { exact: false }).waitFor();
+    await page.getByText(`Abonnez-vous plutôt au calendrier de votre secteur${NBSP}: votre agenda vous prévient la veille à 19${NBSP}h.`).waitFor();
+    assert.equal(await page.getByLabel('Votre adresse e-mail').count(), 0, 'no e-mail form without e-mail');
+    await page.getByRole('button', { name: 'Ajouter un rappel à mon agenda' }).click();
+    // The feed's alarm ticked, the focus on its link, which now carries the alarm.
+    assert.ok(await page.getByRole('checkbox', { name: `avec un rappel la veille à 19${NBSP}h` }).isChecked());
+    const subscribe = page.getByRole('link', { name: "S'abonner au calendrier" });
+    assert.match(String(await subscribe.getAttribute('href')), /\?alarm=19:00$/);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), "S'abonner au calendrier");
+  });
+
   it('without PushManager: e-mail, confirmed from the e-mail received, listed, then deleted', async () => {
     const { context, page } = await newPage({}, ['delete window.PushManager;']);
     await page.getByText('Cet appareil ne peut pas recevoir de notifications de ce site.', { exact: false }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Me prévenir la veille' }).count(), 0);
     const email = page.getByLabel('Votre adresse e-mail');
 
-    // The API's French error, shown.
+    // The API's French error, shown under the field, which takes the focus and is described by it.
     await email.fill('pas-une-adresse');
     await page.getByRole('button', { name: 'Recevoir les rappels par e-mail' }).click();
-    const problem = page.getByRole('alert');
+    const problem = page.locator('#reminder-email-error');
     await problem.waitFor();
     assert.match(await problem.innerText(), /email/i);
+    assert.equal(await email.getAttribute('aria-invalid'), 'true');
+    assert.equal(await email.getAttribute('aria-describedby'), 'reminder-email-error');
+    await page.waitForFunction(() => document.activeElement?.id === 'reminder-email');
 
     const address = `rappel-${Date.now()}@exemple.fr`;
     await email.fill(address);
@@ -258,7 +281,8 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     const before = mail.received.length;
     await page.getByRole('button', { name: 'Recevoir les rappels par e-mail' }).click();
     await page.getByText(`ouvrez l'e-mail que nous venons d'envoyer à ${address} et confirmez votre adresse`, { exact: false }).waitFor();
-    assert.equal(await page.getByRole('alert').count(), 0, 'the earlier error is gone');
+    assert.equal(await problem.count(), 0, 'the earlier error is gone');
+    assert.equal(await page.getByRole('alert').count(), 0);
     const device = await deviceOf(page);
     const [pending] = await subscriptionsOf(device);
     assert.deepEqual(

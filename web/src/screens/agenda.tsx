@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, del, get, getLive, messageOf, post } from '../api.ts';
 import { deviceId } from '../store.ts';
 import type { ReminderConfig, ReminderSubscription } from '../types.ts';
-import { Loading, Problem, useResource } from '../ui.tsx';
+import { FieldError, Loading, Problem, useResource } from '../ui.tsx';
 
 const NBSP = '\u00a0';
 
@@ -165,6 +165,8 @@ function Reminders(props: AgendaProps & { config: ReminderConfig; time: string; 
   const [done, setDone] = useState<string | null>(null);
   const [pushProblem, setPushProblem] = useState<string | null>(pushAvailable() ? null : `Cet appareil ne peut pas recevoir de notifications de ce site.`);
   const [email, setEmail] = useState('');
+  // The server's refusal of the address, shown under its field.
+  const [emailError, setEmailError] = useState<string | null>(null);
   const here = (mine.data ?? []).filter((s) => s.placeId === props.placeId);
   const nameOf = new Map(types.map((t) => [t.id, t.name]));
 
@@ -177,13 +179,17 @@ function Reminders(props: AgendaProps & { config: ReminderConfig; time: string; 
   const run = async (work: () => Promise<string>) => {
     setBusy(true);
     setError(null);
+    setEmailError(null);
     setDone(null);
     try {
       setDone(await work());
       setVersion((n) => n + 1);
     } catch (err) {
       if (err instanceof PushRefused) setPushProblem(err.message);
-      else setError(err);
+      else if (err instanceof ApiError && err.field === 'email') {
+        setEmailError(err.message);
+        requestAnimationFrame(() => document.getElementById('reminder-email')?.focus());
+      } else setError(err);
     } finally {
       setBusy(false);
     }
@@ -210,6 +216,12 @@ function Reminders(props: AgendaProps & { config: ReminderConfig; time: string; 
       await del(`/public/reminders/subscriptions/${id}?deviceId=${encodeURIComponent(device)}`);
       return `Ce rappel est supprimé.`;
     });
+  /** No push and no e-mail: the calendar subscription above, its alarm the evening before ticked, the focus on its link. */
+  const alarmInAgenda = () => {
+    const alarm = document.getElementById('feed-alarm') as HTMLInputElement | null;
+    if (alarm && !alarm.checked) alarm.click();
+    document.querySelector<HTMLElement>('.subscribe a.button')?.focus();
+  };
   const toggle = (id: string, on: boolean) => {
     const next = new Set(bins);
     if (on) next.add(id);
@@ -259,16 +271,35 @@ function Reminders(props: AgendaProps & { config: ReminderConfig; time: string; 
             </button>
           </p>
         ) : (
-          <p class="notice" role="status">
-            {pushProblem}
-            {config.emailEnabled ? ` Recevez plutôt le rappel par e-mail${NBSP}:` : ''}
-          </p>
+          <div class="notice" role="status">
+            <p>
+              {pushProblem}
+              {config.emailEnabled ? ` Recevez plutôt le rappel par e-mail${NBSP}:` : ` Abonnez-vous plutôt au calendrier de votre secteur${NBSP}: votre agenda vous prévient la veille à ${hourInFrench(time)}.`}
+            </p>
+            {!config.emailEnabled && (
+              <p>
+                <button type="button" class="button secondary" onClick={alarmInAgenda}>
+                  Ajouter un rappel à mon agenda
+                </button>
+              </p>
+            )}
+          </div>
         )}
         {pushProblem !== null && config.emailEnabled && (
           <form class="reminder-email" noValidate onSubmit={byEmail}>
             <label for="reminder-email">Votre adresse e-mail</label>
+            <FieldError id="reminder-email" error={emailError ?? undefined} />
             <div class="inline">
-              <input id="reminder-email" type="email" required autocomplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+              <input
+                id="reminder-email"
+                type="email"
+                required
+                autocomplete="email"
+                value={email}
+                aria-invalid={emailError ? 'true' : undefined}
+                aria-describedby={emailError ? 'reminder-email-error' : undefined}
+                onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+              />
               <button type="submit" class="button" disabled={busy}>
                 Recevoir les rappels par e-mail
               </button>
