@@ -6,11 +6,22 @@ import { Link } from '../shared/router.tsx';
 
 export { useResource, type Resource } from '../shared/resource.ts';
 
-/** Whether the next title takes the focus: not a widget's first, which would pull it from the commune's page. */
+/**
+ * Whether titles take the focus on arrival. In a widget, only once the resident has acted inside its frame (a key, a
+ * tap): before that, a screen that draws itself (the first one, a commune of one sector opening its calendar) would
+ * pull the focus from the commune's page.
+ */
 const focus = { onArrival: true };
-export const keepFirstFocus = () => {
+export function focusAfterFirstAction(): void {
   focus.onArrival = false;
-};
+  const acted = () => {
+    focus.onArrival = true;
+    removeEventListener('keydown', acted, true);
+    removeEventListener('pointerdown', acted, true);
+  };
+  addEventListener('keydown', acted, true);
+  addEventListener('pointerdown', acted, true);
+}
 
 /** The screen's title: focused on arrival (screen readers hear the new screen) and in the tab title. */
 export function Title({ children, text }: { children: ComponentChildren; text: string }) {
@@ -18,7 +29,6 @@ export function Title({ children, text }: { children: ComponentChildren; text: s
   useEffect(() => {
     document.title = `${text} – Collecte`;
     if (focus.onArrival) ref.current?.focus({ preventScroll: true });
-    focus.onArrival = true;
   }, [text]);
   return (
     <h1 ref={ref} tabIndex={-1}>
