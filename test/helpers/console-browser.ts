@@ -1,10 +1,8 @@
 // The agents' console in headless Chromium: a real server on the demo data (either database), agents' accounts,
 // logging in through the login screen, axe-core and screenshots. Used by test/console-web/*.test.ts.
-import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
@@ -26,7 +24,6 @@ export { PASSWORD } from './auth-fixtures.ts';
 export const CONSOLE_SHOTS = path.resolve(import.meta.dirname, '../.artifacts/console');
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface ConsoleServer {
   app: FastifyInstance;
@@ -91,17 +88,8 @@ export async function logIn(page: Page, origin: string, email: string, password 
   await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
 }
 
-/** axe-core on the current screen: no serious or critical violation. */
-export async function checkA11y(page: Page, screen: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-}
+/** axe-core on the current screen (test/helpers/axe.ts). */
+export { checkA11y } from './axe.ts';
 
 /**
  * The current screen at desktop width (this page) and at phone width (the same page resized), under

@@ -6,15 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const SKIP = CHROMIUM_SKIP;
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 
 interface Candidate {
@@ -77,14 +76,6 @@ describe('web app: finding one’s place from an address or a position', { skip:
 
   const geolocationCalls = (page: Page) => page.evaluate('window.__geolocationCalls') as Promise<number>;
 
-  async function checkA11y(page: Page, screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
 
   /** The calendar screen of a place: its heading names the commune and the place, the URL is the place's. */
   async function seeCalendarOf(page: Page, placeName: string) {

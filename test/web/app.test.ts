@@ -6,17 +6,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { agentToken, bearer } from '../helpers/console-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { checkA11y as checkPageA11y } from '../helpers/axe.ts';
 
 const SKIP = CHROMIUM_SKIP;
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MONTHS = 'janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre';
 
 interface City {
@@ -81,14 +80,7 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
   }
 
   /** axe-core on the current screen: no serious or critical violation. */
-  async function checkA11y(screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
+  const checkA11y = (screen: string) => checkPageA11y(page, screen);
 
   it('finds a commune as you type, accents ignored, and shows the next collections the calendar endpoint gives', async () => {
     await page.goto(origin + '/');

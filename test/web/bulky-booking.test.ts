@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -18,10 +17,10 @@ import { fixedClock } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 const FULL_MESSAGE = 'Plus de place ce jour-là : choisissez un autre jour.';
 const CLOSED_MESSAGE = `Un rendez-vous s’annule jusqu’à midi la veille${'\u00a0'}: pour celui-ci, contactez le service de collecte.`;
@@ -124,14 +123,6 @@ for (const kind of testDatabaseKinds()) {
       return { context, page, deviceId };
     }
 
-    async function checkA11y(page: Page, screen: string) {
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      });
-      assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-    }
 
     async function fitsThePhone(page: Page, screen: string) {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);

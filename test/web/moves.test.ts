@@ -10,11 +10,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { checkA11y } from '../helpers/axe.ts';
 import {
   insertCalendarCity,
   insertCityGroup,
@@ -27,7 +27,6 @@ import {
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 
 /** Monday 21 December 2026, 10:00 in France. */
@@ -139,14 +138,6 @@ describe('web app: collections that move and service notices', { skip: CHROMIUM_
     return { context, page };
   }
 
-  async function checkA11y(page: Page, screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
 
   const calendarPath = () => `/communes/${cityId}/${placeId}`;
 

@@ -8,15 +8,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 
 /** Monday 23 November 2026, 12:30 in Brest: the déchèteries' lunch break (winter hours), the glass banks open. */
@@ -99,14 +98,6 @@ describe('web app: recycling points and « Où jeter ? »', { skip: CHROMIUM_SKI
     return { context, page };
   }
 
-  async function checkA11y(page: Page, screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
 
   const cards = (page: Page) => page.getByRole('list', { name: 'Points de collecte' }).getByRole('listitem');
   const cardNames = (page: Page) => cards(page).locator('h2').allInnerTexts();

@@ -14,7 +14,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -23,9 +22,9 @@ import { startPushService, type PushService } from '../helpers/push-service.ts';
 import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReminderWorker } from '../../src/reminders/worker.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 
 interface City {
@@ -133,14 +132,6 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
   const deviceOf = async (page: Page) => JSON.parse((await page.evaluate(() => localStorage.getItem('collecte.deviceId')))!) as string;
   const subscriptionsOf = (device: string) => api<Subscription[]>(`/public/reminders/subscriptions/${device}`);
 
-  async function checkA11y(page: Page, screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
 
   it('asks for the permission only on the tap, subscribes with the chosen time and bins; the worker’s push shows in the service worker', async () => {
     const subscriber = push.subscriber('browser');

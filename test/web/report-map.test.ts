@@ -11,7 +11,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WEB_APP_CSP } from '../../src/http/url-space.ts';
@@ -19,10 +18,10 @@ import { buildTestApp } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 const ZOOM = 17;
 /** Where « Me localiser » finds the resident: rue de Siam, Brest. */
@@ -143,14 +142,6 @@ for (const kind of testDatabaseKinds()) {
       return { context, page, deviceId, asked };
     }
 
-    async function checkA11y(page: Page, screen: string) {
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      });
-      assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-    }
 
     /** The filed request as its device reads it back. */
     async function filedBy(origin: string, deviceId: string): Promise<ResidentRequest> {

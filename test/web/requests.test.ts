@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { TestContext } from 'node:test';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
@@ -20,10 +19,10 @@ import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { completion, fakeModel } from '../helpers/fake-model.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
 
 /** Monday 23 November 2026, 14:00 in Brest: two hours after noon of a collection day of Centre-ville. */
@@ -150,14 +149,6 @@ for (const kind of testDatabaseKinds()) {
       return res.body;
     };
 
-    async function checkA11y(page: Page, screen: string) {
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      });
-      assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-    }
 
     /** Nothing wider than the phone: no sideways scrolling at 390 px. */
     async function fitsThePhone(page: Page, screen: string) {

@@ -6,15 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { bumpDataVersion } from '../../src/db/data-version.ts';
+import { checkA11y } from '../helpers/axe.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DAY_MS = 86_400_000;
 
 interface City {
@@ -73,14 +72,6 @@ describe('web app, second pass', { skip: CHROMIUM_SKIP, timeout: 300_000 }, () =
   }
 
   /** axe-core on the current screen: no serious or critical violation. */
-  async function checkA11y(page: Page, screen: string) {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-  }
 
   it('1. offline, five days later: no past date, the offline notice, the header icon, and Défis, Actus, Assistant degrade in French', async () => {
     const city = await cityNamed('Brest');
