@@ -6,7 +6,7 @@ import { currentUser, getAll, request, type Permission, type User } from '../api
 import { EditorForm, fieldError } from '../editor-form.tsx';
 import { useEditing, useEditor } from '../editor.tsx';
 import { Checkbox, TextField } from '../form-fields.tsx';
-import { frenchDay } from '../french.ts';
+import { frenchDay, ofName } from '../french.ts';
 import type { ScreenProps } from '../screens.ts';
 import { Table } from '../table.tsx';
 import type { CityGroup } from '../types.ts';
@@ -85,7 +85,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
     toForm,
     toBody,
     secret: ['password'],
-    onSaved: (u, created) => onDone(created ? `Compte de ${u.name} créé.` : `Compte de ${u.name} enregistré.`),
+    onSaved: (u, created) => onDone(created ? `Compte ${ofName(u.name)} créé.` : `Compte ${ofName(u.name)} enregistré.`),
   });
   // An agent gives only what it holds itself (the API says so too, with 403): the others are shown, not offered.
   const grantable = me.superAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => me.permissions.includes(p));
@@ -93,7 +93,7 @@ function AccountForm({ id, groups, onDone }: { id: string | null; groups: CityGr
     <EditorForm
       editor={editor}
       id="account-form-title"
-      title={(f) => (id ? `Modifier le compte de ${f.name || '…'}` : 'Nouveau compte')}
+      title={(f) => (id ? `Modifier le compte ${ofName(f.name || '…')}` : 'Nouveau compte')}
       labels={LABELS}
       atFields={['email', 'name', 'password', 'permissions', 'cityGroupIds', 'superAdmin', 'active']}
       onCancel={() => onDone(null)}
@@ -163,11 +163,11 @@ export default function Accounts({ query }: ScreenProps) {
   const [problem, setProblem] = useState<unknown>(null);
 
   const switchActive = async (u: User) => {
-    if (u.active && !confirm(`Désactiver le compte de ${u.name}\u202f? Ses sessions ouvertes seront fermées.`)) return;
+    if (u.active && !confirm(`Désactiver le compte ${ofName(u.name)}\u202f? Ses sessions ouvertes seront fermées.`)) return;
     setProblem(null);
     try {
       const saved = await setActive(u.id, !u.active);
-      setStatus(saved.active ? `Compte de ${saved.name} réactivé.` : `Compte de ${saved.name} désactivé.`);
+      setStatus(saved.active ? `Compte ${ofName(saved.name)} réactivé.` : `Compte ${ofName(saved.name)} désactivé.`);
       data.reload();
     } catch (err) {
       setProblem(err);
@@ -215,12 +215,12 @@ export default function Accounts({ query }: ScreenProps) {
                   cell: (u) => (
                     <>
                       <button type="button" class="link-button" onClick={() => open(u.id)}>
-                        Modifier<span class="visually-hidden"> le compte de {u.name}</span>
+                        Modifier<span class="visually-hidden"> le compte {ofName(u.name)}</span>
                       </button>
                       {u.id !== me.id && (
                         <button type="button" class={`link-button${u.active ? ' danger' : ''}`} onClick={() => void switchActive(u)}>
                           {u.active ? 'Désactiver' : 'Réactiver'}
-                          <span class="visually-hidden"> le compte de {u.name}</span>
+                          <span class="visually-hidden"> le compte {ofName(u.name)}</span>
                         </button>
                       )}
                     </>

@@ -4,6 +4,7 @@ import { EditorForm, fieldError } from '../editor-form.tsx';
 import { useEditor } from '../editor.tsx';
 import { TextArea, TextField } from '../form-fields.tsx';
 import type { CityGroup, GroupContact } from '../types.ts';
+import { ofName } from '../french.ts';
 
 type Form = Record<keyof GroupContact, string>;
 
@@ -47,7 +48,7 @@ export function GroupContactForm({ groupId, onDone }: { groupId: string; onDone:
     empty: toForm({} as CityGroup),
     toForm,
     toBody,
-    onSaved: (g) => onDone(`Coordonnées de ${g.name} enregistrées.`),
+    onSaved: (g) => onDone(`Coordonnées ${ofName(g.name)} enregistrées.`),
   });
   return (
     <EditorForm

@@ -9,6 +9,7 @@ import type { City, Place, WasteType } from '../types.ts';
 import { Breadcrumbs, Loaded, Title, useResource } from '../ui.tsx';
 import { dayRule } from './place-text.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
+import { ofName } from '../french.ts';
 
 /** A new place, named here: its days, exceptions and area are given on its own screen, where the agent goes next. */
 function NewPlace({ cityId }: { cityId: string }) {
@@ -51,7 +52,7 @@ export default function Places({ params }: ScreenProps) {
             <Breadcrumbs items={[{ href: '/console/communes', label: 'Communes' }, { href: `/console/communes/${cityId}`, label: city.name }]} />
             <Title text={`Secteurs – ${city.name}`}>Secteurs de collecte</Title>
             <Table
-              caption={`Secteurs de ${city.name}`}
+              caption={`Secteurs ${ofName(city.name)}`}
               rows={places}
               rowKey={(p) => p.id}
               empty="Aucun secteur pour cette commune."

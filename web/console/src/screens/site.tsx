@@ -6,6 +6,7 @@ import type { ScreenProps } from '../screens.ts';
 import { Table } from '../table.tsx';
 import { Breadcrumbs, Loaded, Title, useResource } from '../ui.tsx';
 import { Link } from '../../../shared/router.tsx';
+import { ofName } from '../french.ts';
 
 export default function SiteScreen({ params }: ScreenProps) {
   const { siteId } = params;
@@ -30,7 +31,7 @@ export default function SiteScreen({ params }: ScreenProps) {
             </Link>
           </p>
           <Table
-            caption={`Pages de ${site.name}`}
+            caption={`Pages ${ofName(site.name)}`}
             rows={pages}
             rowKey={(p) => p.id}
             empty="Aucune page."

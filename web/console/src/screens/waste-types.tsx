@@ -7,7 +7,7 @@ import type { ResourceSpec } from '../crud/spec.ts';
 import { EditorForm } from '../editor-form.tsx';
 import { removeRecord, useEditing, useEditor } from '../editor.tsx';
 import { ColorField, TextArea, TextField } from '../form-fields.tsx';
-import { quoted } from '../french.ts';
+import { ofName, quoted } from '../french.ts';
 import { HistoryLink } from '../history-link.tsx';
 import type { ScreenProps } from '../screens.ts';
 import { Swatch, Table } from '../table.tsx';
@@ -166,7 +166,7 @@ export default function WasteTypes({ params, query }: ScreenProps) {
             </p>
           )}
           <Table
-            caption={`Types de déchets de ${city.name}`}
+            caption={`Types de déchets ${ofName(city.name)}`}
             rows={types}
             rowKey={(w) => w.id}
             empty="Aucun type de déchets pour cette commune."
