@@ -8,7 +8,7 @@ describe('console French wording', () => {
     assert.equal(`Compte ${ofName('Administrateur de démonstration')} créé.`, 'Compte d’Administrateur de démonstration créé.');
     assert.equal(ofName('Élorn'), 'd’Élorn');
     assert.equal(ofName('Ouessant'), 'd’Ouessant');
-    assert.equal(ofName('Yann Kermarrec'), 'd’Yann Kermarrec');
+    assert.equal(ofName('Yann Kermarrec'), 'de Yann Kermarrec');
     assert.equal(ofName('Brest'), 'de Brest');
     assert.equal(ofName('Gwenaëlle Abgrall'), 'de Gwenaëlle Abgrall');
     // No rule for h: « de Hanvec » as the commune itself writes it.

@@ -22,7 +22,9 @@
     const kind = host.dataset.collecte ?? '';
     const city = host.dataset.city ?? '';
     if (!titles[kind] || !city) {
-      host.textContent = 'Module Collecte\u00a0: indiquez data-collecte (calendrier, tri, points ou demande) et data-city.';
+      // Written once: writing it again is a change the observer below sees, which would draw again, without end.
+      const help = 'Module Collecte\u00a0: indiquez data-collecte (calendrier, tri, points ou demande) et data-city.';
+      if (host.textContent !== help) host.textContent = help;
       return;
     }
     host.dataset.collecteReady = '1';

@@ -33,5 +33,5 @@ export const quoted = (name: string): string => `«\u00a0${name}\u00a0»`;
 /** `2\u00a0secteurs`, `1\u00a0secteur`: a number and its noun, kept on one line. */
 export const counted = (n: number, singular: string, plural: string): string => `${n}\u00a0${n > 1 ? plural : singular}`;
 
-/** « de Brest », « d’Administrateur », « d’Élorn »: the preposition elided before a vowel (an h is left alone: h aspiré or not, no rule). */
-export const ofName = (name: string): string => (/^[aeiouyàâäéèêëîïôöùûü]/i.test(name.trim()) ? `d’${name}` : `de ${name}`);
+/** « de Brest », « d’Administrateur », « d’Élorn »: the preposition elided before a vowel (not before y, a consonant in « de Yann », nor h, aspiré or not). */
+export const ofName = (name: string): string => (/^[aeiouàâäéèêëîïôöùûü]/i.test(name.trim()) ? `d’${name}` : `de ${name}`);
