@@ -2,9 +2,20 @@
 
 const PREFIX = 'collecte.';
 
+/**
+ * Where a storage refuses (private browsing, a frame whose storage the browser blocks), what the page writes is kept in
+ * memory for as long as it is open: the device id above all, which would otherwise be new at each read.
+ */
+const memory = new Map<string, string>();
+
 export function read<T>(key: string): T | null {
+  let raw: string | null;
   try {
-    const raw = localStorage.getItem(PREFIX + key);
+    raw = localStorage.getItem(PREFIX + key);
+  } catch {
+    raw = memory.get(PREFIX + key) ?? null;
+  }
+  try {
     return raw === null ? null : (JSON.parse(raw) as T);
   } catch {
     return null;
@@ -16,7 +27,9 @@ export function write(key: string, value: unknown): void {
     if (value === null) localStorage.removeItem(PREFIX + key);
     else localStorage.setItem(PREFIX + key, JSON.stringify(value));
   } catch {
-    // Private browsing or full storage: the app works, it just forgets.
+    // Storage refused or full: the app works, and forgets when the page closes.
+    if (value === null) memory.delete(PREFIX + key);
+    else memory.set(PREFIX + key, JSON.stringify(value));
   }
 }
 
