@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,4 +20,22 @@ export function launchChromium(downloadsPath?: string): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     ...(downloadsPath ? { downloadsPath } : {}),
   });
+}
+
+/**
+ * What the page's clipboard holds, read in the page (`navigator.clipboard.readText()`, the context granted
+ * `clipboard-read`), or null when the browser does not answer within `ms`: under a loaded machine headless Chromium
+ * has been seen to leave the read pending for good, which would hold the whole suite until its timeout. A null is
+ * no proof of a copy: the caller has waited for the page to say it copied (its status) first.
+ */
+export async function clipboardText(page: Page, ms = 10_000): Promise<string | null> {
+  await page.bringToFront();
+  return page.evaluate(
+    (wait) =>
+      Promise.race([
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), wait)),
+      ]),
+    ms,
+  );
 }
