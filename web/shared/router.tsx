@@ -29,11 +29,12 @@ export function setLinkPolicy(next: LinkPolicy): void {
 
 export function navigate(to: string, { replace = false } = {}): void {
   const target = policy(to);
-  if (target.newTab) {
-    window.open(target.href, '_blank', 'noopener');
-    return;
-  }
-  to = target.href;
+  if (target.newTab) window.open(target.href, '_blank', 'noopener');
+  else go(target.href, replace);
+}
+
+/** Moves to a path the policy already gave (a Link's). */
+function go(to: string, replace = false): void {
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.scrollTo(0, 0);
@@ -92,7 +93,7 @@ export function Link({ href, onClick, ...rest }: LinkProps) {
         if (onClick) (onClick as (e: MouseEvent) => void)(event);
         if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
-        navigate(href);
+        go(href);
       }}
       {...rest}
     />

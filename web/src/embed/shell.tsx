@@ -29,32 +29,6 @@ function carried(href: string): string {
   return url.pathname + url.search + url.hash;
 }
 
-/**
- * A browser that blocks third-party storage (third-party cookies blocked: Chrome's private windows, a setting of many)
- * throws on the frame's `localStorage`. The screens' store would then forget everything at once, the device id
- * included, a new one at each render: the calendar's reminders asked the server again at each, without end. The
- * frame keeps what it stores in memory instead, for as long as it is open.
- */
-function storageInMemoryIfDenied(): void {
-  try {
-    void window.localStorage;
-    return;
-  } catch {
-    const items = new Map<string, string>();
-    const memory: Storage = {
-      get length() {
-        return items.size;
-      },
-      key: (index) => [...items.keys()][index] ?? null,
-      getItem: (key) => items.get(key) ?? null,
-      setItem: (key, value) => void items.set(key, String(value)),
-      removeItem: (key) => void items.delete(key),
-      clear: () => items.clear(),
-    };
-    Object.defineProperty(window, 'localStorage', { value: memory, configurable: true });
-  }
-}
-
 /** The height of the content, sent to the commune's page (`/widget.js` sizes the frame to it). */
 function reportHeight(): void {
   let last = 0;
@@ -90,7 +64,6 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
  * widget shows itself (`/signaler?…` → `/embed/demande?…`), null for one it leaves to the app.
  */
 export function startEmbed(App: FunctionComponent<EmbedParams & { path: string }>, inside: (url: URL) => string | null): void {
-  storageInMemoryIfDenied();
   const query = new URLSearchParams(location.search);
   const cityId = (query.get('city') ?? '').toLowerCase();
   const place = query.get('place');
@@ -101,14 +74,8 @@ export function startEmbed(App: FunctionComponent<EmbedParams & { path: string }
   }
   pinCity(cityId);
   focusAfterFirstAction();
-  // `/embed/KIND`: a path of this frame's own is kept as it is. `Link` hands `navigate` the path this policy gave it,
-  // and `navigate` asks the policy again: taken for an app path, every link inside the frame opened a new tab.
-  const own = location.pathname.split('/').slice(0, 3).join('/');
   setLinkPolicy((href) => {
     const url = new URL(href, location.origin);
-    if (url.origin === location.origin && (url.pathname === own || url.pathname.startsWith(`${own}/`))) {
-      return { href: carried(url.pathname + url.search + url.hash), newTab: false };
-    }
     const path = url.origin === location.origin ? inside(url) : null;
     return path === null ? { href: url.href, newTab: true } : { href: carried(path), newTab: false };
   });
