@@ -6,8 +6,11 @@ import { transformSync } from 'esbuild';
 
 const outDir = path.resolve(import.meta.dirname, 'dist');
 
-/** The widgets' pages (docs/widgets.md), one entry each, served at /embed/KIND by src/web/embed.ts. */
-const EMBED_KINDS = ['calendrier', 'tri', 'points', 'demande'] as const;
+/** The widgets' pages (docs/widgets.md), web/embed/KIND.html, one entry each, served at /embed/KIND by src/web/embed.ts. */
+const EMBED_KINDS = fs
+  .readdirSync(path.resolve(import.meta.dirname, 'embed'))
+  .filter((file) => file.endsWith('.html'))
+  .map((file) => file.slice(0, -'.html'.length));
 
 /**
  * The entries of the build: the citizens' app at /, the agents' console at /console, and each widget's page (each its

@@ -13,10 +13,12 @@ import { isUuid } from '../kernel/schemas.ts';
  * loader the communes' websites include, is a file of the build served as the others are (src/web/routes.ts).
  */
 
-export const EMBED_KINDS = ['calendrier', 'tri', 'points', 'demande'] as const;
-export type EmbedKind = (typeof EMBED_KINDS)[number];
-
-const isKind = (kind: string): kind is EmbedKind => (EMBED_KINDS as readonly string[]).includes(kind);
+/** The kinds are the pages the build wrote (`embed/KIND.html`, from web/embed/): read once, at start. */
+function builtKinds(root: string): ReadonlySet<string> {
+  const dir = path.join(root, 'embed');
+  if (!fs.existsSync(dir)) return new Set();
+  return new Set(fs.readdirSync(dir).filter((file) => file.endsWith('.html')).map((file) => file.slice(0, -'.html'.length)));
+}
 
 const NOT_FOUND = `<!doctype html><html lang="fr"><meta charset="utf-8"><title>Module introuvable – Collecte</title>
 <p>Ce module Collecte n’existe pas, ou sa commune n’est pas publiée. Vérifiez les attributs <code>data-collecte</code> et
@@ -34,7 +36,7 @@ const EmbedQuery = Type.Object(
 
 export default async function embedRoutes(app: FastifyInstance, options: { root: string }) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const built = fs.existsSync(path.join(options.root, 'embed'));
+  const kinds = builtKinds(options.root);
   const tiles = tileOrigin(app.config.mapTiles?.url ?? null);
 
   /** A missing kind or an unknown commune: a short French page nobody may frame (its group, if any, is unknown). */
@@ -42,10 +44,9 @@ export default async function embedRoutes(app: FastifyInstance, options: { root:
     reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND);
 
   const page = async (kind: string, cityId: string, reply: FastifyReply) => {
-    if (!isKind(kind) || !isUuid(cityId)) return notFound(reply);
+    if (!kinds.has(kind) || !isUuid(cityId)) return notFound(reply);
     const origins = await embedOriginsOfCity(app.db, cityId.toLowerCase());
     if (origins === null) return notFound(reply);
-    if (!built) return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send('<!doctype html><p>Collecte n’est pas construit sur ce serveur.</p>');
     // frame-ancestors says who may frame the page; X-Frame-Options would forbid it to all.
     reply.removeHeader('x-frame-options');
     reply.header('content-security-policy', webAppCsp(tiles, origins));

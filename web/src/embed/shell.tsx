@@ -1,5 +1,5 @@
 // A widget's page (docs/widgets.md): one of the app's screens inside a commune's website, in a frame `/widget.js`
-// drew. The page's query names the commune (`city`), a place (`place`) and an accent (`color`); the shell pins the
+// drew. The page's query names the commune (`city`), a place (`place`, read by the calendar) and an accent (`color`); the shell pins the
 // commune for the screens, themes them, keeps the app's links that the widget shows itself inside the frame (with
 // the query, so that a reload keeps its commune and colour) and opens the others in the app in a new tab, leaves the
 // focus where the resident is on the commune's page, and tells the page its height whenever it changes.
@@ -11,12 +11,10 @@ import { pinCity } from '../store.ts';
 import { focusAfterFirstAction } from '../ui.tsx';
 import { lightTint, readableAccent } from './theme.ts';
 
+/** What every widget is drawn with: its commune (a place, when there is one, is read from the frame's query as it changes). */
 export interface EmbedParams {
   cityId: string;
-  placeId: string | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the widget carries from one of its screens to the next: its commune and its colour. */
 const CARRIED = ['city', 'color'] as const;
@@ -66,7 +64,6 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
 export function startEmbed(App: FunctionComponent<EmbedParams & { path: string }>, inside: (url: URL) => string | null): void {
   const query = new URLSearchParams(location.search);
   const cityId = (query.get('city') ?? '').toLowerCase();
-  const place = query.get('place');
   const accent = readableAccent(query.get('color') ?? '');
   if (accent) {
     document.documentElement.style.setProperty('--accent', accent);
@@ -79,7 +76,7 @@ export function startEmbed(App: FunctionComponent<EmbedParams & { path: string }
     const path = url.origin === location.origin ? inside(url) : null;
     return path === null ? { href: url.href, newTab: true } : { href: carried(path), newTab: false };
   });
-  const params: EmbedParams = { cityId, placeId: place && UUID.test(place) ? place.toLowerCase() : null };
+  const params: EmbedParams = { cityId };
 
   function Page() {
     const path = usePath();
