@@ -47,6 +47,12 @@ export async function findConversationOfGroups(db: Kysely<DB>, id: string, cityG
   return row ?? null;
 }
 
+/** A city's name (a conversation's commune), whatever its status; null for an unknown one. */
+export async function cityNameOf(db: Kysely<DB>, cityId: string): Promise<string | null> {
+  const row = await db.selectFrom('city').select('name').where('id', '=', cityId).executeTakeFirst();
+  return row?.name ?? null;
+}
+
 export async function ticketsOf(db: Kysely<DB>, conversationId: string): Promise<TicketRow[]> {
   return db
     .selectFrom('ticket')

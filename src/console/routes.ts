@@ -90,11 +90,14 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...guarded,
-        summary: 'One conversation with its most recent messages and its tickets',
+        summary: 'One conversation with its most recent messages, its tickets, and its place’s next collections',
         description:
           `Messages and tickets oldest first; \`messages\` holds the ${MESSAGE_PAGE_SIZE} most recent messages. When older messages exist, ` +
           'the `Link` header (RFC 8288) gives them: `<…?before={id}>; rel="next"`, `id` being the oldest message shown; `before` must ' +
           'be a message of this conversation (else 400). The citizen’s device is shown by `devicePseudonym`, never by its id. ' +
+          '`cityName` names the commune; `place` (null when the citizen gave none) names the collection place and gives, per ' +
+          'waste type, its next collections from the same calendar engine as `GET /public/cities/{cityId}/places/{placeId}/collections` ' +
+          '(moves, additions and cancellations with their note): any agent of the conversation reads them, `CITIES` or not. ' +
           'A conversation outside the token’s city groups answers 404, like an unknown one.',
         params: ConversationIdParams,
         querystring: MessagePageQuery,
@@ -102,7 +105,13 @@ export default async function consoleRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { detail, olderBefore } = await consoleService.conversationDetail(ctx, agentOf(request), request.params.id, request.query.before);
+      const { detail, olderBefore } = await consoleService.conversationDetail(
+        ctx,
+        agentOf(request),
+        request.params.id,
+        request.query.before,
+        app.clock(),
+      );
       if (olderBefore) setNextPageLink(request, reply, { before: olderBefore });
       return detail;
     },

@@ -47,9 +47,51 @@ export const TicketSchema = Type.Object(
 );
 export type Ticket = Static<typeof TicketSchema>;
 
+/** Collections per waste type shown with a conversation's place: enough to answer « when is my next bin? » and the one after. */
+export const PLACE_COLLECTIONS_PER_WASTE_TYPE = 3;
+
+const CalendarDay = (description: string) => Type.String({ format: 'date', examples: ['2026-12-01'], description });
+
+export const PlaceCollectionSchema = Type.Object(
+  {
+    date: CalendarDay('The day it takes place (or, `CANCELLED`, would have), `YYYY-MM-DD` in the city’s time zone'),
+    status: Type.Enum(['PLANNED', 'MOVED', 'ADDED', 'CANCELLED']),
+    originalDate: Nullable(CalendarDay('`MOVED`: the day it was planned for')),
+    note: Nullable(Type.String({ description: 'Why it is not as planned: the exception’s name and description, or the holiday rule’s wording' })),
+  },
+  { title: 'ConsolePlaceCollection' },
+);
+
+export const ConversationPlaceSchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String({ description: 'The place’s name, as the citizens’ app writes it after « Secteur »' }),
+    nextCollections: Type.Array(
+      Type.Object({
+        wasteTypeId: Uuid(),
+        wasteTypeName: Type.String(),
+        color: Nullable(Type.String()),
+        collections: Type.Array(PlaceCollectionSchema, {
+          description:
+            `The next ${PLACE_COLLECTIONS_PER_WASTE_TYPE} collections from today (in the city’s time zone, within a year), ` +
+            'with the cancelled ones falling among them, by date',
+        }),
+      }),
+      { description: 'One entry per waste type collected at the place within a year, by its first date' },
+    ),
+  },
+  {
+    title: 'ConsoleConversationPlace',
+    description: 'The conversation’s collection place and its next collections, from the calendar engine the public calendar uses',
+  },
+);
+export type ConversationPlace = Static<typeof ConversationPlaceSchema>;
+
 export const ConversationDetailSchema = Type.Object(
   {
     ...ConsoleConversationSchema.properties,
+    cityName: Type.String({ description: 'The conversation’s commune, by name' }),
+    place: Nullable(ConversationPlaceSchema),
     messages: Type.Array(MessageSchema, {
       description: `The ${MESSAGE_PAGE_SIZE} most recent messages (or those before \`before\`), oldest first; the \`Link\` header gives older ones`,
     }),

@@ -7,6 +7,7 @@ import { toConsoleConversation, toTicket, toUsageRow } from './mapper.ts';
 import type { DevicePseudonyms } from './pseudonym.ts';
 import type { ConsoleAgent } from '../auth/token.ts';
 import * as repo from './repository.ts';
+import { conversationPlace } from './place.ts';
 import {
   MAX_TICKET_DESCRIPTION_LENGTH,
   MAX_TICKET_SUBJECT_LENGTH,
@@ -73,18 +74,31 @@ export async function inbox({ db, pseudonymOf }: ConsoleContext, agent: ConsoleA
 }
 
 /**
- * The conversation with one page of its messages (the most recent, or those before `before`) and its tickets: a
- * few queries, whatever the conversation's length. `olderBefore` asks for the page before, when there is one.
+ * The conversation with one page of its messages (the most recent, or those before `before`), its tickets, its commune
+ * and its place with the place's next collections: a few queries, whatever the conversation's length. `olderBefore`
+ * asks for the page before, when there is one.
  */
 export async function conversationDetail(
   { db, pseudonymOf }: ConsoleContext,
   agent: ConsoleAgent,
   id: string,
-  before?: string,
+  before: string | undefined,
+  now: Date,
 ): Promise<{ detail: ConversationDetail; olderBefore: string | null }> {
   const row = await reachableConversation(db, agent, id);
-  const [page, tickets] = await Promise.all([messagePage(db, id, before), repo.ticketsOf(db, id)]);
-  const detail = { ...toConsoleConversation(row, pseudonymOf), messages: page.messages, tickets: tickets.map(toTicket) };
+  const [page, tickets, cityName, place] = await Promise.all([
+    messagePage(db, id, before),
+    repo.ticketsOf(db, id),
+    repo.cityNameOf(db, row.city_id),
+    conversationPlace(db, row.city_id, row.place_id, now),
+  ]);
+  const detail = {
+    ...toConsoleConversation(row, pseudonymOf),
+    cityName: cityName ?? '',
+    place,
+    messages: page.messages,
+    tickets: tickets.map(toTicket),
+  };
   return { detail, olderBefore: page.olderBefore };
 }
 

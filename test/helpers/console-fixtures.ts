@@ -51,6 +51,7 @@ export async function insertConversation(
   values: {
     cityGroupId?: string;
     cityId?: string;
+    placeId?: string | null;
     status?: ConversationStatus;
     assignedTo?: string | null;
     createdAt?: string;
@@ -67,7 +68,7 @@ export async function insertConversation(
       device_id: values.deviceId ?? 'device-console-0001',
       city_id: values.cityId ?? ids.brest,
       city_group_id: values.cityGroupId ?? ids.group,
-      place_id: null,
+      place_id: values.placeId ?? null,
       status: values.status ?? 'OPEN',
       assigned_to: values.assignedTo ?? null,
       created_at: createdAt,

@@ -1245,8 +1245,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One conversation with its most recent messages and its tickets
-         * @description Messages and tickets oldest first; `messages` holds the 100 most recent messages. When older messages exist, the `Link` header (RFC 8288) gives them: `<…?before={id}>; rel="next"`, `id` being the oldest message shown; `before` must be a message of this conversation (else 400). The citizen’s device is shown by `devicePseudonym`, never by its id. A conversation outside the token’s city groups answers 404, like an unknown one.
+         * One conversation with its most recent messages, its tickets, and its place’s next collections
+         * @description Messages and tickets oldest first; `messages` holds the 100 most recent messages. When older messages exist, the `Link` header (RFC 8288) gives them: `<…?before={id}>; rel="next"`, `id` being the oldest message shown; `before` must be a message of this conversation (else 400). The citizen’s device is shown by `devicePseudonym`, never by its id. `cityName` names the commune; `place` (null when the citizen gave none) names the collection place and gives, per waste type, its next collections from the same calendar engine as `GET /public/cities/{cityId}/places/{placeId}/collections` (moves, additions and cancellations with their note): any agent of the conversation reads them, `CITIES` or not. A conversation outside the token’s city groups answers 404, like an unknown one.
          */
         get: operations["getConsoleConversation"];
         put?: never;
@@ -7936,6 +7936,34 @@ export interface operations {
                         updatedAt: string;
                         lastMessageAt: string | null;
                         assignedTo: string | null;
+                        /** @description The conversation’s commune, by name */
+                        cityName: string;
+                        place: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The place’s name, as the citizens’ app writes it after « Secteur » */
+                            name: string;
+                            /** @description One entry per waste type collected at the place within a year, by its first date */
+                            nextCollections: {
+                                /** Format: uuid */
+                                wasteTypeId: string;
+                                wasteTypeName: string;
+                                color: string | null;
+                                /** @description The next 3 collections from today (in the city’s time zone, within a year), with the cancelled ones falling among them, by date */
+                                collections: {
+                                    /**
+                                     * Format: date
+                                     * @description The day it takes place (or, `CANCELLED`, would have), `YYYY-MM-DD` in the city’s time zone
+                                     * @example 2026-12-01
+                                     */
+                                    date: string;
+                                    /** @enum {unknown} */
+                                    status: "PLANNED" | "MOVED" | "ADDED" | "CANCELLED";
+                                    originalDate: string | null;
+                                    note: string | null;
+                                }[];
+                            }[];
+                        } | null;
                         /** @description The 100 most recent messages (or those before `before`), oldest first; the `Link` header gives older ones */
                         messages: {
                             /** Format: uuid */
