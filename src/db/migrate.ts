@@ -22,6 +22,7 @@ import * as requestChanges from './migrations/0021-request-changes.ts';
 import * as bulkyPickups from './migrations/0022-bulky-pickups.ts';
 import * as open311Keys from './migrations/0023-open311-keys.ts';
 import * as embedOrigins from './migrations/0024-embed-origins.ts';
+import * as searchCountShown from './migrations/0025-search-count-shown.ts';
 
 /** Migrations live in code so that they ship with the service and need no file-system lookup. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0022-bulky-pickups': bulkyPickups,
   '0023-open311-keys': open311Keys,
   '0024-embed-origins': embedOrigins,
+  '0025-search-count-shown': searchCountShown,
 };
 
 const provider: MigrationProvider = {

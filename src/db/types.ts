@@ -441,6 +441,8 @@ export interface SearchCountTable {
   day: ColumnType<string, string, string>;
   city_id: string;
   query: string;
+  /** The latest search of that query as typed, lower case, accents kept (migration 0025); null before it. */
+  shown: string | null;
   found: boolean;
   count: number;
 }

@@ -4,7 +4,7 @@ import { adminRoute, guardErrors } from '../admin/resource.ts';
 import { adminAgentOf } from '../admin/agent.ts';
 import { requestedGroupScope, requireAdminAgent } from '../auth/guard.ts';
 import { ErrorSchema } from '../kernel/schemas.ts';
-import { analyticsRange, searchDays } from './analytics.ts';
+import { analyticsRange, queryLabels, searchDays } from './analytics.ts';
 import { chatAnalytics, citiesOfGroups, requestAnalytics, searchAnalytics } from './repository.ts';
 import { searchCountsOf } from './search-counts.ts';
 import { AnalyticsQuerySchema, AnalyticsSchema } from './schemas.ts';
@@ -27,7 +27,7 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
         '30 days, today in Europe/Paris included): the most searched queries of the group\'s cities with their counts ' +
         `(\`topQueries\`, up to ${PER_DAY}), and the searches that found nothing (\`notFound\`, up to ${PER_DAY}). A query ` +
         'is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is ' +
-        'another). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics`: ' +
+        'another); `queryLabels` says how each reads as typed (« capsule de café »). Counts are per day of each city\'s time zone and hold nothing that identifies a citizen. `chatTopics`: ' +
         `what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », ` +
         `« Points de collecte et horaires »…), up to ${PER_DAY}; \`unanswered\`: the questions it answered « je ne sais pas » ` +
         '(not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no ' +
@@ -51,6 +51,6 @@ export default async function guideAdminRoutes(fastify: FastifyInstance) {
       chatAnalytics(app.db, cityIds, range.from, range.to, PER_DAY),
       requestAnalytics(app.db, cityIds, range.from, range.to),
     ]);
-    return { from: range.from, to: range.to, days: searchDays(range, found, chat), requests };
+    return { from: range.from, to: range.to, days: searchDays(range, found, chat), queryLabels: queryLabels(found), requests };
   });
 }

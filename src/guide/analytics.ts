@@ -52,3 +52,18 @@ export function searchDays(
   for (const row of chat.unanswered) byDay.get(row.day)?.unanswered.push({ question: row.query, count: row.count });
   return days;
 }
+
+/**
+ * How each listed query reads (`queryLabels` of the answer): the label of its most counted day, for the queries whose
+ * label differs from the folded query itself (« capsule de cafe » → « capsule de café »).
+ */
+export function queryLabels(found: { top: DayQueryCount[]; notFound: DayQueryCount[] }): Record<string, string> {
+  const best = new Map<string, DayQueryCount>();
+  for (const row of [...found.top, ...found.notFound]) {
+    const known = best.get(row.query);
+    if (!known || row.count > known.count) best.set(row.query, row);
+  }
+  const labels: Record<string, string> = {};
+  for (const [query, row] of best) if (row.label !== query) labels[query] = row.label;
+  return labels;
+}

@@ -48,6 +48,8 @@ export interface SearchCountRow {
   day: string;
   cityId: string;
   query: string;
+  /** The latest search of it as typed (`shownQuery`); null when not known. */
+  shown: string | null;
   found: boolean;
   count: number;
 }
@@ -60,11 +62,12 @@ export async function addSearchCounts(db: Kysely<DB>, rows: readonly SearchCount
   if (rows.length === 0) return;
   await db
     .insertInto('search_count')
-    .values(rows.map((r) => ({ day: r.day, city_id: r.cityId, query: r.query, found: r.found, count: r.count })))
+    .values(rows.map((r) => ({ day: r.day, city_id: r.cityId, query: r.query, shown: r.shown, found: r.found, count: r.count })))
     .onConflict((oc) =>
       oc.columns(['day', 'city_id', 'query']).doUpdateSet({
         count: sql`search_count.count + excluded.count`,
         found: sql`excluded.found`,
+        shown: sql`coalesce(excluded.shown, search_count.shown)`,
       }),
     )
     .execute();
@@ -74,6 +77,8 @@ export async function addSearchCounts(db: Kysely<DB>, rows: readonly SearchCount
 export interface DayQueryCount {
   day: string;
   query: string;
+  /** How citizens typed it (the search counts' `shown` of the most counted city); the query itself when not known. */
+  label: string;
   count: number;
 }
 
@@ -96,9 +101,10 @@ async function topPerDay(
   const cityFilter = cityIds === null ? sql`TRUE` : cityIds.length === 0 ? sql`FALSE` : sql`s.city_id IN (${sql.join(cityIds)})`;
   const only = { all: sql`TRUE`, notFound: sql`NOT s.found`, unanswered: sql`s.question <> ''` }[counted.only];
   const value = sql.ref(`s.${counted.column}`);
-  const { rows } = await sql<{ day: string; query: string; count: string | number }>`
-    SELECT day, query, count FROM (
-      SELECT s.day::text AS day, ${value} AS query, SUM(s.count) AS count,
+  const shown = counted.table === 'search_count' ? sql`(array_agg(s.shown ORDER BY s.count DESC) FILTER (WHERE s.shown IS NOT NULL))[1]` : sql`NULL`;
+  const { rows } = await sql<{ day: string; query: string; shown: string | null; count: string | number }>`
+    SELECT day, query, shown, count FROM (
+      SELECT s.day::text AS day, ${value} AS query, ${shown} AS shown, SUM(s.count) AS count,
              ROW_NUMBER() OVER (PARTITION BY s.day ORDER BY SUM(s.count) DESC, ${value}) AS rank
       FROM ${sql.table(counted.table)} s
       WHERE s.day BETWEEN ${from}::date AND ${to}::date AND ${cityFilter} AND ${only}
@@ -106,7 +112,7 @@ async function topPerDay(
     ) ranked
     WHERE rank <= ${perDay}
     ORDER BY day, rank`.execute(db);
-  return rows.map((r) => ({ day: r.day, query: r.query, count: Number(r.count) }));
+  return rows.map((r) => ({ day: r.day, query: r.query, label: r.shown ?? r.query, count: Number(r.count) }));
 }
 
 /** The ids of the cities of some groups (null: every city). */

@@ -8,7 +8,7 @@ import { normalisedQuery } from '../kernel/search-text.ts';
 import { loadCityGuide } from './repository.ts';
 import { buildCityGuide, MAX_RESULTS, searchGuide } from '../domain/sorting-guide.ts';
 import { cachedPerCity } from '../domain/city-cache.ts';
-import { searchCountsOf } from './search-counts.ts';
+import { searchCountsOf, shownQuery } from './search-counts.ts';
 import { CityParamsSchema, SortingGuideQuerySchema, SortingGuideResultSchema } from './schemas.ts';
 
 const RANKING =
@@ -69,7 +69,7 @@ export default async function guideRoutes(fastify: FastifyInstance) {
       // Punctuation alone names nothing worth counting (and would be an empty query).
       if (query !== '') {
         const day = formatDayNumber(todayIn(guide.city.timeZone, app.clock()));
-        counts.add({ day, cityId: guide.city.id, query, found: results.length > 0 });
+        counts.add({ day, cityId: guide.city.id, query, shown: shownQuery(request.query.q), found: results.length > 0 });
       }
       reply.header('cache-control', 'no-cache');
       return results;

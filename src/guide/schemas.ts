@@ -58,6 +58,12 @@ export const AnalyticsSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
   days: Type.Array(AnalyticsDaySchema, { description: 'Every day from `from` through `to`, in order' }),
+  queryLabels: Type.Record(Type.String(), Type.String(), {
+    description:
+      'How the listed queries read as citizens typed them, to show instead of the folded `query`: lower case, accents and ' +
+      'apostrophes kept (`{"capsule de cafe": "capsule de café"}`), from the latest search of its most counted day. A query ' +
+      'missing here reads as it is (already without accents, or counted before labels were kept).',
+  }),
   requests: Type.Array(RequestDaySchema, {
     description: 'Residents\' requests per day and type, the days and types with any created or closed, by day then type code',
   }),

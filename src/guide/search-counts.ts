@@ -14,6 +14,22 @@ const FLUSH_INTERVAL_MS = 1000;
 /** Distinct (day, city, query) kept while the database refuses them; past it new ones are dropped (and logged). */
 const MAX_PENDING = 10_000;
 
+/**
+ * A search as the analytics show it to the city's staff (migration 0025): the words as typed, lower case, accents and
+ * apostrophes kept (« capsule de café », « pot d’échappement »), other punctuation and repeated spaces gone; null
+ * when nothing is left. Counting stays on the folded query, so « Café » and « cafe » are one row shown one way.
+ */
+export function shownQuery(text: string): string | null {
+  const shown = text
+    .normalize('NFC')
+    .toLocaleLowerCase('fr')
+    .replace(/[^\p{L}\p{N}'’-]+/gu, ' ')
+    .trim()
+    .slice(0, 100)
+    .trim();
+  return shown === '' ? null : shown;
+}
+
 /** The sorting guide's search counts, gathered in memory and written every FLUSH_INTERVAL_MS. */
 export class SearchCounts {
   readonly #db: Kysely<DB>;
@@ -36,6 +52,7 @@ export class SearchCounts {
     if (known) {
       known.count += count;
       known.found = row.found;
+      known.shown = row.shown ?? known.shown;
     } else if (this.#pending.size < MAX_PENDING) {
       this.#pending.set(key, { ...row, count });
     } else {

@@ -140,7 +140,7 @@ for (const kind of testDatabaseKinds()) {
         { id: randomUUID(), conversation_id: null, city_group_id: server.groupId, model: 'test', prompt_tokens: 100, completion_tokens: 50, created_at: new Date(now - 3 * 86_400_000) },
       ]).execute();
       const city = await db.selectFrom('city').select(['id']).where('city_group_id', '=', server.groupId).where('status', '=', 'ACTIF').orderBy('name').executeTakeFirstOrThrow();
-      for (const q of ['piles', 'piles', 'zzqqxx introuvable']) {
+      for (const q of ['piles', 'piles', 'zzqqxx introuvable', 'Capsule de café', 'capsule de cafe', 'capsule de café']) {
         assert.equal((await fetch(`${server.origin}/public/cities/${city.id}/sorting-guide?q=${encodeURIComponent(q)}`)).status, 200);
       }
 
@@ -164,6 +164,10 @@ for (const kind of testDatabaseKinds()) {
       await searched.getByRole('row').filter({ hasText: 'piles' }).waitFor();
       assert.match(await searched.getByRole('row').filter({ hasText: 'piles' }).innerText(), /piles\s+2/);
       await page.getByRole('table', { name: 'Recherches sans résultat' }).getByRole('row').filter({ hasText: 'zzqqxx introuvable' }).waitFor();
+      // A search reads as citizens typed it, accents kept, counted with its unaccented spellings; the chart shows it whole.
+      assert.match(await searched.getByRole('row').filter({ hasText: 'capsule' }).innerText(), /^capsule de café\s+3$/);
+      const ranked = page.getByRole('figure', { name: 'Mots les plus recherchés' }).getByRole('listitem');
+      assert.deepEqual((await ranked.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()).slice(0, 2), ['capsule de café 3 recherches', 'piles 2 recherches']);
       await page.getByText('Aucun sujet relevé pour l’instant.').waitFor();
       await checkA11y(page, 'analytics');
       await shoot(page, 'analytics');

@@ -89,6 +89,23 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(abers.topQueries, [{ query: 'piles', count: 1 }]);
     });
 
+    it('says how each query reads as citizens typed it, accents kept, while counting it folded', async () => {
+      clock.set('2026-10-01T09:00:00.000Z');
+      for (const q of ['Capsule de Café !', 'capsule de cafe', '  capsule   de café ']) assert.equal((await search('Brest', q)).statusCode, 200);
+      await search('Brest', 'pot d’échappement');
+      clock.set(NOW);
+      const res = await analytics(asBrest, `cityGroupId=${BREST_METROPOLE}&from=2026-10-01&to=2026-10-01`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.deepEqual(body.days[0].topQueries, [
+        { query: 'capsule de cafe', count: 3 },
+        { query: 'pot d echappement', count: 1 },
+      ]);
+      // The latest search's words: « capsule   de café » with its spaces made one.
+      assert.equal(body.queryLabels['capsule de cafe'], 'capsule de café');
+      assert.equal(body.queryLabels['pot d echappement'], 'pot d’échappement');
+    });
+
     it('counts on the city\'s own day: 00:30 in Paris is the next day', async () => {
       clock.set('2026-11-20T23:30:00.000Z');
       await search('Brest', 'gravats');
@@ -108,6 +125,7 @@ for (const kind of testDatabaseKinds()) {
         'day:date',
         'found:boolean',
         'query:text',
+        'shown:text',
       ]);
     });
 

@@ -1,6 +1,7 @@
 // A bar chart in plain SVG (no chart library): an image with a title and a description for screen readers, and the
 // same numbers as a table beside it (the fallback, and what a keyboard or screen-reader user reads).
 import { useId } from 'preact/hooks';
+import './chart.css';
 import { Table } from './table.tsx';
 
 export interface Bar {
@@ -64,6 +65,34 @@ export function BarChart({ title, unit, bars, color = '#166534' }: { title: stri
         <summary>Voir les données de «&nbsp;{title}&nbsp;»</summary>
         <Table caption={title} rows={bars} rowKey={(b) => b.label} columns={[{ label: 'Libellé', cell: (b) => b.label }, { label: unit, cell: (b) => number(b.value), class: 'num' }]} />
       </details>
+    </figure>
+  );
+}
+
+/**
+ * A ranking as horizontal bars in HTML (the most searched words): each name whole on its line, however long, where an
+ * SVG axis would cut it; a list a screen reader reads in order, each bar's number written beside it.
+ */
+export function RankChart({ title, unit, bars, color = '#166534' }: { title: string; unit: string; bars: Bar[]; color?: string }) {
+  if (bars.length === 0) return <p class="muted">{title}&nbsp;: aucune donnée sur cette période.</p>;
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  return (
+    <figure class="chart rank-chart">
+      <figcaption>{title}</figcaption>
+      <ol>
+        {bars.map((b) => (
+          <li key={b.label}>
+            <span class="rank-label">{b.label}</span>
+            <span class="rank-bar" aria-hidden="true">
+              <span style={{ width: `${Math.max(1, (b.value / max) * 100)}%`, background: color }} />
+            </span>
+            <span class="num">
+              {number(b.value)}
+              <span class="visually-hidden"> {unit}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
     </figure>
   );
 }

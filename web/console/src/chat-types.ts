@@ -10,7 +10,8 @@ export type Ticket = ConversationDetail['tickets'][number];
 export type CannedReply = GetJson<'/admin/canned-replies/{id}'>;
 export type UsageRow = GetJson<'/chat/usage'>[number];
 export type AuditEntry = GetJson<'/admin/audit'>['data'][number];
-export type AnalyticsDay = GetJson<'/admin/analytics'>['days'][number];
+export type Analytics = GetJson<'/admin/analytics'>;
+export type AnalyticsDay = Analytics['days'][number];
 
 export const STATUS_LABELS: Record<ConversationStatus, string> = {
   OPEN: 'Avec l’assistant',

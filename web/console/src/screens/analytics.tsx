@@ -1,8 +1,8 @@
 // The city group's analytics (GET /admin/analytics): the most searched words, the searches that found nothing, the
 // chat's topics and its unanswered questions over a date range, summed over the days, as charts and tables.
 import { get, type Page } from '../api.ts';
-import { BarChart } from '../chart.tsx';
-import { lastDays, type AnalyticsDay } from '../chat-types.ts';
+import { RankChart } from '../chart.tsx';
+import { lastDays, type Analytics, type AnalyticsDay } from '../chat-types.ts';
 import { DateField } from '../date-field.tsx';
 import { SelectField } from '../form-fields.tsx';
 import { setQuery } from '../location.ts';
@@ -13,11 +13,19 @@ import { Loaded, Title, useResource } from '../ui.tsx';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The counts of a list of each day, summed over the range, most first. */
-function total<K extends string>(days: AnalyticsDay[], pick: (d: AnalyticsDay) => ({ count: number } & Record<K, unknown>)[], key: K) {
+/**
+ * The counts of a list of each day, summed over the range, most first, each named by `label` (a search as citizens
+ * typed it, « capsule de café », rather than its folded form).
+ */
+function total<K extends string>(
+  days: AnalyticsDay[],
+  pick: (d: AnalyticsDay) => ({ count: number } & Record<K, unknown>)[],
+  key: K,
+  label: (value: string) => string = (value) => value,
+) {
   const sums = new Map<string, number>();
   for (const day of days) for (const item of pick(day)) sums.set(String(item[key]), (sums.get(String(item[key])) ?? 0) + item.count);
-  return [...sums].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value || a.label.localeCompare(b.label, 'fr'));
+  return [...sums].map(([value, count]) => ({ label: label(value), value: count })).sort((a, b) => b.value - a.value || a.label.localeCompare(b.label, 'fr'));
 }
 
 function Counts({ title, rows, what, empty }: { title: string; rows: { label: string; value: number }[]; what: string; empty: string }) {
@@ -36,7 +44,7 @@ export default function Analytics({ query }: ScreenProps) {
   const groups = useResource('groups', () => get<Page<CityGroup>>('/admin/city-groups?pageSize=100').then((p) => p.data));
   const groupId = query.get('groupe') ?? groups.data?.[0]?.id ?? null;
   const resource = useResource(groupId && `${groupId}/${from}/${to}`, () =>
-    get<{ days: AnalyticsDay[] }>(`/admin/analytics?cityGroupId=${groupId}&from=${from}&to=${to}`).then((a) => a.days),
+    get<Analytics>(`/admin/analytics?cityGroupId=${groupId}&from=${from}&to=${to}`),
   );
   return (
     <section>
@@ -54,12 +62,13 @@ export default function Analytics({ query }: ScreenProps) {
       </Loaded>
       {groupId && (
         <Loaded resource={resource} what="des analyses">
-          {(days) => {
-            const searched = total(days, (d) => d.topQueries, 'query');
-            const notFound = total(days, (d) => d.notFound, 'query');
+          {({ days, queryLabels }) => {
+            const typed = (query: string) => queryLabels[query] ?? query;
+            const searched = total(days, (d) => d.topQueries, 'query', typed);
+            const notFound = total(days, (d) => d.notFound, 'query', typed);
             return (
               <>
-                <BarChart title="Mots les plus recherchés" unit="recherches" bars={searched.slice(0, 10)} />
+                <RankChart title="Mots les plus recherchés" unit="recherches" bars={searched.slice(0, 10)} />
                 <div class="two">
                   <Counts title="Mots les plus recherchés" what="Recherche" rows={searched} empty="Aucune recherche sur cette période." />
                   <Counts title="Recherches sans résultat" what="Recherche" rows={notFound} empty="Toutes les recherches ont trouvé une réponse." />
