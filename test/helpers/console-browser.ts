@@ -69,9 +69,17 @@ export async function openBrowser(t: { after: (fn: () => Promise<void>) => void 
   return browser;
 }
 
-/** A new agent's browser (French, Paris time); CSP violations reported in the page fail `assertNoCspViolation`. */
-export async function newAgentContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext & { cspViolations: string[] }> {
-  const context = (await browser.newContext({ viewport, locale: 'fr-FR', timezoneId: 'Europe/Paris' })) as BrowserContext & { cspViolations: string[] };
+/**
+ * A new agent's browser (French, Paris time); CSP violations reported in the page fail `assertNoCspViolation`.
+ * `device` makes it a phone's: `isMobile` (the viewport meta tag honoured, a page wider than the screen widens the
+ * layout) and `hasTouch` (taps).
+ */
+export async function newAgentContext(
+  browser: Browser,
+  viewport = DESKTOP,
+  device: { isMobile?: boolean; hasTouch?: boolean } = {},
+): Promise<BrowserContext & { cspViolations: string[] }> {
+  const context = (await browser.newContext({ viewport, ...device, locale: 'fr-FR', timezoneId: 'Europe/Paris' })) as BrowserContext & { cspViolations: string[] };
   context.cspViolations = [];
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) context.cspViolations.push(message.text());

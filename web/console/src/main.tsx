@@ -1,5 +1,5 @@
 import { Component, render, type ComponentChildren, type FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import './styles.css';
 import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
 import { useLocation } from './location.ts';
@@ -125,30 +125,58 @@ function isCurrent(entry: ScreenEntry, path: string): boolean {
   return path === entry.path || path.startsWith(`${entry.path}/`);
 }
 
+/** The id of the navigation's lists, which the « Menu » button shows and hides on a phone. */
+const MENU_ID = 'console-menu';
+
+/**
+ * The screens the agent may open, by section: beside the content on a wide screen; on a phone (styles.css, below
+ * 800 px) behind a « Menu » button, so that every screen starts with its content rather than with the whole list.
+ * The menu closes once a screen is chosen and on Escape (the focus back on its button when it was inside).
+ */
 function Navigation({ user, path }: { user: User; path: string }) {
   const visible = screens.filter((s) => s.nav && mayOpen(user, s));
   const counts = useRequestCounts(holds(user, 'REQUESTS'));
+  const [open, setOpen] = useState(false);
+  const nav = useRef<HTMLElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      if (nav.current?.contains(document.activeElement)) button.current?.focus();
+      setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   const link = (s: ScreenEntry) => (
     <li key={s.path}>
-      <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined}>
+      <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined} onClick={() => setOpen(false)}>
         {s.nav}
         {s.path === REQUESTS_QUEUE && <RequestBadges counts={counts} />}
       </Link>
     </li>
   );
   return (
-    <nav class="side" aria-label="Navigation de la console">
-      <ul>{visible.filter((s) => !s.section).map(link)}</ul>
-      {SECTIONS.map((section) => {
-        const items = visible.filter((s) => s.section === section);
-        if (items.length === 0) return null;
-        return (
-          <div key={section}>
-            <h2 class="nav-section">{section}</h2>
-            <ul>{items.map(link)}</ul>
-          </div>
-        );
-      })}
+    <nav ref={nav} class={open ? 'side open' : 'side'} aria-label="Navigation de la console">
+      <button ref={button} type="button" class="button secondary menu-button" aria-expanded={open} aria-controls={MENU_ID} onClick={() => setOpen(!open)}>
+        <span class="menu-icon" aria-hidden="true" />
+        Menu
+      </button>
+      <div id={MENU_ID} class="menu">
+        <ul>{visible.filter((s) => !s.section).map(link)}</ul>
+        {SECTIONS.map((section) => {
+          const items = visible.filter((s) => s.section === section);
+          if (items.length === 0) return null;
+          return (
+            <div key={section}>
+              <h2 class="nav-section">{section}</h2>
+              <ul>{items.map(link)}</ul>
+            </div>
+          );
+        })}
+      </div>
     </nav>
   );
 }
