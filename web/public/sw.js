@@ -12,7 +12,13 @@ const STATIC = ['/manifest.webmanifest', '/icon.svg'];
 // notices (in force now: the app keeps those of its last calendar with it and drops the ended ones), not the address
 // suggestions (typed live), not files.
 const KEPT = /^\/public\/(cities|city-groups|challenges|blog-posts|chat|cms)(\/|$)/;
-const NEVER = /\/(collections|notices|calendar\.ics|file|thumbnail)$|^\/public\/places\//;
+// Nor the sorting guide's searches (each is counted by the city; offline, the app searches the city's materials it
+// keeps, web/src/guide-offline.ts, and says so).
+const NEVER = /\/(collections|notices|calendar\.ics|file|thumbnail|sorting-guide)$|^\/public\/places\//;
+
+// Set on a kept copy answered in place of the network's (web/src/api.ts, getLiveOrKept): the app then says it is offline
+// and, for the recycling points, computes open-now itself instead of showing the state the copy was saved with.
+const KEPT_MARK = 'x-collecte-kept';
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -45,8 +51,8 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** The network's answer, kept under `key`; the kept copy when the network is out of reach. */
-async function networkFirst(request, cacheName, key = request) {
+/** The network's answer, kept under `key`; the kept copy when the network is out of reach (marked when `mark`). */
+async function networkFirst(request, cacheName, key = request, mark = false) {
   const cache = await caches.open(cacheName);
   try {
     const response = await fetch(request);
@@ -54,8 +60,11 @@ async function networkFirst(request, cacheName, key = request) {
     return response;
   } catch (err) {
     const cached = await cache.match(key);
-    if (cached) return cached;
-    throw err;
+    if (!cached) throw err;
+    if (!mark) return cached;
+    const headers = new Headers(cached.headers);
+    headers.set(KEPT_MARK, '1');
+    return new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers });
   }
 }
 
@@ -89,7 +98,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(request, SHELL, url.pathname));
     return;
   }
-  if (KEPT.test(url.pathname) && !NEVER.test(url.pathname)) event.respondWith(networkFirst(request, DATA));
+  if (KEPT.test(url.pathname) && !NEVER.test(url.pathname)) event.respondWith(networkFirst(request, DATA, request, true));
 });
 
 // Reminders and alerts (CONTRACT 12): the server's payload is JSON {title, body, url, tag}; a message with the tag of

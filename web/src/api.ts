@@ -89,6 +89,29 @@ export function getLive<T>(path: string, signal?: AbortSignal): Promise<T> {
   return request<T>('GET', path, undefined, { signal, cache: 'no-cache' });
 }
 
+/** The header web/public/sw.js sets on the copy it kept, answered when the network is out of reach. */
+const KEPT_MARK = 'x-collecte-kept';
+
+/** An answer, and whether it is the copy the service worker kept rather than the network's. */
+export interface KeptOrLive<T> {
+  data: T;
+  /** True when the network was out of reach and the service worker answered with its copy. */
+  kept: boolean;
+  /** When the server sent that copy (its `Date`), null when it does not say. */
+  sentAt: string | null;
+}
+
+/** getLive, saying whether the answer is the service worker's kept copy (offline) and when the server sent it. */
+export async function getLiveOrKept<T>(path: string, signal?: AbortSignal): Promise<KeptOrLive<T>> {
+  const response = await exchange('GET', path, undefined, { signal, cache: 'no-cache' });
+  const sent = Date.parse(response.headers.get('date') ?? '');
+  return {
+    data: (await response.json()) as T,
+    kept: response.headers.has(KEPT_MARK),
+    sentAt: Number.isNaN(sent) ? null : new Date(sent).toISOString(),
+  };
+}
+
 export function post<T>(path: string, body: unknown): Promise<T> {
   return request<T>('POST', path, body);
 }

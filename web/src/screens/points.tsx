@@ -1,13 +1,14 @@
 // Recycling points of the city (docs/api.md, recycling points and open data): open now or not, what they take, nearest first once the
 // citizen shares a position, each with a directions link.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, getLive } from '../api.ts';
+import { get, getLiveOrKept, type KeptOrLive } from '../api.ts';
 import { WASTE_TYPE_PARAM } from '../links.ts';
 import { Link } from '../../shared/router.tsx';
 import { FULL_POINT, reportPath } from '../requests.ts';
 import { canLocate, currentPosition, wasDenied } from '../position.ts';
 import { currentCityId } from '../store.ts';
-import { distanceLabel, openingLabel } from '../text.ts';
+import { dateAndTime, distanceLabel, openingLabel } from '../text.ts';
+import { openingStateOnDevice } from '../opening-hours.ts';
 import type { City, RecyclingPointStatus } from '../types.ts';
 import { Loading, NeedCity, Problem, Title, useResource } from '../ui.tsx';
 
@@ -41,6 +42,18 @@ type Located = { step: 'idle' } | { step: 'locating' } | { step: 'found'; lat: n
 const DENIED = `Vous n'avez pas autorisé la localisation${NBSP}: les points restent classés par type, puis par nom.`;
 const UNAVAILABLE = `Votre position n'a pas pu être déterminée${NBSP}: les points restent classés par type, puis par nom.`;
 
+/** Open now or not, and until when; `unchecked` when a kept copy's spec cannot be read on the device. */
+type Opening = { openNow: boolean | null; nextChange: string | null } | 'unchecked';
+
+/**
+ * The state the server computed, or, for the copy kept offline (computed when it was saved, not now), the state at
+ * `now` from the point's spec, computed here.
+ */
+function openingOf(p: RecyclingPointStatus, kept: boolean, now: Date): Opening {
+  if (!kept || p.openingHoursSpec === null) return { openNow: p.openNow, nextChange: p.nextChange };
+  return openingStateOnDevice(p.openingHoursSpec, now) ?? 'unchecked';
+}
+
 function initialWasteType(): string {
   return new URLSearchParams(location.search).get(WASTE_TYPE_PARAM) ?? '';
 }
@@ -61,7 +74,7 @@ export function RecyclingPoints() {
   const near = position ? `?lat=${position.lat.toFixed(5)}&lon=${position.lon.toFixed(5)}` : '';
   // Opening states change with the hour: asked each time the screen opens, the server's max-age keeps it cheap.
   const points = useResource(cityId && `points:${cityId}${near}`, () =>
-    getLive<RecyclingPointStatus[]>(`/public/cities/${cityId}/recycling-points${near}`),
+    getLiveOrKept<RecyclingPointStatus[]>(`/public/cities/${cityId}/recycling-points${near}`),
   );
 
   const locate = async () => {
@@ -83,9 +96,11 @@ export function RecyclingPoints() {
   };
 
   // While the nearest-first answer comes, the list already shown stays (and the button keeps the focus).
-  const shownBefore = useRef<RecyclingPointStatus[] | null>(null);
+  const shownBefore = useRef<KeptOrLive<RecyclingPointStatus[]> | null>(null);
   if (points.data) shownBefore.current = points.data;
-  const data = points.data ?? (points.error == null ? shownBefore.current : null);
+  const answer = points.data ?? (points.error == null ? shownBefore.current : null);
+  const data = answer?.data ?? null;
+  const kept = answer?.kept ?? false;
   const byDistance = position !== null && points.data !== null;
   const all = data ?? [];
   const taken = new Set(all.flatMap((p) => p.materials));
@@ -114,6 +129,12 @@ export function RecyclingPoints() {
       ) : (
         <>
           <p class="lead">À {city.data.name} et aux alentours.</p>
+          {kept && (
+            <p class="notice" role="status">
+              Hors ligne{NBSP}: voici les horaires enregistrés{answer?.sentAt ? ` le ${dateAndTime(answer.sentAt)}` : ''}. L'ouverture
+              en ce moment est calculée sur votre appareil d'après ces horaires.
+            </p>
+          )}
           <div class="card point-tools">
             {wasteTypes.length > 0 && (
               <div>
@@ -153,12 +174,14 @@ export function RecyclingPoints() {
           </p>
           <ul class="points" aria-label="Points de collecte">
             {ordered.map((p) => {
-              const state = openingLabel(p.openNow, p.nextChange, now);
+              const opening = openingOf(p, kept, now);
+              const state = opening === 'unchecked' ? null : openingLabel(opening.openNow, opening.nextChange, now);
               return (
                 <li key={p.id} class="card point">
                   <h2>{p.name}</h2>
                   {p.kind && <p class="kind muted">{KIND_LABEL[p.kind]}</p>}
-                  {state && <p class={p.openNow ? 'opening open' : 'opening closed'}>{state}</p>}
+                  {state && opening !== 'unchecked' && <p class={opening.openNow ? 'opening open' : 'opening closed'}>{state}</p>}
+                  {opening === 'unchecked' && <p class="opening muted">Hors ligne{NBSP}: ouverture en ce moment non vérifiée</p>}
                   {p.address && (
                     <p class="address">
                       {p.address}

@@ -1,9 +1,11 @@
-// "Où jeter ?": the server's ranked search of the city's sorting guide (docs/api.md, what citizens search), as one types.
-import { useEffect, useState } from 'preact/hooks';
-import { get, getLive } from '../api.ts';
+// "Où jeter ?": the server's ranked search of the city's sorting guide (docs/api.md, what citizens search), as one types;
+// offline, a plainer search on the device over the guide the app keeps (guide-offline.ts), said as such.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, get, getLive, getLiveOrKept } from '../api.ts';
+import { searchGuideOnDevice } from '../guide-offline.ts';
 import { Link } from '../../shared/router.tsx';
 import { currentCityId } from '../store.ts';
-import type { City, GuideResult } from '../types.ts';
+import type { City, GuideResult, RecyclingPointStatus } from '../types.ts';
 import { Loading, NeedCity, Problem, Swatch, Title, useResource } from '../ui.tsx';
 import { pointsTaking } from '../links.ts';
 
@@ -18,6 +20,17 @@ interface Answer {
   query: string;
   results: GuideResult[] | null;
   error: unknown;
+  /** Found on the device, the server being out of reach. */
+  offline?: boolean;
+}
+
+/** The city's recycling points as the service worker kept them (for the links of results found offline); none else. */
+async function keptPoints(cityId: string): Promise<RecyclingPointStatus[]> {
+  try {
+    return (await getLiveOrKept<RecyclingPointStatus[]>(`/public/cities/${cityId}/recycling-points`)).data;
+  } catch {
+    return [];
+  }
 }
 
 export function WhereDoesItGo() {
@@ -27,6 +40,9 @@ export function WhereDoesItGo() {
   const [answer, setAnswer] = useState<Answer>({ query: '', results: null, error: null });
   const [attempt, setAttempt] = useState(0);
   const query = text.trim().slice(0, MAX_QUERY);
+  // The guide the offline search reads: the city as last loaded (the service worker keeps it).
+  const guide = useRef<City | null>(null);
+  guide.current = city.data;
 
   useEffect(() => {
     if (!cityId || query === '') return;
@@ -35,8 +51,15 @@ export function WhereDoesItGo() {
     const timer = setTimeout(() => {
       getLive<GuideResult[]>(`/public/cities/${cityId}/sorting-guide?q=${encodeURIComponent(query)}`, controller.signal).then(
         (results) => setAnswer({ query, results, error: null }),
-        (error) => {
-          if (!controller.signal.aborted) setAnswer({ query, results: null, error });
+        async (error) => {
+          if (controller.signal.aborted) return;
+          const kept = guide.current;
+          if (!(error instanceof ApiError && error.offline) || !kept) {
+            setAnswer({ query, results: null, error });
+            return;
+          }
+          const points = await keptPoints(cityId);
+          if (!controller.signal.aborted) setAnswer({ query, results: searchGuideOnDevice(kept, points, query), error: null, offline: true });
         },
       );
     }, DEBOUNCE_MS);
@@ -77,6 +100,11 @@ export function WhereDoesItGo() {
           <p class="visually-hidden" aria-live="polite">
             {current && answer.results ? `${found.length} résultat${found.length > 1 ? 's' : ''}` : ''}
           </p>
+          {current && answer.offline && (
+            <p class="notice" role="status">
+              Hors ligne{NBSP}: résultats de la dernière version enregistrée du guide de tri.
+            </p>
+          )}
           {current && answer.error != null && <Problem error={answer.error} retry={() => setAttempt((n) => n + 1)} />}
           {current && answer.results && found.length === 0 && (
             <p class="card">
