@@ -111,3 +111,38 @@ export function findLocationsInBox(
 ): Promise<LocationRow[]> {
   return locationsInBox(db, box, cityId).execute();
 }
+
+/** Every ACTIF city with its group's name, for the commune search (search.ts). */
+export function findActiveCommunes(db: Db): Promise<{ id: string; name: string; group_name: string | null }[]> {
+  return db
+    .selectFrom('city as c')
+    .leftJoin('city_group as g', 'g.id', 'c.city_group_id')
+    .where('c.status', '=', 'ACTIF')
+    .select(['c.id', 'c.name', 'g.name as group_name'])
+    .execute();
+}
+
+/**
+ * The postal addresses the service publishes (recycling points', the groups' contact): the commune search reads the
+ * postcodes written beside commune names in them (`…, 29200 Brest`), the city model holding no postcode.
+ */
+export async function findPublishedAddresses(db: Db): Promise<string[]> {
+  const [points, groups] = await Promise.all([
+    db.selectFrom('recycling_point').where('address', 'is not', null).select('address').execute(),
+    db.selectFrom('city_group').where('contact_address', 'is not', null).select('contact_address').execute(),
+  ]);
+  return [...points.map((row) => row.address!), ...groups.map((row) => row.contact_address!)];
+}
+
+/** Every street rule of every ACTIF city's places: the address search across communes (search.ts), when they are few. */
+export function findStreetRulesOfActiveCities(db: Db): Promise<StreetRuleRow[]> {
+  return placesOfActiveCities(db)
+    .innerJoin('place_street as s', 's.place_id', 'p.id')
+    .select(['s.street', 's.street_key', 's.from_number', 's.to_number', 's.side'])
+    .execute() as Promise<StreetRuleRow[]>;
+}
+
+/** Every attached location of every ACTIF city's places. */
+export function findLocationsOfActiveCities(db: Db): Promise<LocationRow[]> {
+  return placesOfActiveCities(db).innerJoin('attached_location as l', 'l.place_id', 'p.id').select(['l.name', 'l.latitude', 'l.longitude']).execute();
+}

@@ -12,7 +12,9 @@ import {
   findLocationsOfCity,
   findPlacesWithAreaBoxAt,
   findStreetRulesOfCity,
+  type LocationRow,
   type LookupPlaceRow,
+  type StreetRuleRow,
 } from './lookup-repository.ts';
 
 /**
@@ -62,11 +64,8 @@ export interface CityStreets {
   index: AddressIndex<LookupPlaceRow>;
 }
 
-/** Reads an ACTIF city's street rules and attached locations into its index; null for an unknown or NON_ACTIF city. */
-export async function loadCityStreets(db: Kysely<DB>, cityId: string): Promise<CityStreets | null> {
-  const city = await findActiveCity(db, cityId);
-  if (!city) return null;
-  const [rules, locations] = await Promise.all([findStreetRulesOfCity(db, city.id), findLocationsOfCity(db, city.id)]);
+/** A city's street index from its rule and location rows. */
+export function cityStreets(city: { id: string; name: string }, rules: readonly StreetRuleRow[], locations: readonly LocationRow[]): CityStreets {
   const index = addressIndex<LookupPlaceRow>(
     rules.map((row) => ({
       place: row,
@@ -80,15 +79,35 @@ export async function loadCityStreets(db: Kysely<DB>, cityId: string): Promise<C
     })),
     locations.map((row) => ({ place: row, placeId: row.place_id, placeName: row.place_name, name: row.name })),
   );
-  return { city: { id: city.id, name: city.name }, index };
+  return { city, index };
 }
 
-/** Candidates for a free-text address in one city, best first (at most LOOKUP_LIMIT). */
-export function lookupAddress({ city, index }: CityStreets, text: string): PlaceCandidate[] {
+/** Reads an ACTIF city's street rules and attached locations into its index; null for an unknown or NON_ACTIF city. */
+export async function loadCityStreets(db: Kysely<DB>, cityId: string): Promise<CityStreets | null> {
+  const city = await findActiveCity(db, cityId);
+  if (!city) return null;
+  const [rules, locations] = await Promise.all([findStreetRulesOfCity(db, city.id), findLocationsOfCity(db, city.id)]);
+  return cityStreets({ id: city.id, name: city.name }, rules, locations);
+}
+
+/** One candidate with its rank (domain/address-match.ts): what the search across communes merges. */
+export interface RankedCandidate {
+  candidate: PlaceCandidate;
+  tier: number;
+  distance: number;
+}
+
+/** Candidates for a free-text address in one city, best first, with their ranks (at most LOOKUP_LIMIT). */
+export function rankedAddressCandidates({ city, index }: CityStreets, text: string): RankedCandidate[] {
   const parsed = parseAddress(text, { communeNames: [city.name] });
   return matchAddress(parsed, index, { prefixes: true })
     .slice(0, LOOKUP_LIMIT)
-    .map((match) => candidate(match.place, match.matchedBy, match.label));
+    .map((match) => ({ candidate: candidate(match.place, match.matchedBy, match.label), tier: match.tier, distance: match.distance }));
+}
+
+/** Candidates for a free-text address in one city, best first (at most LOOKUP_LIMIT). */
+export function lookupAddress(streets: CityStreets, text: string): PlaceCandidate[] {
+  return rankedAddressCandidates(streets, text).map((ranked) => ranked.candidate);
 }
 
 /** Reads every ACTIF place's area into the in-memory index (area-index.ts). */

@@ -10,7 +10,16 @@ import { toCityGroups } from './mapper.ts';
 import { findCities } from '../domain/city-model/read.ts';
 import { StreamVersionMoved, startCitiesStream } from './stream.ts';
 import { CitySchema, type CityApi } from '../domain/city-model/schemas.ts';
-import { CityGroupSchema, CityIdParams, PlaceCandidateSchema, PlaceLookupQuery } from './schemas.ts';
+import {
+  AddressSearchQuery,
+  CityGroupSchema,
+  CityIdParams,
+  CommuneCandidateSchema,
+  CommuneSearchQuery,
+  PlaceCandidateSchema,
+  PlaceLookupQuery,
+} from './schemas.ts';
+import { loadAllStreets, loadCommunes, searchAddresses, searchCommunes } from './search.ts';
 import { areaIndexPerVersion, loadAreaIndex, loadCityStreets, lookupAddress, lookupPosition } from './lookup.ts';
 import { cachedPerCity } from '../domain/city-cache.ts';
 import { findActiveCity } from '../domain/cities.ts';
@@ -28,6 +37,10 @@ export default async function cityRoutes(fastify: FastifyInstance) {
   });
   // Every ACTIF place's area in memory, per data version (lookup.ts); the GiST query answers while it is read.
   const areas = areaIndexPerVersion(() => loadAreaIndex(app.db), () => app.dataVersion.current);
+  // The communes (with their postcodes) and, when they are few, every commune's streets, per data version: the
+  // searches of the home screen's box (search.ts) run on each keystroke.
+  const communes = perVersion(() => loadCommunes(app.db), () => app.dataVersion.current);
+  const allStreets = perVersion(async () => loadAllStreets(app.db, await communes()), () => app.dataVersion.current);
 
   app.get(
     '/cities',
@@ -107,6 +120,50 @@ export default async function cityRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
+    '/search/communes',
+    {
+      schema: {
+        tags: ['cities'],
+        operationId: 'searchCommunes',
+        summary: 'ACTIF communes by name or postcode, typos tolerated',
+        description:
+          'docs/api.md, finding one\'s commune or address without choosing it first. A bare array of up to 10 communes, best first: ' +
+          'the name itself (case, accents, hyphens, apostrophes, `St`/`Ste` and a leading article aside: `plouzane`, `relecq kerhuon`, ' +
+          '`st pabu`) or one of its postcodes (`29200`); a name begun (`plouz`); a later word of the name begun (`kerhuon`); one typo ' +
+          '(Damerau-Levenshtein) in a text of 4 to 7 letters, two from 8 (`brst`, `brets`, `plouzanne`); a name begun with a typo. ' +
+          'Then by name. Digits only: a postcode, whole or begun from two digits. A commune\'s postcodes are those written beside ' +
+          'its name in the addresses the service publishes (recycling points, the group\'s contact). 400: `q` missing, blank or ' +
+          'over 200 characters. Nothing found: `[]`.',
+        querystring: CommuneSearchQuery,
+        response: { 200: Type.Array(CommuneCandidateSchema), 400: ErrorSchema },
+      },
+    },
+    async (request) => searchCommunes(await communes(), request.query.q),
+  );
+
+  app.get(
+    '/search/addresses',
+    {
+      schema: {
+        tags: ['cities'],
+        operationId: 'searchAddresses',
+        summary: 'Collection places of an address typed without choosing a commune',
+        description:
+          'docs/api.md, finding one\'s commune or address without choosing it first. The answer of `GET /public/places/lookup` ' +
+          '(up to 10 `PlaceCandidate`, best first, each naming its commune) for free text that may name its commune: by its name ' +
+          'written last or first (`12 rue jean jaures brest`, `Brest, 12 rue de Siam`), a typo aside as for the commune search ' +
+          '(not after an article: `Rue de Brest` is a street), or by its postcode (`12 rue de Siam 29200`). The street is then ' +
+          'matched in that commune as the lookup matches it. When the text names no commune, or nothing is found in the one it ' +
+          'names, the streets of every ACTIF commune are searched (when the service covers at most 100 communes; past that, `[]`), ' +
+          'best tier first, then by commune. 400: `q` missing, blank or over 200 characters. Nothing found: `[]`.',
+        querystring: AddressSearchQuery,
+        response: { 200: Type.Array(PlaceCandidateSchema), 400: ErrorSchema },
+      },
+    },
+    async (request) => searchAddresses({ communes: await communes(), all: await allStreets(), streetsOf }, request.query.q),
+  );
+
+  app.get(
     '/city-groups',
     {
       schema: {
@@ -117,6 +174,21 @@ export default async function cityRoutes(fastify: FastifyInstance) {
     },
     async () => toCityGroups(await readCityGroupRows(app.db)),
   );
+}
+
+/** A value read once per data version; a failed read is tried again by the next call. */
+function perVersion<T>(load: () => Promise<T>, version: () => number): () => Promise<T> {
+  let kept: { version: number; value: Promise<T> } | null = null;
+  return () => {
+    const wanted = version();
+    if (kept?.version === wanted) return kept.value;
+    const fresh = { version: wanted, value: load() };
+    kept = fresh;
+    fresh.value.catch(() => {
+      if (kept === fresh) kept = null;
+    });
+    return fresh.value;
+  };
 }
 
 /**

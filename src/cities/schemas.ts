@@ -73,3 +73,28 @@ export const wasteTypeSchemas = adminSchemas(Type.Object({ ...WasteTypeSchema.pr
 export type AdminWasteType = Static<typeof wasteTypeSchemas.item>;
 export type CreateWasteTypeInput = Static<typeof wasteTypeSchemas.create>;
 export type WasteTypePatch = Static<typeof wasteTypeSchemas.patch>;
+
+// GET /public/search/communes and /public/search/addresses (docs/api.md, finding one's commune or address without choosing it first).
+
+export const CommuneSearchQuery = Type.Object({
+  q: NonBlank(ADDRESS_MAX_LENGTH, 'A commune\'s name, begun or with a typo or two (`plouz`, `brst`, `st pabu`), or a postcode (`29200`, begun from two digits)'),
+});
+
+export const AddressSearchQuery = Type.Object({
+  q: NonBlank(
+    ADDRESS_MAX_LENGTH,
+    'Free text, the commune in it or not: `12 rue jean jaures brest`, `Brest, 12 rue de Siam`, `12 rue de Siam 29200`, `12 rue de siam`',
+  ),
+});
+
+export const CommuneCandidateSchema = Type.Object(
+  {
+    cityId: Uuid(),
+    cityName: Type.String(),
+    cityGroupName: Nullable(Type.String()),
+    postcodes: Type.Array(Type.String({ pattern: '^[0-9]{5}$' }), {
+      description: 'The postcodes written beside the commune\'s name in the addresses the service publishes (recycling points, the group\'s contact); may be empty',
+    }),
+  },
+  { $id: 'CommuneCandidate' },
+);

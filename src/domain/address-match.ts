@@ -44,6 +44,8 @@ export interface AddressMatch<P> {
   label: string;
   /** The tier above (0 best). */
   tier: number;
+  /** Typo distance within the typo tier (a street of another type than typed adds a half), else 0: ranks matches of several communes together. */
+  distance: number;
 }
 
 export interface MatchOptions {
@@ -102,7 +104,7 @@ function typoDistance(typed: string, stored: string): number {
 
 /** One match before ranking. */
 interface Ranked<P> {
-  match: AddressMatch<P>;
+  match: Omit<AddressMatch<P>, 'distance'>;
   distance: number;
   /** Street matches before location matches at the same tier. */
   kind: 0 | 1;
@@ -123,7 +125,7 @@ function listLabels(labels: string[]): string {
 function streetMatches<P>(
   rules: AddressRule<P>[],
   houseNumber: number | null,
-): { match: Omit<AddressMatch<P>, 'tier'>; within: number; placeName: string }[] {
+): { match: Omit<AddressMatch<P>, 'tier' | 'distance'>; within: number; placeName: string }[] {
   const street = rules[0].street;
   const holding = houseNumber === null ? [] : rules.filter((rule) => numberMatches(rule, houseNumber));
   const chosen = holding.length > 0 ? holding : rules;
@@ -176,7 +178,7 @@ export function matchAddress<P>(address: ParsedAddress, index: AddressIndex<P>, 
   for (const { keys, location } of index.locations) {
     const found = matchTier(typed, keys, options);
     if (!found) continue;
-    const match: AddressMatch<P> = { place: location.place, matchedBy: 'location', name: location.name, label: location.name, tier: found.tier };
+    const match: Omit<AddressMatch<P>, 'distance'> = { place: location.place, matchedBy: 'location', name: location.name, label: location.name, tier: found.tier };
     ranked.push({ match, distance: found.distance, kind: 1, within: 0, placeName: location.placeName });
   }
 
@@ -189,5 +191,5 @@ export function matchAddress<P>(address: ParsedAddress, index: AddressIndex<P>, 
       a.within - b.within ||
       compareFrench(a.placeName, b.placeName),
   );
-  return ranked.map((r) => r.match);
+  return ranked.map((r) => ({ ...r.match, distance: r.distance }));
 }

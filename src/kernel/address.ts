@@ -237,7 +237,13 @@ function dropPostcodes(tokens: Token[]): Token[] {
 }
 
 /** Words compared with commune names, abbreviations written in full: `St-Pol-de-Léon` is `Saint-Pol-de-Léon`. */
-const communeWords = (text: string) => words(text).map((word) => ANYWHERE_WORDS.get(word) ?? word);
+export const communeWords = (text: string) => words(text).map((word) => ANYWHERE_WORDS.get(word) ?? word);
+
+/** Whether a folded word begins a street (`rue`, `r`, `av`, `imp`…): what may follow a commune written first. */
+export const isStreetTypeWord = (word: string) => TYPE_WORDS.has(word);
+
+/** Whether a folded word is an article or linking word (`de`, `la`, `l`…): a commune name after one is a street's. */
+export const isArticle = (word: string) => ARTICLES.has(word);
 
 /** How many tokens from `start` (going forward, or backward when `step` is -1) spell `commune` exactly; 0 if none. */
 function communeLength(tokenWords: readonly string[][], commune: readonly string[], start: number, step: 1 | -1): number {

@@ -91,6 +91,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/search/communes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ACTIF communes by name or postcode, typos tolerated
+         * @description docs/api.md, finding one's commune or address without choosing it first. A bare array of up to 10 communes, best first: the name itself (case, accents, hyphens, apostrophes, `St`/`Ste` and a leading article aside: `plouzane`, `relecq kerhuon`, `st pabu`) or one of its postcodes (`29200`); a name begun (`plouz`); a later word of the name begun (`kerhuon`); one typo (Damerau-Levenshtein) in a text of 4 to 7 letters, two from 8 (`brst`, `brets`, `plouzanne`); a name begun with a typo. Then by name. Digits only: a postcode, whole or begun from two digits. A commune's postcodes are those written beside its name in the addresses the service publishes (recycling points, the group's contact). 400: `q` missing, blank or over 200 characters. Nothing found: `[]`.
+         */
+        get: operations["searchCommunes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/search/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Collection places of an address typed without choosing a commune
+         * @description docs/api.md, finding one's commune or address without choosing it first. The answer of `GET /public/places/lookup` (up to 10 `PlaceCandidate`, best first, each naming its commune) for free text that may name its commune: by its name written last or first (`12 rue jean jaures brest`, `Brest, 12 rue de Siam`), a typo aside as for the commune search (not after an article: `Rue de Brest` is a street), or by its postcode (`12 rue de Siam 29200`). The street is then matched in that commune as the lookup matches it. When the text names no commune, or nothing is found in the one it names, the streets of every ACTIF commune are searched (when the service covers at most 100 communes; past that, `[]`), best tier first, then by commune. 400: `q` missing, blank or over 200 characters. Nothing found: `[]`.
+         */
+        get: operations["searchAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/city-groups": {
         parameters: {
             query?: never;
@@ -3239,6 +3279,14 @@ export interface components {
             label: string;
             distanceMeters: number | null;
         };
+        CommuneCandidate: {
+            /** Format: uuid */
+            cityId: string;
+            cityName: string;
+            cityGroupName: string | null;
+            /** @description The postcodes written beside the commune's name in the addresses the service publishes (recycling points, the group's contact); may be empty */
+            postcodes: string[];
+        };
         CityGroup: {
             /** Format: uuid */
             id: string;
@@ -3641,6 +3689,70 @@ export interface operations {
             };
             /** @description Error body of every failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchCommunes: {
+        parameters: {
+            query: {
+                /** @description A commune's name, begun or with a typo or two (`plouz`, `brst`, `st pabu`), or a postcode (`29200`, begun from two digits) */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommuneCandidate"][];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchAddresses: {
+        parameters: {
+            query: {
+                /** @description Free text, the commune in it or not: `12 rue jean jaures brest`, `Brest, 12 rue de Siam`, `12 rue de Siam 29200`, `12 rue de siam` */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceCandidate"][];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
