@@ -1,16 +1,23 @@
 // The form of one record as every screen draws it (useEditor's state, editor.tsx): its heading, the restored-draft
-// notice, the conflict of a 412 with the other agent's values, the fields, save and cancel, and the API's refusal
+// notice, the conflict of a 412 with both agents' values (merged field by field), the fields, save and cancel, and the API's refusal
 // shown at the field it names.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import type { Editor } from './editor.tsx';
+import './conflict.css';
+import { quoted } from './french.ts';
+import { fieldChanges, unresolved, type Choice } from './merge.ts';
 import { FormHeading, Problem } from './ui.tsx';
 
 /** How a value shows in the conflict's table: an empty one as a dash. */
 export const showValue = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
 
-/** The conflict of a 412: what the other agent changed, beside what this agent typed, and the two ways out. */
+/**
+ * The conflict of a 412: each field either agent changed since the form was loaded, with its value then, theirs and
+ * this agent's (this agent's changes marked), a choice for each field both changed, and three ways out: both agents'
+ * changes kept (merge.ts), the saved version reloaded, or this agent's version written over it.
+ */
 export function ConflictPanel<R, F>({
   editor,
   labels,
@@ -22,38 +29,92 @@ export function ConflictPanel<R, F>({
 }) {
   const { conflict, form } = editor;
   const heading = useRef<HTMLHeadingElement>(null);
+  const problem = useRef<HTMLParagraphElement>(null);
+  const [choices, setChoices] = useState<Partial<Record<keyof F & string, Choice>>>({});
+  const [missing, setMissing] = useState(false);
   useEffect(() => {
     // The save button may be far below: bring the conflict to the agent's eyes and keyboard.
     if (conflict) heading.current?.focus();
+    setChoices({});
+    setMissing(false);
   }, [conflict]);
+  useEffect(() => {
+    if (missing) problem.current?.focus();
+  }, [missing]);
   if (!conflict || !form) return null;
+  const mine = form as Record<string, unknown>;
+  const changes = fieldChanges(conflict.base as F & object, form as F & object, conflict.theirs as F & object);
+  const theirs = changes.filter((c) => c.theirs);
+  const label = (field: keyof F & string) => labels[field] ?? field;
+  const keepBoth = () => {
+    if (unresolved(changes, choices).length > 0) return setMissing(true);
+    setMissing(false);
+    void editor.merge(choices);
+  };
   return (
     <div class="conflict" role="alert">
       <h2 ref={heading} tabIndex={-1}>Quelqu’un a modifié cet élément pendant que vous le modifiiez</h2>
-      {conflict.changed.length === 0 ? (
-        <p>Ses changements ne touchent aucun champ de ce formulaire.</p>
-      ) : (
-        <table>
-          <caption>Champs modifiés par l’autre personne</caption>
-          <thead>
-            <tr>
-              <th scope="col">Champ</th>
-              <th scope="col">Version enregistrée</th>
-              <th scope="col">Votre version</th>
-            </tr>
-          </thead>
-          <tbody>
-            {conflict.changed.map((field) => (
-              <tr key={field}>
-                <th scope="row">{labels[field] ?? field}</th>
-                <td>{show((conflict.current as Record<string, unknown>)[field] ?? null, field)}</td>
-                <td>{show((form as Record<string, unknown>)[field], field)}</td>
+      {theirs.length === 0 && <p>Ses changements ne touchent aucun champ de ce formulaire.</p>}
+      {changes.length > 0 && (
+        <div class="table-wrap">
+          <table class="conflict-fields">
+            <caption>Champs modifiés depuis l’ouverture du formulaire</caption>
+            <thead>
+              <tr>
+                <th scope="col">Champ</th>
+                <th scope="col">Valeur d’origine</th>
+                <th scope="col">Leur valeur</th>
+                <th scope="col">Ma valeur</th>
+                <th scope="col">À garder</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {changes.map((c) => (
+                <tr key={c.field} class={c.clash ? 'clash' : undefined}>
+                  <th scope="row">{label(c.field)}</th>
+                  <td>{show((conflict.base as Record<string, unknown>)[c.field] ?? null, c.field)}</td>
+                  <td class={c.theirs ? 'changed-theirs' : undefined}>{show((conflict.theirs as Record<string, unknown>)[c.field] ?? null, c.field)}</td>
+                  <td class={c.mine ? 'changed-mine' : undefined}>
+                    {show(mine[c.field] ?? null, c.field)}
+                    {c.mine && <span class="mine-tag">modifiée par vous</span>}
+                  </td>
+                  <td>
+                    {c.clash ? (
+                      <fieldset class="choice">
+                        <legend class="visually-hidden">Valeur à garder pour {label(c.field)}</legend>
+                        {(['mine', 'theirs'] as const).map((side) => (
+                          <label key={side}>
+                            <input
+                              type="radio"
+                              name={`conflict-${c.field}`}
+                              checked={choices[c.field] === side}
+                              onChange={() => setChoices({ ...choices, [c.field]: side })}
+                            />{' '}
+                            {side === 'mine' ? 'garder la mienne' : 'garder la leur'}
+                          </label>
+                        ))}
+                      </fieldset>
+                    ) : c.mine ? (
+                      'la vôtre'
+                    ) : (
+                      'la leur'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {missing && (
+        <p class="problem" ref={problem} tabIndex={-1}>
+          Choisissez la valeur à garder pour {unresolved(changes, choices).map((f) => quoted(label(f))).join(', ')}.
+        </p>
       )}
       <div class="actions">
+        <button type="button" class="button" onClick={keepBoth} disabled={editor.saving}>
+          Garder leurs changements et les miens
+        </button>
         <button type="button" class="button secondary" onClick={editor.reload}>
           Recharger la version enregistrée
         </button>

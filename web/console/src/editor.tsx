@@ -1,9 +1,11 @@
 // Editing one record as every screen does: the form kept as a draft (a session that expires loses nothing), the
-// record's ETag sent as If-Match, and a 412 turned into a conflict the agent resolves (reload or overwrite). The form
+// record's ETag sent as If-Match, and a 412 turned into a conflict the agent resolves (both changes merged field by
+// field, reload or overwrite; merge.ts). The form
 // that shows it all is editor-form.tsx's EditorForm.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, request } from './api.ts';
 import { setQuery } from './location.ts';
+import { mergeVersions, type Choice } from './merge.ts';
 
 const DRAFTS = 'collecte-console-draft:';
 
@@ -38,8 +40,9 @@ export interface Conflict<R, F> {
   /** The record as it is now on the server, and its ETag. */
   current: R;
   etag: string | null;
-  /** The fields another agent changed since this form was loaded. */
-  changed: (keyof F & string)[];
+  /** The version this form started from, and the current one, as forms. */
+  base: F;
+  theirs: F;
 }
 
 export interface EditorOptions<R, F> {
@@ -73,6 +76,10 @@ export interface Editor<R, F> {
   save: () => Promise<void>;
   /** Sends the form again over the version another agent saved. */
   overwrite: () => Promise<void>;
+  /** Sends both agents' changes (merge.ts), each clashing field as chosen, over the version the other agent saved. */
+  merge: (choices: Partial<Record<keyof F & string, Choice>>) => Promise<void>;
+  /** Replaces the form by `form` and saves it (a past version restored, screens/history.tsx). */
+  saveForm: (form: F) => Promise<void>;
   /** Drops the form for the record as it is now. */
   reload: () => void;
   /** Forgets the draft (cancel). */
@@ -140,8 +147,7 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
         try {
           const now = await request<R>('GET', url);
           const saved = options.toForm(now.data);
-          const changed = (Object.keys(saved) as (keyof F & string)[]).filter((k) => !same(saved[k], current.base[k]));
-          setConflict({ current: now.data, etag: now.etag, changed });
+          setConflict({ current: now.data, etag: now.etag, base: current.base, theirs: saved });
         } catch (reloadErr) {
           setSaveError(reloadErr);
         }
@@ -165,6 +171,18 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
       if (!conflict || !draft) return;
       // The form now stands on the current version: a third agent's save would conflict again.
       const next = { form: draft.form, base: options.toForm(conflict.current), etag: conflict.etag };
+      update(next);
+      await send(next);
+    },
+    merge: async (choices) => {
+      if (!conflict || !draft) return;
+      const next = { form: mergeVersions(conflict.base, draft.form, conflict.theirs, choices), base: conflict.theirs, etag: conflict.etag };
+      update(next);
+      await send(next);
+    },
+    saveForm: async (form) => {
+      if (!draft) return;
+      const next = { ...draft, form };
       update(next);
       await send(next);
     },
