@@ -1,42 +1,33 @@
-// One conversation (docs/console.md): its messages and place, assign to me, reply (canned replies of the group),
-// change its status, open a ticket. Its `conversation` events (GET /chat/events) refetch it: new messages appear live.
+// One conversation (docs/console.md): its messages, its place and the place's next collections, assign to me, reply
+// (canned replies of the group), change its status, open a ticket. Its `conversation` events (GET /chat/events) refetch it: new messages appear live.
 import { useEffect, useState } from 'preact/hooks';
-import { currentUser, get, getAll, holds, post, request } from '../api.ts';
+import { currentUser, get, getAll, post, request } from '../api.ts';
 import {
   STATUS_LABELS, STATUS_TRANSITIONS, frenchMoment, type CannedReply, type ChatMessage, type ConversationDetail, type ConversationStatus,
 } from '../chat-types.ts';
 import { listen } from '../live.ts';
 import type { ScreenProps } from '../screens.ts';
-import type { City, Place } from '../types.ts';
 import { Breadcrumbs, Loaded, Problem, Status, Title, useResource } from '../ui.tsx';
 import { SelectField, TextArea, TextField } from '../form-fields.tsx';
 import { quoted } from '../french.ts';
+import { PlaceCollections } from './conversation-place.tsx';
 
 const ROLES: Record<ChatMessage['role'], string> = { user: 'Citoyen', assistant: 'Assistant', agent: 'Agent' };
 
 interface Data {
   conversation: ConversationDetail;
   canned: CannedReply[];
-  where: string;
 }
 
 async function load(id: string): Promise<Data> {
   const conversation = await get<ConversationDetail>(`/chat/conversations/${id}`);
   const canned = await getAll<CannedReply>(`/admin/city-groups/${conversation.cityGroupId}/canned-replies`).catch(() => []);
-  return { conversation, canned, where: await placeText(conversation) };
+  return { conversation, canned };
 }
 
-/** The conversation's commune and place by name when the agent may read them (CITIES), else a plain sentence. */
-async function placeText(c: ConversationDetail): Promise<string> {
-  if (!holds(currentUser(), 'CITIES')) return c.placeId ? 'un secteur est indiqué' : 'aucun secteur indiqué';
-  try {
-    const city = await get<City>(`/admin/cities/${c.cityId}`);
-    const place = c.placeId ? await get<Place>(`/admin/places/${c.placeId}`) : null;
-    return place ? `${city.name}, secteur ${quoted(place.name)}` : `${city.name}, aucun secteur indiqué`;
-  } catch {
-    return 'inconnu';
-  }
-}
+/** The commune and the place the citizen gave, as the conversation carries them (any agent of it reads them). */
+const placeText = (c: ConversationDetail): string =>
+  c.place ? `${c.cityName}, secteur ${quoted(c.place.name)}` : `${c.cityName}, aucun secteur indiqué`;
 
 export default function Conversation({ params }: ScreenProps) {
   const id = params.conversationId;
@@ -78,7 +69,7 @@ export default function Conversation({ params }: ScreenProps) {
 
   return (
     <Loaded resource={resource} what="de la conversation">
-      {({ conversation: c, canned, where }) => {
+      {({ conversation: c, canned }) => {
         const transitions = STATUS_TRANSITIONS[c.status];
         const chosen = (transitions as string[]).includes(nextStatus) ? nextStatus : transitions[0];
         return (
@@ -87,7 +78,7 @@ export default function Conversation({ params }: ScreenProps) {
             <Title text={`Conversation ${c.devicePseudonym}`}>Conversation avec {c.devicePseudonym}</Title>
             <p>
               Statut&nbsp;: <strong>{STATUS_LABELS[c.status]}</strong> · Attribuée à&nbsp;:{' '}
-              <strong>{c.assignedTo === null ? 'personne' : c.assignedTo === user.id ? 'moi' : 'un autre agent'}</strong> · Lieu&nbsp;: {where}
+              <strong>{c.assignedTo === null ? 'personne' : c.assignedTo === user.id ? 'moi' : 'un autre agent'}</strong> · Lieu&nbsp;: {placeText(c)}
             </p>
             {error ? <Problem error={error} /> : null}
             {status && <Status>{status}</Status>}
@@ -98,6 +89,7 @@ export default function Conversation({ params }: ScreenProps) {
                 </button>
               )}
             </div>
+            {c.place && <PlaceCollections place={c.place} />}
 
             <h2>Messages</h2>
             <ol class="messages" aria-label="Messages, le plus ancien d’abord">
