@@ -22,6 +22,8 @@ export const CLIENT_ROUTES = [
   '/signaler',
   '/mes-demandes',
   '/mes-demandes/:requestId',
+  '/accessibilite',
+  '/donnees-personnelles',
 ];
 
 /**
@@ -62,6 +64,8 @@ export const CONSOLE_ROUTES = [
   '/console/defis',
   '/console/communes/:cityId/encombrants',
   '/console/open311',
+  '/console/accessibilite',
+  '/console/donnees-personnelles',
 ];
 
 /** The console's own part of the URL space. */

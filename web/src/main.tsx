@@ -22,6 +22,8 @@ const PageScreen = lazy(() => import('./screens/page.tsx').then((m) => m.PageScr
 const Report = lazy(() => import('./screens/report.tsx').then((m) => m.Report));
 const MyRequests = lazy(() => import('./screens/my-requests.tsx').then((m) => m.MyRequests));
 const MyRequest = lazy(() => import('./screens/my-requests.tsx').then((m) => m.MyRequest));
+const AccessibilityScreen = lazy(() => import('./screens/legal.tsx').then((m) => m.AccessibilityScreen));
+const PersonalDataScreen = lazy(() => import('./screens/legal.tsx').then((m) => m.PersonalDataScreen));
 
 function Home() {
   const place = chosenPlace();
@@ -64,6 +66,8 @@ function Screen({ path }: { path: string }) {
   if (match('/signaler', path)) return <Report />;
   if (match('/mes-demandes', path)) return <MyRequests />;
   if ((p = match('/mes-demandes/:requestId', path))) return <MyRequest key={p.requestId} requestId={p.requestId} />;
+  if (match('/accessibilite', path)) return <AccessibilityScreen />;
+  if (match('/donnees-personnelles', path)) return <PersonalDataScreen />;
   return <NotFound />;
 }
 
@@ -194,6 +198,9 @@ function App() {
         )}
         <p class="muted">
           Collecte, logiciel libre · <Link href="/donnees-ouvertes">Données ouvertes</Link> · <a href="/docs">API publique</a>
+        </p>
+        <p class="muted legal-links">
+          <Link href="/accessibilite">Accessibilité : partiellement conforme</Link> · <Link href="/donnees-personnelles">Données personnelles</Link>
         </p>
       </footer>
     </>

@@ -7,6 +7,7 @@ import { useRequestCounts, type RequestCounts } from './request-counts.ts';
 import { mayOpen, screens, type ScreenEntry, type ScreenProps } from './screens.ts';
 import { Login } from './screens/login.tsx';
 import { Loading, Problem, Title } from './ui.tsx';
+import { ConsoleFooter } from './legal.tsx';
 import { Link, match } from '../../shared/router.tsx';
 
 /** Screens already loaded, by path pattern: moving back to one draws it at once. */
@@ -211,6 +212,36 @@ function Shell({ user }: { user: User }) {
           </Boundary>
         </main>
       </div>
+      <ConsoleFooter />
+    </>
+  );
+}
+
+/** Without a session: the screens open to everyone (the legal pages) in a plain frame, else the login screen. */
+function LoggedOut() {
+  const { path, query } = useLocation();
+  const open = screens.find((entry) => entry.public && match(entry.path, path));
+  return (
+    <>
+      {open ? (
+        <>
+          <a class="skip" href="#main">
+            Aller au contenu
+          </a>
+          <header class="top">
+            <Link href="/console" class="brand">
+              <img src="/icon.svg" alt="" width="28" height="28" />
+              <span>Console Collecte</span>
+            </Link>
+          </header>
+          <main id="main" tabIndex={-1}>
+            <LazyScreen key={open.path} entry={open} props={{ params: {}, query }} />
+          </main>
+        </>
+      ) : (
+        <Login expired={sessionEndReason() === 'expired'} />
+      )}
+      <ConsoleFooter />
     </>
   );
 }
@@ -224,7 +255,7 @@ function App() {
     return stop;
   }, []);
   if (!booted) return <Loading what="de la console" />;
-  if (!user) return <Login expired={sessionEndReason() === 'expired'} />;
+  if (!user) return <LoggedOut />;
   return <Shell user={user} />;
 }
 

@@ -25,6 +25,8 @@ export interface ScreenEntry {
   permission: Permission | null;
   /** The screen's API answers super admins alone (the Open311 keys): nobody else sees or opens it. */
   superAdminOnly?: true;
+  /** Opens without logging in too (the accessibility statement, the personal-data page: web/console/src/legal.tsx). */
+  public?: true;
   load: () => Promise<{ default: FunctionComponent<ScreenProps> }>;
 }
 
@@ -61,6 +63,8 @@ export const screens: ScreenEntry[] = [
   { path: '/console/comptes', nav: 'Comptes des agents', section: 'Administration', permission: 'USERS', load: () => import('./screens/accounts.tsx') },
   { path: '/console/medias', nav: 'Médiathèque', section: 'Contenus', permission: 'CMS', load: () => import('./screens/media.tsx') },
   { path: '/console/communes/:cityId/encombrants', permission: 'REQUESTS', load: () => import('./screens/bulky-pickups.tsx') },
+  { path: '/console/accessibilite', permission: null, public: true, load: () => import('./screens/accessibility.tsx') },
+  { path: '/console/donnees-personnelles', permission: null, public: true, load: () => import('./screens/personal-data.tsx') },
   { path: '/console/open311', nav: 'Clés Open311', section: 'Administration', permission: null, superAdminOnly: true, load: () => import('./screens/open311-keys.tsx') },
 ];
 

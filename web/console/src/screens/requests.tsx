@@ -185,7 +185,8 @@ function Queue({ options, query }: { options: Options; query: URLSearchParams })
           </ul>
         </details>
       )}
-      <form class="filters" aria-label="Filtres des demandes" onSubmit={(e) => e.preventDefault()}>
+      {/* A group, not a form: each filter applies as it changes, there is nothing to submit. */}
+      <div class="filters" role="group" aria-label="Filtres des demandes">
         {options.groups.length > 1 && (
           <SelectField
             label="Collectivité"
@@ -211,7 +212,7 @@ function Queue({ options, query }: { options: Options; query: URLSearchParams })
           onChange={(v) => setParams({ assignee: v })}
         />
         <Checkbox label="En retard seulement" checked={f.overdue} onChange={(on) => setParams({ overdue: on ? '1' : null })} />
-      </form>
+      </div>
       <p class="visually-hidden" role="status">
         {news}
       </p>
