@@ -1,6 +1,7 @@
 import { sortByText } from '../kernel/french.ts';
 import { buildCityGuide, searchGuideMatches, type CityGuide, type GuideMatchKind } from '../domain/sorting-guide.ts';
 import { materialEntries, objectWords, type CityKnowledge, type MaterialEntry } from './knowledge.ts';
+import { contentTokens, wordMatches } from './text-match.ts';
 
 /**
  * « Où jeter une capsule de café ? » answered from the sorting guide's ranked search (domain/sorting-guide.ts, what
@@ -63,4 +64,16 @@ export const isSure = (ranked: RankedMaterial): boolean => ranked.match === 'exa
 export function rankedOverride(found: { entry: MaterialEntry; score: number }, ranked: RankedMaterial | null): { entry: MaterialEntry; guess: boolean } | null {
   if (!ranked || found.score >= 2 || ranked.entry.wasteType.id === found.entry.wasteType.id) return null;
   return { entry: ranked.entry, guess: !isSure(ranked) };
+}
+
+/**
+ * A hit that shares a single word with the object the question names, and leaves another of its words unexplained
+ * (« bouteille de gaz » and « Bouteille en verre (eau, vin) » share « bouteille » alone): not the same object.
+ */
+export function sharesOneWordOnly(knowledge: CityKnowledge, text: string, entry: MaterialEntry): boolean {
+  const asked = objectWords(knowledge, text);
+  const known = [...contentTokens(entry.material), ...entry.phrases.flat()];
+  const shared = asked.filter((w) => known.some((k) => wordMatches(w, k)));
+  // A typo guess (« pille ») shares no word as written: the ranked search judged it, said as a guess.
+  return shared.length === 1 && asked.length > 1;
 }

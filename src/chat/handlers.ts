@@ -3,7 +3,9 @@ import * as say from './replies.ts';
 import { openNowAnswer } from './opening.ts';
 import { contactBlock } from './contact.ts';
 import { passageHits, passageHolds } from './content.ts';
-import { objectWords } from './knowledge.ts';
+import { materialEntries, objectWords } from './knowledge.ts';
+import { hazardAnswer } from './hazards.ts';
+import { pointDayAnswer, unknownPointAnswer } from './point-hours.ts';
 import { colourWordsOf } from './vocabulary.ts';
 import { changesAhead, collectionMovesOn, collectionsOn, listed } from './collection-changes.ts';
 import type { Place } from './knowledge.ts';
@@ -53,7 +55,7 @@ export const HANDLERS: HandlerTable = {
   english: { topic: TOPIC.other, answer: (_q, { reading: r }) => say.frenchOnly(r.knowledge) },
   handoff: { topic: TOPIC.agent, answer: (_q, { reading: r }) => say.handoff(r.knowledge) },
   streetShared: { topic: TOPIC.place, answer: (q) => say.streetShared(q.matches) },
-  openNow: { topic: TOPIC.points, answer: (_q, { reading: r }) => openNowAnswer(r.knowledge, r.text, r.now) },
+  openNow: { topic: TOPIC.points, answer: (_q, { reading: r }) => openNowAnswer(r.knowledge, r.text, r.now, r.whole) },
   placeGiven: {
     topic: TOPIC.place,
     answer: (q, { reading: r, resume }) => {
@@ -123,9 +125,13 @@ export const HANDLERS: HandlerTable = {
   nearMaterial: { topic: TOPIC.sorting, answer: (q, { reading: r }) => say.nearMaterial(r.knowledge, q.entry) },
   ambiguousMaterial: { topic: TOPIC.sorting, answer: (q) => say.ambiguousMaterial(q.entries) },
   unknownMaterial: { topic: TOPIC.sorting, unanswered: true, answer: (_q, { reading: r }) => say.unknownMaterial(r.knowledge) },
+  unsureMaterial: { topic: TOPIC.sorting, unanswered: true, answer: (q, { reading: r }) => say.unsureMaterial(r.knowledge, q.entry) },
+  hazard: { topic: TOPIC.sorting, answer: (q, { reading: r }) => hazardAnswer(r.knowledge, q.family, materialEntries(r.knowledge), say.OFFER_AGENT) },
   wasteTypes: { topic: TOPIC.sorting, answer: (q, { reading: r, place }) => withPassage(r, say.wasteTypes(r.knowledge, q.wasteTypes, place, r.now)) },
   guidance: { topic: TOPIC.consigns, answer: (q, { reading: r, place }) => consigns(r, q.topics, place) },
   points: { topic: TOPIC.points, answer: (q, { reading: r }) => say.recyclingPointsById(r.knowledge, q.pointIds) },
+  pointHours: { topic: TOPIC.points, answer: (q, { reading: r }) => pointDayAnswer(r.knowledge, q.pointIds, q.day, r.now) },
+  unknownPoint: { topic: TOPIC.points, answer: (_q, { reading: r }) => unknownPointAnswer(r.knowledge, r.text) },
   pointMaterials: { topic: TOPIC.points, answer: (q, { reading: r }) => say.pointMaterials(r.knowledge, q.pointIds) },
   contact: {
     topic: TOPIC.contact,

@@ -29,16 +29,23 @@ export function asksOpenNow(tokens: string[], aboutPoints: boolean, dayNamed: bo
 
 /**
  * The points a message names: those whose name holds the most of its words (« la déchetterie du Spernot » is the
- * Spernot one, « la déchèterie » both), else every point that has a spec.
+ * Spernot one, « la déchèterie » both), else every point that has a spec. `text` is the message without the address
+ * it gave; when it names no point, the whole message may (« le point d'apport de la rue de Siam »).
  */
-export function pointsNamed(knowledge: CityKnowledge, text: string): Point[] {
-  const typed = contentTokens(text).filter((t) => !FILLER.includes(t));
-  const scored = knowledge.city.recyclingPoints.map((p) => {
-    const name = tokenize(p.name);
-    return { p, score: typed.filter((w) => hasWord(name, w)).length };
-  });
-  const best = Math.max(0, ...scored.map((s) => s.score));
-  if (best > 0) return scored.filter((s) => s.score === best).map((s) => s.p);
+export function pointsNamed(knowledge: CityKnowledge, text: string, whole: string = text): Point[] {
+  const byName = (t: string) => {
+    const typed = contentTokens(t).filter((w) => !FILLER.includes(w));
+    const scored = knowledge.city.recyclingPoints.map((p) => {
+      const name = tokenize(p.name);
+      return { p, score: typed.filter((w) => hasWord(name, w)).length };
+    });
+    const best = Math.max(0, ...scored.map((s) => s.score));
+    return scored.filter((s) => best > 0 && s.score === best).map((s) => s.p);
+  };
+  const named = byName(text);
+  if (named.length > 0) return named;
+  const inWhole = whole === text ? [] : byName(whole);
+  if (inWhole.length > 0) return inWhole;
   const withSpec = new Set(knowledge.points.filter((p) => p.openingHoursSpec !== null).map((p) => p.id));
   return knowledge.city.recyclingPoints.filter((p) => withSpec.has(p.id));
 }
@@ -66,8 +73,8 @@ function stateNow(spec: string, knowledge: CityKnowledge, now: Date): { open: bo
  * « Oui, Déchèterie du Spernot : ouvert en ce moment, fermeture aujourd’hui à 17 h 30. » for the point named, one
  * line each (« oui » or « non » first) when several are, then the hours as the city writes them.
  */
-export function openNowAnswer(knowledge: CityKnowledge, text: string, now: Date): string {
-  const points = pointsNamed(knowledge, text);
+export function openNowAnswer(knowledge: CityKnowledge, text: string, now: Date, whole: string = text): string {
+  const points = pointsNamed(knowledge, text, whole);
   if (points.length === 0) {
     return `Les données de ${knowledge.city.name} ne donnent les horaires d’aucun point de collecte. Si vous le souhaitez, écrivez « parler à un agent » et un conseiller prendra le relais.`;
   }

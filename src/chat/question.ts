@@ -55,7 +55,7 @@ export function nextState(r: Reading, q: Question, awaitingPlace: boolean): Assi
   const asked = q.kind === 'collectionsOnDay' || q.kind === 'collectionMoved' ? q.day : null;
   const day = asked === null ? null : formatDayNumber(asked);
   const wasteTypeIds = 'wasteTypes' in q ? q.wasteTypes.map((w) => w.id) : [];
-  const pointIds = 'pointIds' in q ? q.pointIds : q.kind === 'openNow' ? pointsNamed(r.knowledge, r.text).map((p) => p.id) : [];
+  const pointIds = 'pointIds' in q ? q.pointIds : q.kind === 'openNow' ? pointsNamed(r.knowledge, r.text, r.whole).map((p) => p.id) : [];
   // A greeting moves nothing: the question before it may still be continued.
   if (q.kind === 'greeting') return { awaitingPlace: null, last: r.state.last };
   // A place given resumes the question that waited: its own state is that question's. A place given alone is

@@ -20,7 +20,7 @@ import type { ReportedType } from './reports.ts';
  * the city's data; the fixed wording only says where a fact comes from or that the data holds none.
  */
 
-const OFFER_AGENT = 'Si vous le souhaitez, écrivez « parler à un agent » et un conseiller prendra le relais.';
+export const OFFER_AGENT = 'Si vous le souhaitez, écrivez « parler à un agent » et un conseiller prendra le relais.';
 
 
 export function greeting(k: CityKnowledge, thanksOnly: boolean): string {
@@ -72,6 +72,11 @@ export function nearMaterial(k: CityKnowledge, entry: MaterialEntry): string {
 /** The ranked search's best hit is only a typo or trigram match: a guess, said as one (never as the thing named). */
 export function guessedMaterial(k: CityKnowledge, entry: MaterialEntry): string {
   return `Je pense que vous cherchez « ${entry.material} » : le guide de tri de ${k.city.name} ne cite pas exactement ce que vous avez écrit.\n${material(k, entry)}\nSi ce n’est pas cet objet, précisez-le avec d’autres mots, ou écrivez « parler à un agent ».`;
+}
+
+/** The guide's nearest entry is another object (one word in common): said as such, never as where to put it. */
+export function unsureMaterial(k: CityKnowledge, entry: MaterialEntry): string {
+  return `Le guide de tri de ${k.city.name} ne cite pas cet objet, et l’objet le plus proche, « ${entry.material} » (${entry.wasteType.name}), n’est pas le même\u00a0: je préfère ne pas deviner. Précisez l’objet avec d’autres mots, ou cherchez-le dans le guide de tri de ${k.city.name}. ${OFFER_AGENT}`;
 }
 
 export function unknownMaterial(k: CityKnowledge): string {

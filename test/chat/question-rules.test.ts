@@ -63,6 +63,33 @@ const TABLES: RuleTable[] = [
   },
   // Topic.
   {
+    rule: topic.unknownPoint,
+    rows: [
+      ['jusqu’à quelle heure est ouvert le point d’apport de la gare ?', 'unknownPoint'],
+      ['les horaires de la déchèterie de Kervénan ?', 'unknownPoint'],
+      ['la borne du marché est ouverte ?', 'unknownPoint'],
+    ],
+  },
+  {
+    rule: topic.pointDay,
+    rows: [
+      ['les horaires de la déchèterie du Spernot samedi prochain', 'pointHours'],
+      ['Lavallot est ouvert demain ?', 'pointHours'],
+      ['la déchèterie est ouverte à Noël ?', 'pointHours'],
+      ['horaires de la borne textile dimanche', 'pointHours'],
+    ],
+  },
+  {
+    rule: topic.hazard,
+    rows: [
+      ['Et une bouteille de gaz, je la mets où ?', 'hazard'],
+      ['une cartouche de gaz de camping', 'hazard'],
+      ['où jeter une fusée de détresse périmée ?', 'hazard'],
+      ['bidon de white spirit', 'hazard'],
+      ['quand passe le camion pour les extincteurs ?', 'hazard'],
+    ],
+  },
+  {
     rule: topic.openNow,
     rows: [
       ['la déchèterie est-elle ouverte ?', 'openNow'],
@@ -186,8 +213,9 @@ const TABLES: RuleTable[] = [
   {
     rule: topic.objectOfGuide,
     rows: [
-      ['où jeter une capsule de café ?', 'material'],
       ['où jeter une pille ?', 'material'],
+      // « Marc de café » shares one word with the question and leaves « capsule » unexplained: not the same object.
+      ['où jeter une capsule de café ?', 'unsureMaterial'],
       ['où jeter la litière du chat ?', 'nearMaterial'],
       ['où jeter un grille-pain ?', 'unknownMaterial'],
       ['je veux me débarrasser d’un matelas et d’un sommier', 'content'],

@@ -3,6 +3,7 @@ import type { AddressMatch } from '../../domain/address-match.ts';
 import type { ContentPassage } from '../content.ts';
 import type { ReportedType } from '../reports.ts';
 import type { GuidanceTopic, MaterialEntry, Place, WasteType } from '../knowledge.ts';
+import type { HazardFamily } from '../hazards.ts';
 
 /**
  * The typed questions the built-in assistant answers, a kind and its slots, and what it remembers of a conversation
@@ -32,11 +33,15 @@ export type Question =
   | { kind: 'nearMaterial'; entry: MaterialEntry }
   | { kind: 'ambiguousMaterial'; entries: MaterialEntry[] }
   | { kind: 'unknownMaterial' }
+  | { kind: 'hazard'; family: HazardFamily }
+  | { kind: 'unsureMaterial'; entry: MaterialEntry }
   | { kind: 'wasteTypes'; wasteTypes: WasteType[] }
   | { kind: 'guidance'; topics: ConsignTopic[] }
   | { kind: 'schedule' }
   | { kind: 'points'; pointIds: string[] }
   | { kind: 'pointMaterials'; pointIds: string[] }
+  | { kind: 'pointHours'; pointIds: string[]; day: DayNumber }
+  | { kind: 'unknownPoint' }
   | { kind: 'contact' }
   | { kind: 'content'; passage: ContentPassage }
   | { kind: 'notInData' };

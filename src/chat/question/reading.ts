@@ -18,6 +18,7 @@ import {
 import { pointsNamed } from '../opening.ts';
 import { rankedMaterial, type RankedMaterial } from '../guide-search.ts';
 import { bestPassage, type ContentPassage } from '../content.ts';
+import { hazardNamed, lookupOfFamily, rankedOfFamily, type HazardFamily } from '../hazards.ts';
 import type { AssistantState, ConsignTopic, Question, QuestionKind } from './model.ts';
 
 /**
@@ -53,6 +54,9 @@ export interface Reading {
   place: Place | null;
   awaitingPlace: boolean;
   wasteTypes: WasteType[];
+  /** The dangerous object the message names (a gas bottle, batteries, medicines…), or null. */
+  hazard: HazardFamily | null;
+  /** The guide's entry the message names; with a dangerous object, only an entry of its family (hazards.ts). */
   material: MaterialLookup;
   namedMaterial: boolean;
   /** The day asked, unless the day's words name a material (« sapin de Noël »). */
@@ -91,11 +95,12 @@ export function readMessage(knowledge: CityKnowledge, place: Place | null, state
   const onlyPlace = places.length === 1 ? places[0] : null;
   const today = todayIn(knowledge.timeZone, now);
   const wasteTypes = wasteTypesMentioned(knowledge, text);
-  const material = findMaterial(knowledge, text);
+  const hazard = hazardNamed(text);
+  const material = lookupOfFamily(findMaterial(knowledge, text), hazard);
   const awaitingPlace = state.awaitingPlace !== null;
   const { placeMatch, addressPlace, streetShared, named } = placeNamed(knowledge, whole, address, intents, material, awaitingPlace);
   const subject = readSubject(knowledge, state, text, today, intents, wasteTypes, material);
-  const ownQuestion = subject.ownIntent || intents.handoff || intents.contact || wasteTypes.length > 0 || material.kind !== 'none';
+  const ownQuestion = subject.ownIntent || intents.handoff || intents.contact || wasteTypes.length > 0 || material.kind !== 'none' || hazard !== null;
   return {
     knowledge,
     state,
@@ -112,11 +117,12 @@ export function readMessage(knowledge: CityKnowledge, place: Place | null, state
     place: named ?? place ?? onlyPlace,
     awaitingPlace,
     wasteTypes,
+    hazard,
     material,
     ...subject,
     ownQuestion,
     asksNothing: !ownQuestion && subject.day === null && !intents.wasteWord,
-    ...costlyReadings(knowledge, text, intents),
+    ...costlyReadings(knowledge, whole, text, intents, hazard),
   };
 }
 
@@ -198,14 +204,14 @@ function consignTopics(intents: Intents, types: WasteType[], day: AskedDay | nul
 }
 
 /** The readings few messages need, each computed on its first call and kept. */
-function costlyReadings(knowledge: CityKnowledge, text: string, intents: Intents) {
+function costlyReadings(knowledge: CityKnowledge, whole: string, text: string, intents: Intents, hazard: HazardFamily | null) {
   const all = knowledge.city.recyclingPoints;
   const namedPoints = once(() => {
-    const named = pointsNamed(knowledge, text);
+    const named = pointsNamed(knowledge, text, whole);
     return named.length > 0 && named.length < all.length ? named : [];
   });
   return {
-    ranked: once(() => rankedMaterial(knowledge, text)),
+    ranked: once(() => rankedOfFamily(rankedMaterial(knowledge, text), hazard)),
     passage: once(() => bestPassage(knowledge, text)),
     namedPoints,
     // It names a kind of point or a point, or it says nothing else (« et elle est ouverte quand ? »).

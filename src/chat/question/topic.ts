@@ -2,7 +2,9 @@ import { parseCalendarDate } from '../../kernel/dates.ts';
 import { asksCollection, unknownWords } from '../intents.ts';
 import { normalizeText } from '../text-match.ts';
 import { asksOpenNow } from '../opening.ts';
-import { isSure, rankedOverride } from '../guide-search.ts';
+import { pointDayAsked, unknownPointWords } from '../point-hours.ts';
+import { isSure, rankedOverride, sharesOneWordOnly } from '../guide-search.ts';
+import type { MaterialEntry } from '../knowledge.ts';
 import type { Question } from './model.ts';
 import type { Reading, Rule } from './reading.ts';
 
@@ -23,6 +25,26 @@ export function openNow(r: Reading): Question | null {
     : null;
 }
 
+/**
+ * « jusqu'à quelle heure est ouvert le point d'apport de la gare ? » when no point's name holds « gare »: that point is
+ * unknown, said so with the points there are, rather than every point's hours. First: it is about no point at all.
+ */
+export function unknownPoint(r: Reading): Question | null {
+  return r.intents.points && r.material.kind === 'none' && unknownPointWords(r.knowledge, r.text) !== null ? { kind: 'unknownPoint' } : null;
+}
+
+/**
+ * « les horaires de la déchèterie du Vern samedi prochain », « la déchèterie est ouverte demain ? »: the points'
+ * hours on that day, not their whole text. « le samedi » asks the habit (pointDayAsked): the `points` rule answers it.
+ * Before the calendar's rules, which would read « déchèterie » and the day as a collection.
+ */
+export function pointDay(r: Reading): Question | null {
+  // « la borne textile » names a point, though « textile » is in the guide too.
+  if (!r.intents.points || !r.aboutPoints() || (r.material.kind === 'found' && r.namedPoints().length === 0)) return null;
+  const day = pointDayAsked(r.text, r.today);
+  return day === null ? null : { kind: 'pointHours', pointIds: r.askedPoints(), day };
+}
+
 /** « comment joindre le service ? »: the group's contact block; a message about a collection or a stream is about that. */
 export function contact(r: Reading): Question | null {
   return r.intents.contact && !r.intents.collection && r.wasteTypes.length === 0 ? { kind: 'contact' } : null;
@@ -31,6 +53,17 @@ export function contact(r: Reading): Question | null {
 /** « qu'est-ce que tu sais faire ? »: what the assistant answers, unless the message asks one of those things. */
 export function help(r: Reading): Question | null {
   return r.intents.help && !r.intents.collection && !r.intents.material && r.wasteTypes.length === 0 && r.day === null ? { kind: 'help' } : null;
+}
+
+/**
+ * « Et une bouteille de gaz, je la mets où ? »: a dangerous object (hazards.ts) that no entry of its own family in the
+ * guide answers is said dangerous, with where it goes; never the nearest other object (« bouteille de vin »). Before
+ * the calendar's rules: « quand passe le camion pour les piles ? » has no bin to be put in either.
+ */
+export function hazard(r: Reading): Question | null {
+  if (r.hazard === null || r.material.kind !== 'none') return null;
+  const ranked = r.ranked();
+  return ranked !== null && isSure(ranked) ? null : { kind: 'hazard', family: r.hazard };
 }
 
 /** Kinds after which « elle est reportée ? » is about the same collections. */
@@ -110,7 +143,7 @@ export function everyPoint(r: Reading): Question | null {
 export function material(r: Reading): Question | null {
   if (r.material.kind !== 'found' || !(r.intents.material || !r.intents.points)) return null;
   const override = rankedOverride(r.material, r.ranked());
-  if (override) return { kind: 'material', entry: override.entry, guess: override.guess };
+  if (override) return guessed(r, override.entry, override.guess);
   return { kind: 'material', entry: r.material.entry, guess: false };
 }
 
@@ -122,6 +155,14 @@ export function streamBeforeObjects(r: Reading): Question | null {
 /** « où jeter une bouteille ? »: the guide holds it in several streams, each named. */
 export function ambiguousMaterial(r: Reading): Question | null {
   return r.material.kind === 'ambiguous' && (r.intents.material || !r.intents.points) ? { kind: 'ambiguousMaterial', entries: r.material.entries } : null;
+}
+
+/**
+ * A guess is no answer when it shares a single word with the question and leaves another unexplained (« bouteille de
+ * gaz » is not « Bouteille en verre (eau, vin) »): what was understood is said, and the citizen asked.
+ */
+function guessed(r: Reading, entry: MaterialEntry, guess: boolean): Question {
+  return guess && sharesOneWordOnly(r.knowledge, r.text, entry) ? { kind: 'unsureMaterial', entry } : { kind: 'material', entry, guess };
 }
 
 /** « quand sortir ma poubelle ? », « comment présenter le bac ? »: the city's consigns. */
@@ -148,7 +189,7 @@ export function objectOfGuide(r: Reading): Question | null {
   const ranked = r.ranked();
   if (ranked !== null && isSure(ranked)) return { kind: 'material', entry: ranked.entry, guess: false };
   if (r.material.kind === 'near') return { kind: 'nearMaterial', entry: r.material.entry };
-  if (ranked) return { kind: 'material', entry: ranked.entry, guess: true };
+  if (ranked) return guessed(r, ranked.entry, true);
   const passage = r.passage();
   return passage ? { kind: 'content', passage } : { kind: 'unknownMaterial' };
 }
@@ -159,9 +200,12 @@ export function collectionWithoutSubject(r: Reading): Question | null {
 }
 
 export const TOPIC_RULES: readonly Rule[] = [
+  unknownPoint,
   openNow,
+  pointDay,
   contact,
   help,
+  hazard,
   collectionMoved,
   collectionsOnDay,
   holidays,
