@@ -148,7 +148,8 @@ for (const kind of testDatabaseKinds()) {
       // The image, inserted at the end from the media library.
       await content.press('Control+End');
       await page.getByRole('button', { name: 'Insérer une image' }).click();
-      await page.getByRole('button', { name: /bacs-pays-des-abers\.png/ }).click();
+      // Named by what it shows, its file name beside.
+      await page.getByRole('button', { name: /^Un bac jaune plein d’emballages, couvercle ouvert\s*bacs-pays-des-abers\.png/ }).click();
       const text = await content.inputValue();
       const inserted = text.match(/!\[Un bac jaune plein d’emballages, couvercle ouvert\]\(\/public\/cms\/media\/([0-9a-f-]{36})\/file\)/);
       assert.ok(inserted, text);
@@ -184,6 +185,38 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(await citizen.locator('aside.callout-tip').evaluate((el) => el.outerHTML), previewTip);
       assert.deepEqual(await look(citizen, '.callout-tip'), previewLook);
       assert.deepEqual(context.cspViolations, []);
+    });
+
+    it('offers a super admin the images of the post’s own group alone, named by their alternative text', async (t) => {
+      const server = await startConsoleServer(t, kind);
+      await createAgent(server, { email: 'admin@collecte.fr', name: 'Super Admin', superAdmin: true });
+      const other = await server.database.db.selectFrom('city_group').select(['id']).where('id', '<>', server.groupId).orderBy('name').executeTakeFirstOrThrow();
+      const login = (await (
+        await fetch(`${server.origin}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@collecte.fr', password: PASSWORD }) })
+      ).json()) as { accessToken: string };
+      const bytes = await (await import('node:fs/promises')).readFile(IMAGE);
+      for (const [groupId, alt] of [[server.groupId, 'Bac jaune de la métropole'], [other.id, 'Bac jaune d’une autre collectivité']]) {
+        const form = new FormData();
+        form.append('alt', alt);
+        form.append('public', 'true');
+        form.append('cityGroupId', groupId);
+        form.append('file', new Blob([bytes], { type: 'image/png' }), 'IMG_20261104_093512.png');
+        const res = await fetch(`${server.origin}/admin/media`, { method: 'POST', headers: { authorization: `Bearer ${login.accessToken}` }, body: form });
+        assert.equal(res.status, 201, await res.text());
+      }
+      const browser = await openBrowser(t);
+      const page = await (await newAgentContext(browser)).newPage();
+      await logIn(page, server.origin, 'admin@collecte.fr');
+      await page.goto(`${server.origin}/console/actualites/nouvel-article?groupe=${server.groupId}`);
+      await page.getByRole('heading', { level: 1, name: 'Nouvel article' }).waitFor();
+      await page.getByRole('button', { name: 'Insérer une image' }).click();
+      const picker = page.getByRole('group', { name: 'Insérer une image de la médiathèque' });
+      await picker.getByRole('button', { name: /^Bac jaune de la métropole/ }).waitFor();
+      assert.deepEqual(
+        (await picker.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()),
+        ['Bac jaune de la métropole IMG_20261104_093512.png'],
+      );
+      await checkA11y(page, 'media picker');
     });
 
     it('publishes a page, and reorders a menu whose public version follows', async (t) => {

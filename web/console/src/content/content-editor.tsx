@@ -10,7 +10,7 @@ import { removeRecord, useEditor } from '../editor.tsx';
 import { TextField } from '../form-fields.tsx';
 import { quoted } from '../french.ts';
 import { Problem, Status, Title } from '../ui.tsx';
-import { MdxEditor } from './mdx-editor.tsx';
+import { MdxEditor, type MediaScope } from './mdx-editor.tsx';
 import { PublicationField, publicationProblem, type PublicationForm } from './publication.tsx';
 import { navigate } from '../../../shared/router.tsx';
 
@@ -57,6 +57,7 @@ export function ContentEditor<R extends ContentRecord, F extends ContentForm>({
   intro,
   back,
   afterRemove,
+  mediaScope,
 }: {
   kind: ContentKind<R, F>;
   /** The record's id; null for a new one, POSTed to `createUrl`. */
@@ -70,6 +71,8 @@ export function ContentEditor<R extends ContentRecord, F extends ContentForm>({
   back: (record: R | null) => string;
   /** Where the agent goes once the record is deleted. */
   afterRemove: (record: R) => string;
+  /** Whose images the content may insert: its group's (null while not known: every image the agent sees). */
+  mediaScope: (record: R | null) => MediaScope | null;
 }) {
   const [record, setRecord] = useState<R | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -151,7 +154,12 @@ export function ContentEditor<R extends ContentRecord, F extends ContentForm>({
               onInput={(title) => set({ ...kind.onTitle?.(title, form, id === null), title } as Partial<F>)}
             />
             {kind.afterTitle?.(form, set, error)}
-            <MdxEditor label={kind.labels.content} value={form.content} onInput={(content) => set({ content } as Partial<F>)} />
+            <MdxEditor
+              label={kind.labels.content}
+              value={form.content}
+              mediaScope={mediaScope(record)}
+              onInput={(content) => set({ content } as Partial<F>)}
+            />
             {kind.afterContent?.(form, set)}
             <PublicationField
               form={form}

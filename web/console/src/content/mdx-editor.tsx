@@ -2,10 +2,10 @@
 // (POST /admin/content/check, its fault shown at its line), a live preview drawn by the citizens' own renderer, and
 // images inserted from the media library.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { currentUser, getAll, holds, post } from '../api.ts';
+import { currentUser, get, getAll, holds, post } from '../api.ts';
 import { Problem } from '../ui.tsx';
 import { Thumbnail, publicMediaUrl } from './media.tsx';
-import type { ContentCheck as Check, Media } from './types.ts';
+import type { ContentCheck as Check, Media, Site } from './types.ts';
 import { Markdown } from '../../../shared/markdown.tsx';
 
 /** The server's verdict on `content`, asked 400 ms after the last keystroke; only the latest answer counts. */
@@ -49,14 +49,32 @@ function offsetOf(text: string, line: number, column = 1): number {
   return Math.min(text.length, offset + Math.max(0, column - 1));
 }
 
-/** The media library's images to insert: public ones usable at once, private ones flagged. */
-function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onClose: () => void }) {
+/**
+ * Whose images a post or page may show: its group's (a post's own group, a page's site's group). A super admin lists
+ * every group's media; the picker keeps the content's group alone, so that a commune's page never shows another's.
+ */
+export type MediaScope = { groupId: string | null } | { siteId: string };
+
+/** The group of a scope: a page's is its site's, read when the picker opens. */
+async function groupOf(scope: MediaScope): Promise<string | null> {
+  return 'groupId' in scope ? scope.groupId : (await get<Site>(`/admin/sites/${scope.siteId}`)).cityGroupId;
+}
+
+/** How the picker names an image: by what it shows (its alt text), its file name beside it. */
+const imageName = (m: Media) => m.alt?.trim() || m.filename;
+
+/** The media library's images to insert, of the content's group, by name: public ones usable at once, private ones flagged. */
+function MediaPicker({ scope, onPick, onClose }: { scope: MediaScope | null; onPick: (media: Media) => void; onClose: () => void }) {
   const [media, setMedia] = useState<Media[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const titleId = useId();
+  const scopeKey = scope ? JSON.stringify(scope) : null;
   useEffect(() => {
-    getAll<Media>('/admin/media').then((all) => setMedia(all.filter((m) => m.thumbnailUrl !== null)), setError);
-  }, []);
+    Promise.all([getAll<Media>('/admin/media'), scope ? groupOf(scope) : undefined]).then(([all, groupId]) => {
+      const images = all.filter((m) => m.thumbnailUrl !== null && (groupId === undefined || m.cityGroupId === groupId));
+      setMedia(images.sort((a, b) => imageName(a).localeCompare(imageName(b), 'fr')));
+    }, setError);
+  }, [scopeKey]);
   return (
     <div class="picker card" role="group" aria-labelledby={titleId}>
       <div class="picker-head">
@@ -67,7 +85,7 @@ function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onCl
       </div>
       {error !== null && <Problem error={error} />}
       {media === null && error === null && <p class="muted">Chargement des images…</p>}
-      {media?.length === 0 && <p class="muted">Aucune image&nbsp;: ajoutez-en depuis la médiathèque.</p>}
+      {media?.length === 0 && <p class="muted">Aucune image de cette collectivité&nbsp;: ajoutez-en depuis la médiathèque.</p>}
       {media && media.length > 0 && (
         <ul class="media-grid small">
           {media.map((m) => (
@@ -75,7 +93,8 @@ function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onCl
               <button type="button" class="media-pick" onClick={() => onPick(m)}>
                 <Thumbnail media={m} />
                 <span>
-                  {m.filename}
+                  {imageName(m)}
+                  {m.alt?.trim() && <span class="muted media-file">{m.filename}</span>}
                   {!m.public && <span class="tag">privée&nbsp;: invisible des habitants</span>}
                 </span>
               </button>
@@ -87,7 +106,18 @@ function MediaPicker({ onPick, onClose }: { onPick: (media: Media) => void; onCl
   );
 }
 
-export function MdxEditor({ label, value, onInput }: { label: string; value: string; onInput: (value: string) => void }) {
+export function MdxEditor({
+  label,
+  value,
+  onInput,
+  mediaScope = null,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  /** Whose images the picker offers (null: every image the agent may see). */
+  mediaScope?: MediaScope | null;
+}) {
   const id = useId();
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
@@ -179,6 +209,7 @@ export function MdxEditor({ label, value, onInput }: { label: string; value: str
         )}
         {picking && (
           <MediaPicker
+            scope={mediaScope}
             onClose={() => setPicking(false)}
             onPick={(m) => {
               setPicking(false);

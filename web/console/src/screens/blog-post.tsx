@@ -52,6 +52,10 @@ export default function BlogPostScreen({ params, query }: ScreenProps) {
       intro={groupName && <p class="muted">Collectivité&nbsp;: {groupName}</p>}
       back={() => listHref}
       afterRemove={(p) => `${LIST}?groupe=${p.cityGroupId}`}
+      mediaScope={(p) => {
+        const group = p?.cityGroupId ?? groupId;
+        return group ? { groupId: group } : null;
+      }}
     />
   );
 }

@@ -107,6 +107,10 @@ export default function CmsPageScreen({ params }: ScreenProps) {
       crumbs={(page) => <SiteCrumbs siteId={siteOf(page)} />}
       back={(page) => (siteOf(page) ? `/console/sites/${siteOf(page)}` : '/console/sites')}
       afterRemove={(page) => `/console/sites/${page.siteId}`}
+      mediaScope={(page) => {
+        const siteId = siteOf(page);
+        return siteId ? { siteId } : null;
+      }}
     />
   );
 }
