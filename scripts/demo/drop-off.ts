@@ -57,6 +57,9 @@ const DECHETERIE_CHOICES: MaterialChoice[] = [
   { id: 227 }, // Miroir
   { id: 366 }, // Vitre
   { id: 87 }, // Carton d'emballage de grande taille
+  { id: 240 }, // Ordinateur fixe
+  { id: 241 }, // Ordinateur portable
+  { id: 89 }, // Cartouche d'impression (à jet d'encre, laser): its text names the déchèterie among the collection points
 ];
 
 /** Clothes, household linen and shoes: ADEME's products of the textile stream. */
@@ -68,6 +71,10 @@ const PHARMACIE_CHOICES: MaterialChoice[] = [
   { id: 222 }, // Médicaments
   { id: 313 }, // Seringue avec aiguille
   { id: 5 }, // Aiguille usagée (médicale)
+  {
+    id: 293, // Radiographie: ADEME names a déchèterie « if a specific bin exists » (none in the demo's), then pharmacies.
+    override: 'Rapportez-les à une pharmacie ou à un cabinet de radiologie qui les accepte : l’argent qu’elles contiennent est récupéré.',
+  },
 ];
 
 const DECHETERIE: Omit<Stream, 'materials'> = {
@@ -107,6 +114,9 @@ const PHARMACIE: Omit<Stream, 'materials'> = {
   colorLight: '#D1FAE5',
   icon: 'pill',
 };
+
+/** The ADEME products the drop-off streams use (scripts/demo/vendor-ademe.ts). */
+export const dropOffAdemeIds = (): number[] => [...DECHETERIE_CHOICES, ...PHARMACIE_CHOICES].map((c) => c.id).concat(TEXTILE_IDS);
 
 /** A city's streams beyond the bins: textiles are a stream of their own where the commune has a textile bank. */
 export function dropOffStreams(textileBank: boolean): Stream[] {

@@ -65,7 +65,13 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
     color: '#4B5563',
     colorLight: '#E5E7EB',
     icon: 'trash-can-outline',
-    choices: [{ id: 111 }, { id: 204 }, { id: 223 }, { id: 362 }, { id: 207 }, { id: 401 }],
+    choices: [
+      { id: 111 }, { id: 204 }, { id: 223 }, { id: 362 }, { id: 207 }, { id: 401 },
+      // Broken crockery: the household bin, as ADEME says (the glass banks take none of it).
+      { id: 355 },
+      // ADEME's last sentence also names a door-to-door bulky-waste collection, which the demo communes do not have.
+      { id: 194, drop: [/chargés? des encombrants/], local: 'Sinon, jetez-le dans la poubelle des ordures ménagères ; un gros jouet, ou beaucoup à la fois : en déchèterie.' },
+    ],
   },
   {
     key: 'emballages',
@@ -85,6 +91,11 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
       },
       // ADEME lists « Carton à pizza » as a synonym already; a pizza box is packaging, greasy or not.
       { id: 54, override: 'Même salie, bien vidée des restes de nourriture : déposez-la dans le bac jaune, sans la laver.' },
+      { id: 36 }, // Barquette en aluminium
+      {
+        id: 37, // Barquette en plastique (dont polystyrène): ADEME's « Exception » is the local rule.
+        override: 'Tous les emballages en plastique se trient, polystyrène compris : déposez la barquette bien vidée, sans la laver, dans le bac jaune.',
+      },
       // ADEME's text predates the extension of sorting instructions; the everyday singular names are said as synonyms.
       {
         id: 83,
@@ -99,7 +110,7 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
     name: 'Verre',
     description: 'Bouteilles, pots et bocaux en verre, recyclables à l’infini. Collectés en points d’apport volontaire.',
     instructions:
-      'Déposez-les vides, sans bouchon ni couvercle, dans les colonnes à verre. Vaisselle, vitres et miroirs vont en déchèterie.',
+      'Déposez-les vides, sans bouchon ni couvercle, dans les colonnes à verre. Ni vaisselle ni verre à boire (ordures ménagères), ni vitres ni miroirs (déchèterie).',
     color: '#16A34A',
     colorLight: '#DCFCE7',
     icon: 'bottle-wine-outline',
@@ -146,6 +157,10 @@ const STREAM_DEFINITIONS: Array<Omit<Stream, 'materials'> & { choices: MaterialC
 const ADEME_CORRECTIONS: [RegExp, string][] = [
   [/\bPillule\b/g, 'Pilule'],
   [/Il n'existe par de/g, 'Il n’existe pas de'],
+  [/\baccomodez\b/g, 'accommodez'],
+  [/\bfabriquant\b/g, 'fabricant'],
+  // « Chaussures »: « donnez-les, revendez-les, donnez-les ou déposez-les ».
+  [/donnez-les, revendez-les, donnez-les\b/g, 'donnez-les, revendez-les'],
 ];
 
 const corrected = (text: string) => ADEME_CORRECTIONS.reduce((out, [fault, fix]) => out.replace(fault, fix), text);
@@ -201,6 +216,9 @@ export function materialsOf(products: Map<number, AdemeProduct>, choices: Materi
     return toMaterial(product, choice);
   });
 }
+
+/** The ADEME products the bins use (scripts/demo/vendor-ademe.ts keeps ademe-products.json to them and the others). */
+export const binAdemeIds = (): number[] => STREAM_DEFINITIONS.flatMap((stream) => stream.choices.map((c) => c.id));
 
 /** The five bins, the same in every city. */
 export function loadStreams(): Stream[] {

@@ -2,7 +2,16 @@
  * The sorting guide's ranked search (docs/api.md, what citizens search), pure: what GET /public/cities/:cityId/sorting-guide answers
  * (src/guide) and what the assistant answers « où jeter … ? » from (src/chat), so that both rank the same way.
  */
-import { matchText, searchableText, searchQuery, type SearchableText, type SearchQuery, type TextMatch } from '../kernel/search-text.ts';
+import {
+  matchText,
+  meaningfulWords,
+  searchableText,
+  searchQuery,
+  wordsCost,
+  type SearchableText,
+  type SearchQuery,
+  type TextMatch,
+} from '../kernel/search-text.ts';
 import type { ActiveCity } from './cities.ts';
 
 /** Everything of a city the sorting guide searches, as stored. */
@@ -34,6 +43,8 @@ interface GuideEntry {
   result: GuideResult;
   name: SearchableText;
   synonyms: SearchableText[];
+  /** The meaningful words of the description beyond its « Aussi appelé : » list (those are `synonyms`). */
+  descriptionWords: string[];
 }
 
 /** A city's sorting guide, ready to search: built from its rows once, searched many times. */
@@ -66,6 +77,12 @@ export function synonymsOf(description: string | null): string[] {
   return found.map((s) => s.trim().replace(/[.…\s]+$/u, '')).filter((s) => s !== '');
 }
 
+/** What a description says beyond its synonyms, as searchable words: `Piles et accumulateurs. Aussi appelé : Pile.` -> `pile`, `accumulateur`. */
+function descriptionWordsOf(description: string | null): string[] {
+  const rest = description?.replace(SYNONYMS, ' ').trim();
+  return rest ? meaningfulWords(rest) : [];
+}
+
 /**
  * The city's entries: its materials (each with its synonyms), its quiz materials not already among them (answered by
  * the question's waste type), then its waste types by name. One entry per (material, waste type).
@@ -75,7 +92,7 @@ export function buildCityGuide(rows: CityGuideRows): CityGuide {
   const pointsTaking = (wasteTypeId: string) => rows.points.filter((p) => p.wasteTypeIds.includes(wasteTypeId)).map((p) => p.id);
   const entries: GuideEntry[] = [];
   const seen = new Set<string>();
-  const add = (material: string, wasteTypeId: string, instructions: string | null, synonyms: string[]) => {
+  const add = (material: string, wasteTypeId: string, instructions: string | null, description: string | null) => {
     const type = types.get(wasteTypeId);
     const key = `${material}\u0000${wasteTypeId}`;
     if (!type || seen.has(key)) return;
@@ -89,34 +106,56 @@ export function buildCityGuide(rows: CityGuideRows): CityGuide {
         recyclingPointIds: pointsTaking(wasteTypeId),
       },
       name: searchableText(material),
-      synonyms: synonyms.map(searchableText),
+      synonyms: synonymsOf(description).map(searchableText),
+      descriptionWords: descriptionWordsOf(description),
     });
   };
-  for (const d of rows.details) add(d.material, d.wasteTypeId, d.instructions, synonymsOf(d.description));
-  for (const q of rows.quizMaterials) add(q.material, q.wasteTypeId, null, []);
-  for (const w of rows.wasteTypes) add(w.name, w.id, null, []);
+  for (const d of rows.details) add(d.material, d.wasteTypeId, d.instructions, d.description);
+  for (const q of rows.quizMaterials) add(q.material, q.wasteTypeId, null, null);
+  for (const w of rows.wasteTypes) add(w.name, w.id, null, null);
   return { city: rows.city, entries };
 }
 
 /**
- * Where a match ranks, as a tuple compared left to right (smaller first): the tier (0 exact name, 1 exact synonym,
- * 2 every word found, 3 typos or word starts, 4 trigram similarity), then within a tier what makes a match closer.
+ * How sure a hit is: `exact` (the whole name or a whole synonym), `words` (every word typed is a word of it), `near`
+ * (typos or word starts), `partial` (some of the words typed), `similar` (a guess: only trigrams in common, or one
+ * shared word that is not what the thing is), `description` (its description names it). Only the first two may be
+ * presented as what the citizen named; the others are a guess.
+ */
+export type GuideMatchKind = 'exact' | 'words' | 'near' | 'partial' | 'similar' | 'description';
+
+/**
+ * Where a match ranks, as a tuple compared left to right (smaller first): the tier, then within a tier what makes a
+ * match closer. Tiers: 0 the whole name, 1 a whole synonym, 2 every word in a name or synonym, one of them its head,
+ * 3 the same with typos or word starts, 4 every word but none its head (`medicament` in « Bouteille de sirop de
+ * médicament »), 5 some of the words (the head among them, or several), 6 guesses (trigrams alone, or a single shared
+ * word that is not the head: `vaisselle cassée` and « Lave-vaisselle »), 7 the description's words.
  */
 type Rank = number[];
 
-function rankOf(match: TextMatch, synonym: boolean): Rank {
+/**
+ * Guesses: answered only when nothing else matched, not even a description (`textile` does not bring « Télé » along
+ * with « Textiles », nor `lithium` « Lit » along with a description naming lithium).
+ */
+const GUESS_TIER = 6;
+
+function rankOf(match: TextMatch, synonym: boolean): { rank: Rank; kind: GuideMatchKind } {
   const by = synonym ? 1 : 0;
   switch (match.kind) {
     case 'exact':
-      return [by];
+      return { rank: [by], kind: 'exact' };
     case 'words':
       // A name holding the words beats a synonym holding them (`couche`: « Couche-culotte » before a product whose
       // synonym is « Sous-couche »); then the fewer words the name has beyond the query's.
-      return [2, by, match.extraWords];
+      return match.head ? { rank: [2, by, match.extraWords], kind: 'words' } : { rank: [4, 0, by, match.extraWords], kind: 'words' };
     case 'near':
-      return [3, match.cost, by, match.extraWords];
+      return { rank: [match.head ? 3 : 4, match.cost, by, match.extraWords], kind: 'near' };
+    case 'partial':
+      // One word of several in common, and not the one saying what the thing is: a guess.
+      if (!match.head && match.found < 2) return { rank: [GUESS_TIER, -match.similarity, by], kind: 'similar' };
+      return { rank: [5, -match.found, match.head ? 0 : 1, match.cost, by, match.extraWords, -match.similarity], kind: 'partial' };
     case 'similar':
-      return [4, -match.similarity, by];
+      return { rank: [GUESS_TIER, -match.similarity, by], kind: 'similar' };
   }
 }
 
@@ -128,40 +167,40 @@ function compareRanks(a: Rank, b: Rank): number {
   return 0;
 }
 
-/** The best rank of an entry for a query, or null when neither its name nor a synonym matches. */
-function entryRank(query: SearchQuery, entry: GuideEntry): Rank | null {
-  let best: Rank | null = null;
+/** The best rank of an entry for a query, or null when neither its name, a synonym nor its description matches. */
+function entryRank(query: SearchQuery, entry: GuideEntry): { rank: Rank; kind: GuideMatchKind } | null {
+  let best: { rank: Rank; kind: GuideMatchKind } | null = null;
   const consider = (text: SearchableText, synonym: boolean) => {
     const match = matchText(query, text);
     if (!match) return;
-    const rank = rankOf(match, synonym);
-    if (!best || compareRanks(rank, best) < 0) best = rank;
+    const ranked = rankOf(match, synonym);
+    if (!best || compareRanks(ranked.rank, best.rank) < 0) best = ranked;
   };
   consider(entry.name, false);
   for (const synonym of entry.synonyms) consider(synonym, true);
-  return best;
+  if (best) return best;
+  const cost = wordsCost(query, entry.descriptionWords);
+  return cost === null ? null : { rank: [7, cost], kind: 'description' };
 }
 
 /**
- * How sure a hit is: `exact` (the whole name or a whole synonym), `words` (every word typed is a word of it), `near`
- * (typos or word starts), `similar` (only trigrams in common). Only the first two may be presented as what the
- * citizen named; the others are a guess.
+ * Up to MAX_RESULTS entries matching `q` with how each matched, best first (ties in the entries' order); [] when none.
+ * Guesses only when nothing else matched.
  */
-export type GuideMatchKind = 'exact' | 'words' | 'near' | 'similar';
-
-const KIND_BY_TIER: GuideMatchKind[] = ['exact', 'exact', 'words', 'near', 'similar'];
-
-/** Up to MAX_RESULTS entries matching `q` with how each matched, best first (ties in the entries' order); [] when none. */
 export function searchGuideMatches(guide: CityGuide, q: string): { result: GuideResult; match: GuideMatchKind }[] {
   const query = searchQuery(q);
   if (query.words.length === 0) return [];
-  const ranked: { rank: Rank; index: number; result: GuideResult }[] = [];
+  const ranked: { rank: Rank; kind: GuideMatchKind; index: number; result: GuideResult }[] = [];
   guide.entries.forEach((entry, index) => {
-    const rank = entryRank(query, entry);
-    if (rank) ranked.push({ rank, index, result: entry.result });
+    const hit = entryRank(query, entry);
+    if (hit) ranked.push({ ...hit, index, result: entry.result });
   });
-  ranked.sort((a, b) => compareRanks(a.rank, b.rank) || a.index - b.index);
-  return ranked.slice(0, MAX_RESULTS).map((r) => ({ result: r.result, match: KIND_BY_TIER[r.rank[0]] }));
+  const sure = ranked.some((r) => r.rank[0] !== GUESS_TIER);
+  return ranked
+    .filter((r) => !sure || r.rank[0] !== GUESS_TIER)
+    .sort((a, b) => compareRanks(a.rank, b.rank) || a.index - b.index)
+    .slice(0, MAX_RESULTS)
+    .map((r) => ({ result: r.result, match: r.kind }));
 }
 
 /** Up to MAX_RESULTS entries matching `q`, best first (ties in the entries' order); [] when none. */

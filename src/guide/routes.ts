@@ -12,16 +12,21 @@ import { searchCountsOf, shownQuery } from './search-counts.ts';
 import { CityParamsSchema, SortingGuideQuerySchema, SortingGuideResultSchema } from './schemas.ts';
 
 const RANKING =
-  'Searched: the city\'s materials (waste type details) and the synonyms their description lists after « Aussi appelé : », ' +
-  'its quiz materials (answered by the question\'s waste type), and its waste types by name (answered with `material` = ' +
-  'the waste type\'s name). Both sides are folded first: case, accents, punctuation and French plurals (`piles` = « Pile », ' +
-  '`journaux` = « Journal »), and linking words (`de`, `la`, `en`…) are ignored; a name\'s parentheses may be left out ' +
-  '(`cafe` = « Café (marc) »). Ranking tiers, best first: 1. the whole name; 2. a whole synonym; 3. every query word in a ' +
-  'name or synonym, in any order (a name before a synonym, then the fewer other words); 4. every query word a typo or two ' +
-  'away from a word of it (none under 5 letters, one under 10, two from there, as for street names) or the start of one ' +
-  '(3 letters or more); 5. trigram similarity of 0.3 or more (pg_trgm\'s measure, computed in code). Ties keep the ' +
-  'materials\' order, then quiz materials, then waste types. Up to ' + MAX_RESULTS + ' results, one per (material, ' +
-  'waste type).';
+  'Searched: the city\'s materials (waste type details), the synonyms their description lists after « Aussi appelé : » ' +
+  'and the rest of their description, its quiz materials (answered by the question\'s waste type), and its waste types ' +
+  'by name (answered with `material` = the waste type\'s name). Both sides are folded first: case, accents, punctuation ' +
+  'and French plurals (`piles` = « Pile », `medicaments` = « Médicaments »), and linking words (`de`, `la`, `en`…) are ' +
+  'ignored; a name\'s parentheses may be left out (`cafe` = « Café (marc) »). A word reads as another when it is the ' +
+  'same, its start (3 letters or more) or a typo or two away (none under 5 letters, one under 10, two from there, as ' +
+  'for street names). A name\'s head is its first word, and the first after « et » / « ou » (« Lave-vaisselle »: ' +
+  '`lave`). Ranking tiers, best first: 1. the whole name; 2. a whole synonym; 3. every query word in a name or synonym, ' +
+  'its head among them, in any order (a name before a synonym, then the fewer other words); 4. the same with typos or ' +
+  'word starts; 5. every query word, but not the head (`medicaments` in « Bouteille de sirop de médicament »); 6. some ' +
+  'of several query words, the head among them or at least two (more words first); 7. guesses, answered only when ' +
+  'nothing else matched: trigram similarity of 0.3 or more (pg_trgm\'s measure, computed in code), or a single shared ' +
+  'word that is not the head (`vaisselle cassée` and « Lave-vaisselle »); 8. every query word in the description beyond ' +
+  'its synonyms. Ties keep the materials\' order, then quiz materials, then waste types. Up to ' + MAX_RESULTS + ' ' +
+  'results, one per (material, waste type).';
 
 const COUNTING =
   'Each search is counted: per day (in the city\'s time zone), city and normalised query (folded, punctuation removed, ' +

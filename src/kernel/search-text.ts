@@ -47,12 +47,18 @@ export function normalisedQuery(text: string): string {
   return words(text).join(' ').slice(0, COUNTED_QUERY_MAX_LENGTH).trim();
 }
 
-/** A name prepared once for every search: its keys for exact matching, its words, its trigrams. */
+/** A name prepared once for every search: its keys for exact matching, its words, its heads, its trigrams. */
 export interface SearchableText {
   /** `meaningfulWords` joined: of the whole text, and of the text without its parentheses (`Café (marc)` -> `cafe`). */
   keys: string[];
   /** Meaningful words of the whole text, parentheses included. */
   words: string[];
+  /**
+   * The words that say what the thing is: the first meaningful word outside parentheses, and the first after each
+   * « et » / « ou » (`Bocal ou pot en verre` -> `bocal`, `pot`). The other words qualify it: a query naming only them
+   * names something else (`vaisselle` is not what « Lave-vaisselle » is).
+   */
+  heads: string[];
   trigrams: Set<string>;
 }
 
@@ -66,6 +72,20 @@ function trigramsOf(textWords: readonly string[]): Set<string> {
   return grams;
 }
 
+/** The heads of a text (SearchableText.heads): never empty when the text has a meaningful word. */
+function headsOf(text: string): string[] {
+  const heads: string[] = [];
+  let expecting = true;
+  for (const word of words(text.replace(/\([^)]*\)?/g, ' '))) {
+    if (word === 'et' || word === 'ou') expecting = true;
+    else if (expecting && !LINKING_WORDS.has(word)) {
+      heads.push(singular(word));
+      expecting = false;
+    }
+  }
+  return heads.length > 0 ? heads : meaningfulWords(text).slice(0, 1);
+}
+
 export function searchableText(text: string): SearchableText {
   const textWords = meaningfulWords(text);
   const keys = [textWords.join(' ')];
@@ -74,18 +94,20 @@ export function searchableText(text: string): SearchableText {
     const bareKey = meaningfulWords(bare).join(' ');
     if (bareKey !== '' && bareKey !== keys[0]) keys.push(bareKey);
   }
-  return { keys, words: textWords, trigrams: trigramsOf(textWords) };
+  return { keys, words: textWords, heads: headsOf(text), trigrams: trigramsOf(textWords) };
 }
 
 /**
- * How a query matched a name, best first: the same words (`exact`), every query word among the name's (`words`),
- * every query word a typo away from, or the start of, one of the name's (`near`), or enough trigrams in common
- * (`similar`).
+ * How a query matched a name, best first: the same words (`exact`); every query word among the name's (`words`); every
+ * query word a typo away from, or the start of, one of the name's (`near`); some of several query words found so
+ * (`partial`, with how many); or only enough trigrams in common (`similar`). `head`: a query word reads as one of the
+ * name's heads, i.e. the query names what the thing is, not only what qualifies it.
  */
 export type TextMatch =
   | { kind: 'exact' }
-  | { kind: 'words'; extraWords: number }
-  | { kind: 'near'; cost: number; extraWords: number }
+  | { kind: 'words'; head: boolean; extraWords: number }
+  | { kind: 'near'; head: boolean; cost: number; extraWords: number }
+  | { kind: 'partial'; head: boolean; found: number; cost: number; extraWords: number; similarity: number }
   | { kind: 'similar'; similarity: number };
 
 /** Least trigram similarity for `similar` (pg_trgm's default threshold). */
@@ -116,28 +138,50 @@ export function searchQuery(text: string): SearchQuery {
   return { key: queryWords.join(' '), words: queryWords, trigrams: trigramsOf(queryWords) };
 }
 
+/** The cheapest reading of `typed` as one of `known`, or null when none is close enough. */
+function bestCost(typed: string, known: readonly string[]): number | null {
+  let best: number | null = null;
+  for (const word of known) {
+    const c = wordCost(typed, word);
+    if (c !== null && (best === null || c < best)) best = c;
+    if (best === 0) break;
+  }
+  return best;
+}
+
+/**
+ * What reading every query word as one of `known` costs (0 when all are among them), or null when one is not close
+ * to any: how a text other than a name (a description) is matched.
+ */
+export function wordsCost(query: SearchQuery, known: readonly string[]): number | null {
+  if (query.words.length === 0 || known.length === 0) return null;
+  let cost = 0;
+  for (const word of query.words) {
+    const c = bestCost(word, known);
+    if (c === null) return null;
+    cost += c;
+  }
+  return cost;
+}
+
 /** How `query` matches `target`, or null when it does not. */
 export function matchText(query: SearchQuery, target: SearchableText): TextMatch | null {
   if (query.words.length === 0) return null;
   if (target.keys.includes(query.key)) return { kind: 'exact' };
   const extraWords = Math.max(0, target.words.length - query.words.length);
-  if (query.words.every((word) => target.words.includes(word))) return { kind: 'words', extraWords };
+  const head = query.words.some((word) => bestCost(word, target.heads) !== null);
+  if (query.words.every((word) => target.words.includes(word))) return { kind: 'words', head, extraWords };
   let cost = 0;
+  let found = 0;
   for (const word of query.words) {
-    let best: number | null = null;
-    for (const known of target.words) {
-      const c = wordCost(word, known);
-      if (c !== null && (best === null || c < best)) best = c;
-      if (best === 0) break;
-    }
-    if (best === null) {
-      cost = -1;
-      break;
-    }
-    cost += best;
+    const c = bestCost(word, target.words);
+    if (c === null) continue;
+    found++;
+    cost += c;
   }
-  if (cost >= 0) return { kind: 'near', cost, extraWords };
+  if (found === query.words.length) return { kind: 'near', head, cost, extraWords };
   const similarity = trigramSimilarity(query.trigrams, target.trigrams);
+  if (found > 0) return { kind: 'partial', head, found, cost, extraWords: Math.max(0, target.words.length - found), similarity };
   return similarity >= SIMILARITY_THRESHOLD ? { kind: 'similar', similarity } : null;
 }
 

@@ -40,5 +40,23 @@ describe('search text', () => {
     assert.equal(kind('pil', 'Pneu'), null);
     assert.equal(kind('fr', 'Frigo'), null);
     assert.equal(kind('xylophone', 'Pile jetable'), null);
+    // Some of several words: a partial match, whether or not they name the thing's head.
+    assert.equal(kind('vaisselle cassée', 'Vaisselle'), 'partial');
+    assert.equal(kind('vaisselle cassée', 'Lave-vaisselle'), 'partial');
+  });
+
+  it('knows what a name is (its heads) apart from what qualifies it', () => {
+    assert.deepEqual(searchableText('Lave-vaisselle').heads, ['lave']);
+    assert.deepEqual(searchableText('Bocal ou pot en verre (alimentaire)').heads, ['bocal', 'pot']);
+    assert.deepEqual(searchableText('Emballages et papiers').heads, ['emballage', 'papier']);
+    assert.deepEqual(searchableText('(et bouchon) Bouteille').heads, ['bouteille']);
+    const head = (q: string, name: string) => {
+      const match = matchText(searchQuery(q), searchableText(name));
+      return match && 'head' in match ? match.head : null;
+    };
+    assert.equal(head('vaisselle cassée', 'Vaisselle'), true);
+    assert.equal(head('vaisselle cassée', 'Lave-vaisselle'), false);
+    assert.equal(head('medicament', 'Bouteille de sirop de médicament en verre'), false);
+    assert.equal(head('yaourt pot', 'Pot en plastique (yaourt, crème fraîche)'), true);
   });
 });
