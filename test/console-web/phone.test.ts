@@ -155,6 +155,11 @@ for (const kind of testDatabaseKinds()) {
       await page.getByRole('heading', { level: 1, name: 'Demandes des habitants' }).waitFor();
       await settled(page);
       assert.equal(await expanded(), 'false');
+      // The same screen chosen again: the menu folds, the focus on the content rather than lost with the hidden link.
+      await tap(menu, '« Menu »');
+      await tap(nav.getByRole('link', { name: /^Demandes/ }), 'the menu’s « Demandes » again');
+      await nav.getByRole('link', { name: /^Demandes/ }).waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'the focus on the content');
       await assertFits(page, 'the queue');
       await assertTouchTargets(page, 'the queue');
       await checkA11y(page, 'the queue on a phone');

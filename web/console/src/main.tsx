@@ -151,9 +151,15 @@ function Navigation({ user, path }: { user: User; path: string }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
+  // A new screen focuses its title (ui.tsx, Title); the same screen chosen again would leave the focus on a link the
+  // folded menu hides: it goes to the content.
+  const choose = (target: string) => {
+    setOpen(false);
+    if (open && target === path) document.getElementById('main')?.focus();
+  };
   const link = (s: ScreenEntry) => (
     <li key={s.path}>
-      <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined} onClick={() => setOpen(false)}>
+      <Link href={s.path} aria-current={isCurrent(s, path) ? 'page' : undefined} onClick={() => choose(s.path)}>
         {s.nav}
         {s.path === REQUESTS_QUEUE && <RequestBadges counts={counts} />}
       </Link>
