@@ -9,6 +9,7 @@ import type { MenuItem } from './types.ts';
 import { Title } from './ui.tsx';
 import { Calendar } from './screens/calendar.tsx';
 import { CitySearch, PlaceChoice } from './screens/communes.tsx';
+import { HomeSearch } from './screens/home-search.tsx';
 
 const Challenges = lazy(() => import('./screens/challenges.tsx').then((m) => m.Challenges));
 const Quiz = lazy(() => import('./screens/challenges.tsx').then((m) => m.Quiz));
@@ -27,7 +28,7 @@ const PersonalDataScreen = lazy(() => import('./screens/legal.tsx').then((m) => 
 
 function Home() {
   const place = chosenPlace();
-  return place ? <Calendar cityId={place.cityId} placeId={place.placeId} /> : <CitySearch />;
+  return place ? <Calendar cityId={place.cityId} placeId={place.placeId} /> : <HomeSearch />;
 }
 
 function NotFound() {

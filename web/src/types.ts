@@ -10,6 +10,8 @@ export type {
 export type Place = City['wasteCollectionPlaces'][number];
 /** A collection place found from an address or a position (GET /public/places/lookup, docs/api.md, from an address to a collection place). */
 export type PlaceCandidate = Schema<'PlaceCandidate'>;
+/** A commune found by name or postcode (GET /public/search/communes, docs/api.md, finding one's commune or address without choosing it first). */
+export type CommuneCandidate = Schema<'CommuneCandidate'>;
 /** A point with its opening state and distance (GET /public/cities/:cityId/recycling-points, docs/api.md, recycling points and open data). */
 export type RecyclingPointStatus = Schema<'RecyclingPointStatus'>;
 /** One answer of GET /public/cities/:cityId/sorting-guide?q= (docs/api.md, what citizens search). */
