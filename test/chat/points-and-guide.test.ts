@@ -97,6 +97,46 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(guide[0].material, 'Pile jetable');
     });
 
+    it('answers a point named by its words with its hours on the day asked, and says a point no name holds is unknown', async () => {
+      clock.set(MONDAY_LUNCH);
+      const h = (time: string) => time.replace(/ /g, NBSP);
+      const table: [question: string, answer: string][] = [
+        ['les horaires de la déchèterie du Vern samedi prochain', `Déchèterie du Vern, samedi 28 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('17 h 30')}.`],
+        ['la déchèterie du Spernot est ouverte demain ?', `Déchèterie du Spernot, demain, mardi 24 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('12 h')} et de ${h('14 h')} à ${h('17 h 30')}.`],
+        ['la dechetterie du vern est ouverte le 25 décembre ?', `Déchèterie du Vern, vendredi 25 décembre${NBSP}: fermé ce jour-là (jour férié${NBSP}: Noël).`],
+        ['la déchèterie du Vern ouvre dimanche ?', `Déchèterie du Vern, dimanche 29 novembre${NBSP}: fermé ce jour-là.`],
+        ['horaires de la borne textile samedi', `Borne textile – supermarché, samedi 28 novembre${NBSP}: accessible toute la journée.`],
+      ];
+      for (const [question, expected] of table) assert.equal(await ask(question), expected, question);
+      assert.match(
+        await ask('jusqu’à quelle heure est ouvert le point d’apport de la rue Anatole France ?'),
+        new RegExp(`^Oui, Point d'apport volontaire verre – Rue Anatole France : ouvert en ce moment, fermeture aujourd’hui à 22${NBSP}h\\.`),
+      );
+      const unknown = await ask('jusqu’à quelle heure est ouvert le point d’apport de la gare ?');
+      assert.match(unknown, new RegExp(`^Je ne trouve pas de point de collecte «${NBSP}gare${NBSP}» à Brest\\.`));
+      assert.match(unknown, /- Déchèterie du Vern\n/);
+      assert.doesNotMatch(unknown, /en ce moment|Horaires/);
+    });
+
+    it('never sends a dangerous object to a household bin on a near match of another object', async () => {
+      const table: [question: string, must: RegExp[], mustNot: RegExp][] = [
+        ['Et une bouteille de gaz, je la mets où ?', [/^Attention, déchet dangereux/, /magasin qui vend la même marque/, /Déchèterie du Vern/, /parler à un agent/], /Bouteille en verre|Verre\./],
+        ['une bonbonne de propane, poubelle jaune ?', [/^Attention, déchet dangereux/, /bouteille ou une cartouche de gaz/], /Emballages et papiers\./],
+        ['où jeter une fusée de détresse périmée ?', [/^Attention, déchet dangereux/, /matériel nautique/], /Ordures ménagères|Déchèteries de Brest/],
+        ['bidon de white spirit', [/^Attention, déchet dangereux/, /emballage d’origine/, /- Produit chimique/], /Emballages et papiers\./],
+        ['un extincteur, ça va où ?', [/^Attention, déchet dangereux/, /extincteur/], /Ordures ménagères\./],
+        // An entry of the object's own family is the answer.
+        ['où jeter mes piles ?', [/^« Pile jetable » : Déchèterie\./], /Attention/],
+        ['je jette mes médicaments où ?', [/^« Médicaments » : Pharmacie\./], /Attention/],
+        ['huile de vidange', [/^« Huile de vidange » : Déchèterie\./], /Attention/],
+      ];
+      for (const [question, must, mustNot] of table) {
+        const answer = await ask(question);
+        for (const pattern of must) assert.match(answer, pattern, question);
+        assert.doesNotMatch(answer, mustNot, question);
+      }
+    });
+
     it('gives the language model the same state and the same ranked search through its tools', async () => {
       const now = new Date(MONDAY_LUNCH);
       const knowledge = (await loadCityKnowledge(database.db, brestId, now))!;
