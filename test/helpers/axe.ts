@@ -40,9 +40,9 @@ export const HTMLCS_EXCLUSIONS: readonly { code: string; selector: string; reaso
   },
   {
     code: 'WCAG2AA.Principle3.Guideline3_2.3_2_2.H32.2',
-    selector: 'form[role="search"]:has(> input[type="search"]:only-of-type)',
+    selector: 'form[role="search"]:not(:has(input:not([type="search"], [type="text"]), select, textarea, input + input))',
     reason:
-      'a search form of one field that filters its results as one types: Enter submits it (HTML\'s implicit submission of a single-field form) and picks the first result; a button would add nothing a keyboard lacks',
+      'a search landmark of one text field whose results come as one types (the communes filtered, the options of an address combobox), each result a link or an option reached with the keyboard: there is nothing to submit, and a button would add nothing a keyboard lacks',
   },
 ];
 
