@@ -6,13 +6,14 @@ import { useEditor } from '../editor.tsx';
 import { TextArea, TextField } from '../form-fields.tsx';
 import type { Area, Place } from '../types.ts';
 import { AreaDrawing } from './area-drawing.tsx';
+import { FIELD_LABELS } from '../field-labels.ts';
 
 interface Form {
   name: string;
   area: string;
 }
 
-const LABELS: Record<keyof Form, string> = { name: 'Nom du secteur', area: 'Zone (GeoJSON)' };
+const LABELS: Record<keyof Form, string> = FIELD_LABELS.collectionPlace;
 
 /** What is wrong with the pasted area, in French, or null (an empty field: no area). */
 export function areaProblem(text: string): string | null {

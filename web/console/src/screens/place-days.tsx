@@ -7,6 +7,7 @@ import { Checkbox, SelectField, TextArea } from '../form-fields.tsx';
 import type { CollectionDay } from '../types.ts';
 import { Preview, type DayBody, type PlaceContext } from './place-preview.tsx';
 import { dayIn, dayToTimestamp } from './place-text.ts';
+import { FIELD_LABELS } from '../field-labels.ts';
 
 const WEEKDAYS = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'];
 
@@ -18,13 +19,7 @@ interface DayForm {
   description: string;
 }
 
-const LABELS: Record<keyof DayForm, string> = {
-  name: 'Jour',
-  wasteTypeId: 'Type de déchets',
-  biweekly: 'Une semaine sur deux',
-  startDate: 'À partir du',
-  description: 'Explication pour les habitants',
-};
+const LABELS: Record<keyof DayForm, string> = FIELD_LABELS.collectionDay;
 
 export const typeOptions = (ctx: PlaceContext) => ctx.types.map((t) => ({ value: t.id, label: t.name }));
 

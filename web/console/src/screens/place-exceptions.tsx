@@ -10,6 +10,7 @@ import type { AdminException, ExceptionKind } from '../types.ts';
 import { typeOptions } from './place-days.tsx';
 import { exceptionBody, Preview, type ExceptionBody, type PlaceContext } from './place-preview.tsx';
 import { dayIn, dayToTimestamp, frenchDate } from './place-text.ts';
+import { FIELD_LABELS } from '../field-labels.ts';
 
 /** How far a collection may be moved, in days before or after its day (the API's rule: docs/api.md, exceptions and holiday rules). */
 const MAX_MOVE_DAYS = 14;
@@ -34,15 +35,7 @@ const kindOf = (kind: ExceptionKind) => KINDS.find((k) => k.value === kind)!;
 /** The first day's label: what dateFrom is for each kind. */
 const DAY_LABELS: Record<ExceptionKind, string> = { CANCEL: 'Du', MOVE: 'Jour prévu', ADD: 'Jour de la collecte ajoutée' };
 
-const LABELS: Record<keyof ExceptionForm, string> = {
-  kind: 'Exception',
-  wasteTypeId: 'Type de déchets',
-  dateFrom: 'Jour',
-  dateTo: 'Au',
-  movedTo: 'Nouveau jour',
-  name: 'Titre',
-  description: 'Explication pour les habitants',
-};
+const LABELS: Record<keyof ExceptionForm, string> = FIELD_LABELS.exception;
 
 function addDays(day: string, n: number): string {
   const d = new Date(`${day}T12:00:00Z`);

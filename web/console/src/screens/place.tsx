@@ -5,6 +5,7 @@ import { get, getAll } from '../api.ts';
 import { CrudSection } from '../crud/crud-section.tsx';
 import type { ResourceSpec } from '../crud/spec.ts';
 import { removeRecord, useEditing } from '../editor.tsx';
+import { HistoryLink } from '../history-link.tsx';
 import type { ScreenProps } from '../screens.ts';
 import { Swatch, Table } from '../table.tsx';
 import type { AdminException, AttachedLocation, City, Place, WasteType } from '../types.ts';
@@ -83,7 +84,8 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
               {describeArea((place as Place & { area: Parameters<typeof describeArea>[0] }).area)}{' '}
               <button type="button" class="link-button" onClick={() => open('secteur')}>
                 Renommer ou changer la zone
-              </button>
+              </button>{' '}
+              <HistoryLink entity="collectionPlace" id={place.id} name={place.name} />
             </p>
             <Notices status={status} problem={problem} />
             {kind === 'jour' && <DayEditor key={edit} ctx={ctx} id={target === 'nouveau' ? null : target} onDone={done} />}
@@ -111,6 +113,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
                       <button type="button" class="link-button danger" onClick={() => void remove(`/admin/collection-days/${d.id}`, 'le jour de collecte')}>
                         Supprimer<span class="visually-hidden"> le {d.name} ({typeOf.get(d.wasteTypeId)?.name})</span>
                       </button>
+                      <HistoryLink entity="collectionDay" id={d.id} name={`${d.name} (${typeOf.get(d.wasteTypeId)?.name ?? '?'})`} />
                     </>
                   ),
                 },
@@ -144,6 +147,7 @@ export default function PlaceScreen({ params, query }: ScreenProps) {
                       <button type="button" class="link-button danger" onClick={() => void remove(`/admin/exceptions/${x.id}`, 'l’exception')}>
                         Supprimer<span class="visually-hidden"> l’exception {x.name ?? ''}</span>
                       </button>
+                      <HistoryLink entity="exception" id={x.id} name={x.name ?? exceptionText(x, city.timeZone)} />
                     </>
                   ),
                 },

@@ -12,13 +12,9 @@ import { Table } from '../table.tsx';
 import type { City, RecyclingPoint, WasteType } from '../types.ts';
 import { Breadcrumbs, Loaded, Notices, Title, useResource } from '../ui.tsx';
 import { openNowText } from './opening-hours.ts';
+import { FIELD_LABELS, RECYCLING_POINT_KINDS } from '../field-labels.ts';
 
-const KINDS = [
-  { value: '', label: 'Non précisé' },
-  { value: 'CENTRE', label: 'Déchèterie' },
-  { value: 'CONTAINER', label: 'Conteneur (point d’apport)' },
-  { value: 'SHOP', label: 'Magasin (reprise)' },
-];
+const KINDS = RECYCLING_POINT_KINDS;
 
 interface Form {
   name: string;
@@ -31,16 +27,7 @@ interface Form {
   materials: string[];
 }
 
-const LABELS: Record<keyof Form, string> = {
-  name: 'Nom',
-  kind: 'Genre',
-  address: 'Adresse',
-  latitude: 'Latitude',
-  longitude: 'Longitude',
-  openingHours: 'Horaires (texte pour les habitants)',
-  openingHoursSpec: 'Horaires (format OpenStreetMap)',
-  materials: 'Déchets acceptés',
-};
+const LABELS: Record<keyof Form, string> = FIELD_LABELS.recyclingPoint;
 
 const EMPTY: Form = { name: '', kind: '', address: '', latitude: '', longitude: '', openingHours: '', openingHoursSpec: '', materials: [] };
 

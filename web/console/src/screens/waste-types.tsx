@@ -13,6 +13,7 @@ import type { ScreenProps } from '../screens.ts';
 import { Swatch, Table } from '../table.tsx';
 import type { City, WasteType, WasteTypeDetail } from '../types.ts';
 import { Breadcrumbs, Loaded, Notices, Title, useResource } from '../ui.tsx';
+import { FIELD_LABELS } from '../field-labels.ts';
 
 /** A waste type's materials (details): what the sorting guide lists under it. */
 const detailSpec = (wasteTypeId: string): ResourceSpec<WasteTypeDetail> => ({
@@ -45,14 +46,7 @@ interface Form {
   instructions: string;
 }
 
-const LABELS: Record<keyof Form, string> = {
-  name: 'Nom',
-  color: 'Couleur',
-  colorLight: 'Couleur claire',
-  icon: 'Icône',
-  description: 'Description',
-  instructions: 'Consignes de tri',
-};
+const LABELS: Record<keyof Form, string> = FIELD_LABELS.wasteType;
 
 const EMPTY: Form = { name: '', color: '#4B5563', colorLight: '', icon: '', description: '', instructions: '' };
 
