@@ -153,7 +153,7 @@ function rankOf(match: TextMatch, synonym: boolean): { rank: Rank; kind: GuideMa
     case 'partial':
       // One word of several in common, and not the one saying what the thing is: a guess.
       if (!match.head && match.found < 2) return { rank: [GUESS_TIER, -match.similarity, by], kind: 'similar' };
-      return { rank: [5, -match.found, match.head ? 0 : 1, match.cost, by, match.extraWords, -match.similarity], kind: 'partial' };
+      return { rank: [5, -match.found, match.head ? 0 : 1, -match.similarity, match.cost, by, match.extraWords], kind: 'partial' };
     case 'similar':
       return { rank: [GUESS_TIER, -match.similarity, by], kind: 'similar' };
   }

@@ -22,7 +22,8 @@ const RANKING =
   '`lave`). Ranking tiers, best first: 1. the whole name; 2. a whole synonym; 3. every query word in a name or synonym, ' +
   'its head among them, in any order (a name before a synonym, then the fewer other words); 4. the same with typos or ' +
   'word starts; 5. every query word, but not the head (`medicaments` in « Bouteille de sirop de médicament »); 6. some ' +
-  'of several query words, the head among them or at least two (more words first); 7. guesses, answered only when ' +
+  'of several query words, the head among them (or a typed word sharing 0.35 of its trigrams) or at least two (more ' +
+  'words first, then the closer by trigrams); 7. guesses, answered only when ' +
   'nothing else matched: trigram similarity of 0.3 or more (pg_trgm\'s measure, computed in code), or a single shared ' +
   'word that is not the head (`vaisselle cassée` and « Lave-vaisselle »); 8. every query word in the description beyond ' +
   'its synonyms. Ties keep the materials\' order, then quiz materials, then waste types. Up to ' + MAX_RESULTS + ' ' +

@@ -164,12 +164,25 @@ export function wordsCost(query: SearchQuery, known: readonly string[]): number 
   return cost;
 }
 
+/**
+ * Least trigram similarity of a typed word to a head for the query to name that head (`vere`, too short for a
+ * forgiven typo, names « Verre »; `miro` « Micro-ondes »): a looser reading than wordCost's, used only to tell what a
+ * query names, never to count a word as found.
+ */
+const HEAD_SIMILARITY = 0.35;
+
+function readsAsHead(typed: string, heads: readonly string[]): boolean {
+  if (bestCost(typed, heads) !== null) return true;
+  const grams = trigramsOf([typed]);
+  return heads.some((head) => trigramSimilarity(grams, trigramsOf([head])) >= HEAD_SIMILARITY);
+}
+
 /** How `query` matches `target`, or null when it does not. */
 export function matchText(query: SearchQuery, target: SearchableText): TextMatch | null {
   if (query.words.length === 0) return null;
   if (target.keys.includes(query.key)) return { kind: 'exact' };
   const extraWords = Math.max(0, target.words.length - query.words.length);
-  const head = query.words.some((word) => bestCost(word, target.heads) !== null);
+  const head = query.words.some((word) => readsAsHead(word, target.heads));
   if (query.words.every((word) => target.words.includes(word))) return { kind: 'words', head, extraWords };
   let cost = 0;
   let found = 0;

@@ -24,7 +24,7 @@ async function fileRequest(server: ConsoleServer, cityId: string): Promise<strin
 /** The screen drawn: its title there and nothing still loading. */
 async function settled(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1 }).waitFor();
-  await page.locator('.loading').waitFor({ state: 'detached' });
+  await page.waitForFunction(() => !document.querySelector('.loading'));
 }
 
 /** Nothing wider than the phone: the layout viewport was not widened to fit the page, and the page does not scroll sideways. */

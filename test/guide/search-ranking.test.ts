@@ -37,8 +37,10 @@ const FIRST: [query: string, material: string, wasteType: string][] = [
   ['capsule de café', 'Capsules de café ou de thé', 'Emballages et papiers'],
   ['papier', 'Emballages et papiers', 'Emballages et papiers'],
   ['lave-vaisselle', 'Gros électroménager', 'Déchèterie'],
-  // No material holds both words: the one named by its head word (« Bouteille ») with the fewest other words.
-  ['bouteille de lait', 'Bouteille en plastique (et bouchon)', 'Emballages et papiers'],
+  // Typos too short to be forgiven (`vere`, `miro`) still name what the thing is, against a word found elsewhere.
+  ['bouteille en vere', 'Bouteille en verre (eau, vin)', 'Verre'],
+  ['vere a boire', 'Verre à boire', 'Ordures ménagères'],
+  ['miro-ondes', 'Micro-ondes', 'Déchèterie'],
 ];
 
 for (const kind of testDatabaseKinds()) {
