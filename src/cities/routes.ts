@@ -154,7 +154,7 @@ export default async function cityRoutes(fastify: FastifyInstance) {
           'written last or first (`12 rue jean jaures brest`, `Brest, 12 rue de Siam`), a typo aside as for the commune search ' +
           '(not after an article: `Rue de Brest` is a street), or by its postcode (`12 rue de Siam 29200`). The street is then ' +
           'matched in that commune as the lookup matches it. When the text names no commune, or nothing is found in the one it ' +
-          'names, the streets of every ACTIF commune are searched (when the service covers at most 100 communes; past that, `[]`), ' +
+          'names, the streets of every ACTIF commune are searched (when the service covers at most 100 communes and 10,000 streets; past that, `[]`), ' +
           'best tier first, then by commune. 400: `q` missing, blank or over 200 characters. Nothing found: `[]`.',
         querystring: AddressSearchQuery,
         response: { 200: Type.Array(PlaceCandidateSchema), 400: ErrorSchema },

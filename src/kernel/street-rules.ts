@@ -43,30 +43,45 @@ export function ruleLabel(rule: StreetNumberRule & { street: string }): string {
   return `${rule.street}, ${numbersLabel(rule)}`;
 }
 
+/** Rows of editDistance, grown as needed and reused: a search compares one text with thousands of names. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /**
  * Edit distance between two keys (optimal string alignment: insertions, deletions, substitutions and swaps of two
- * neighbours each count one), computed only up to `max`: any larger distance is answered `max + 1`.
+ * neighbours each count one), computed only up to `max`: any larger distance is answered `max + 1`. Only the cells
+ * within `max` of the diagonal are computed (a path leaving that band costs more than `max`), in reused rows.
  */
 export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = new Array<number>(b.length + 1);
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+  if (a === b) return 0;
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return max + 1;
+  const band = Math.min(max, Math.max(n, m));
+  const cap = band + 1;
+  if (rows[0].length < m + 1) rows = [new Int32Array(m + 1), new Int32Array(m + 1), new Int32Array(m + 1)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= m; j++) previous[j] = j <= band ? j : cap;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - band);
+    const hi = Math.min(m, i + band);
+    current[0] = i <= band ? i : cap;
+    if (lo > 1) current[lo - 1] = cap;
+    let rowMin = current[0];
+    for (let j = lo; j <= hi; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        value = Math.min(value, before[j - 2] + 1);
+      }
+      if (value > cap) value = cap;
       current[j] = value;
-      rowMin = Math.min(rowMin, value);
+      if (value < rowMin) rowMin = value;
     }
+    if (hi < m) current[hi + 1] = cap;
     if (rowMin > max) return max + 1;
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
-  return Math.min(previous[b.length], max + 1);
+  return Math.min(previous[m], max + 1);
 }
 
 /** Typos tolerated in a street's loose key: none under 5 characters, one under 10, two from there. */
