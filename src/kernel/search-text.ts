@@ -59,6 +59,8 @@ export interface SearchableText {
    * names something else (`vaisselle` is not what « Lave-vaisselle » is).
    */
   heads: string[];
+  /** Trigrams of each head, in `heads`' order. */
+  headTrigrams: Set<string>[];
   trigrams: Set<string>;
 }
 
@@ -94,7 +96,8 @@ export function searchableText(text: string): SearchableText {
     const bareKey = meaningfulWords(bare).join(' ');
     if (bareKey !== '' && bareKey !== keys[0]) keys.push(bareKey);
   }
-  return { keys, words: textWords, heads: headsOf(text), trigrams: trigramsOf(textWords) };
+  const heads = headsOf(text);
+  return { keys, words: textWords, heads, headTrigrams: heads.map((head) => trigramsOf([head])), trigrams: trigramsOf(textWords) };
 }
 
 /**
@@ -130,12 +133,19 @@ function wordCost(typed: string, known: string): number | null {
 export interface SearchQuery {
   key: string;
   words: string[];
+  /** Trigrams of each word, in `words`' order. */
+  wordTrigrams: Set<string>[];
   trigrams: Set<string>;
 }
 
 export function searchQuery(text: string): SearchQuery {
   const queryWords = meaningfulWords(text);
-  return { key: queryWords.join(' '), words: queryWords, trigrams: trigramsOf(queryWords) };
+  return {
+    key: queryWords.join(' '),
+    words: queryWords,
+    wordTrigrams: queryWords.map((word) => trigramsOf([word])),
+    trigrams: trigramsOf(queryWords),
+  };
 }
 
 /** The cheapest reading of `typed` as one of `known`, or null when none is close enough. */
@@ -171,10 +181,9 @@ export function wordsCost(query: SearchQuery, known: readonly string[]): number 
  */
 const HEAD_SIMILARITY = 0.35;
 
-function readsAsHead(typed: string, heads: readonly string[]): boolean {
-  if (bestCost(typed, heads) !== null) return true;
-  const grams = trigramsOf([typed]);
-  return heads.some((head) => trigramSimilarity(grams, trigramsOf([head])) >= HEAD_SIMILARITY);
+function readsAsHead(query: SearchQuery, i: number, target: SearchableText): boolean {
+  if (bestCost(query.words[i], target.heads) !== null) return true;
+  return target.headTrigrams.some((grams) => trigramSimilarity(query.wordTrigrams[i], grams) >= HEAD_SIMILARITY);
 }
 
 /** How `query` matches `target`, or null when it does not. */
@@ -182,7 +191,7 @@ export function matchText(query: SearchQuery, target: SearchableText): TextMatch
   if (query.words.length === 0) return null;
   if (target.keys.includes(query.key)) return { kind: 'exact' };
   const extraWords = Math.max(0, target.words.length - query.words.length);
-  const head = query.words.some((word) => readsAsHead(word, target.heads));
+  const head = query.words.some((_, i) => readsAsHead(query, i, target));
   if (query.words.every((word) => target.words.includes(word))) return { kind: 'words', head, extraWords };
   let cost = 0;
   let found = 0;
