@@ -81,6 +81,11 @@ export interface Config {
   readonly requestsIpMax: number;
   /** Days after a request is closed before what identifies its requester is erased. */
   readonly requestsRetentionDays: number;
+  /**
+   * Days after a chat conversation's last activity (its latest message or status change) before it is deleted with its
+   * messages: a public service keeps personal data no longer than needed, and a year covers any follow-up.
+   */
+  readonly chatRetentionDays: number;
   /** Worker threads answering with the built-in assistant, so that its text matching never holds the event loop. */
   readonly chatWorkers: number;
   /** Messages waiting for a free assistant worker, at most; past it a message answers 503 instead of waiting. */
@@ -356,6 +361,7 @@ export function loadConfig(env: Env = process.env): Config {
     chatIpMax: int(env, 'CHAT_IP_MAX', 60, 1, 1_000_000),
     requestsIpMax: int(env, 'REQUESTS_IP_MAX', 30, 1, 1_000_000),
     requestsRetentionDays: int(env, 'REQUESTS_RETENTION_DAYS', 365, 1, 36_500),
+    chatRetentionDays: int(env, 'CHAT_RETENTION_DAYS', 365, 1, 36_500),
     chatWorkers: int(env, 'CHAT_WORKERS', DEFAULT_CHAT_WORKERS, 1, 64),
     chatQueueMax: int(env, 'CHAT_QUEUE_MAX', 32, 0, 100_000),
     llmIpCallsPerMinute: int(env, 'LLM_IP_CALLS_PER_MINUTE', 20, 0, 1_000_000),

@@ -8,6 +8,7 @@ import { loadDemoDataIfEmpty } from './demo/load.ts';
 import { announceDemoAdmin, createDemoAdmin, demoConsoleSecret, demoSecretPath } from './demo/admin.ts';
 import { createReminderWorker, type ReminderWorker } from './reminders/worker.ts';
 import { createRequestWorker, type RequestWorker } from './requests/worker.ts';
+import { createChatRetention, type ChatRetention } from './chat/retention.ts';
 
 export interface ServeOptions {
   /** Load the demo data set into an empty database (npm start); `collecte serve` does not. */
@@ -36,6 +37,7 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let reminders: ReminderWorker | null = null;
   let requests: RequestWorker | null = null;
+  let chatRetention: ChatRetention | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -44,13 +46,15 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     const demoPassword = demoLoaded > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
-    // Plans and sends reminders, and the requests' e-mails and retention, from this process (REMINDERS_WORKER=false
-    // leaves them to other instances).
+    // Plans and sends reminders, and the requests' e-mails and retention, and runs the chat's retention, from this
+    // process (REMINDERS_WORKER=false leaves them to other instances).
     if (config.remindersWorker) {
       reminders = createReminderWorker({ db: database.db, config, log: logger });
       reminders.start();
       requests = createRequestWorker({ db: database.db, config, log: logger });
       requests.start();
+      chatRetention = createChatRetention({ db: database.db, config, log: logger });
+      chatRetention.start();
     }
     if (demoPassword) announceDemoAdmin(logger, config, demoPassword);
   } catch (err) {
@@ -77,7 +81,7 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     try {
       // The reminder worker finishes the batch it is sending (what it claimed and did not record is sent again by
       // the next worker once its lease ends); then close() stops accepting, waits for requests, runs onClose hooks.
-      await Promise.all([reminders?.stop(), requests?.stop()]);
+      await Promise.all([reminders?.stop(), requests?.stop(), chatRetention?.stop()]);
       await app!.close();
       clearInterval(sweeper);
       await database.close();

@@ -248,3 +248,36 @@ async function loadGroupKnowledge(db: Kysely<DB>, groupId: string | null, now: D
     },
   };
 }
+
+/**
+ * Retention (CHAT_RETENTION_DAYS; docs/operating.md, chat retention): deletes at most `limit` conversations whose last
+ * activity is before `before` — their creation, latest message and latest change (`updated_at`, which a message, an
+ * assignment and a status change all move), and no message of theirs at or after `before` — whatever their status:
+ * one untouched for that long is idle, an agent's included. Their messages and tickets go with them (ON DELETE
+ * CASCADE); the language-model usage keeps its token counts without them (SET NULL); the chat counts never named a
+ * conversation. One statement, so one transaction per batch. A conversation another transaction holds (an agent's
+ * reply or status change, a citizen's message being stored) is skipped rather than waited for (SKIP LOCKED, and the
+ * condition is checked again on its latest version), so several instances delete disjoint batches. Answers how many
+ * were deleted.
+ */
+export async function deleteConversationsIdleSince(db: Kysely<DB>, before: Date, limit: number): Promise<number> {
+  const deleted = await db
+    .deleteFrom('conversation')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('conversation as c')
+        .select('c.id')
+        .where('c.created_at', '<', before)
+        .where('c.updated_at', '<', before)
+        .where((w) => w.or([w('c.last_message_at', 'is', null), w('c.last_message_at', '<', before)]))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('message as m').select('m.id').whereRef('m.conversation_id', '=', 'c.id').where('m.created_at', '>=', before))),
+        )
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning('id')
+    .execute();
+  return deleted.length;
+}

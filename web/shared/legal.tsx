@@ -1,7 +1,7 @@
 // The accessibility statement (RGAA 4.1 model) and the personal-data page, the same text in the citizens' app and in
 // the agents' console (docs/accessibility.md): each app draws its own title and gives the way to reach its people
 // (`contact`). What the personal-data page says is what the code stores (src/db/types.ts, web/src/store.ts) and for
-// as long as the code keeps it (REQUESTS_RETENTION_DAYS, the reminders' and the logins' clean-ups): change both together.
+// as long as the code keeps it (REQUESTS_RETENTION_DAYS, CHAT_RETENTION_DAYS, the reminders' and the logins' clean-ups): change both together.
 import type { ComponentChildren } from 'preact';
 
 /** When the statement was written, and the checks it reports were last run on every screen listed. */
@@ -170,8 +170,9 @@ export function PersonalData({ contact }: { contact: ComponentChildren }) {
         <h3>Conversations avec l’assistant</h3>
         <p>
           Pour vous répondre et permettre à un agent de prendre le relais : l’identifiant d’appareil, la commune, le secteur
-          et les messages échangés. Aucune durée de conservation automatique ne s’applique aujourd’hui aux conversations :
-          elles restent enregistrées sans limite de durée, et vous pouvez en demander l’effacement au service. Les agents n’y voient qu’un
+          et les messages échangés. Les conversations sont supprimées, avec leurs messages, 365 jours après le dernier
+          message ou le dernier changement de leur état (leur clôture par un agent, par exemple), durée par défaut que le
+          service peut régler ; vous pouvez aussi en demander l’effacement plus tôt au service. Les agents n’y voient qu’un
           pseudonyme de votre appareil. Les questions restées sans réponse sont comptées par jour et par commune, sans
           rien qui vous identifie, pour améliorer l’assistant.
         </p>
