@@ -2494,7 +2494,7 @@ export interface paths {
         };
         /**
          * What citizens search in the sorting guide, per day
-         * @description Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last 30 days, today in Europe/Paris included): the most searched queries of the group's cities with their counts (`topQueries`, up to 20), and the searches that found nothing (`notFound`, up to 20). A query is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is another). Counts are per day of each city's time zone and hold nothing that identifies a citizen. `chatTopics`: what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », « Points de collecte et horaires »…), up to 20; `unanswered`: the questions it answered « je ne sais pas » (not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no conversation, device or time of day kept. `requests`: residents' requests per day and type, `{day, typeCode, typeName, created, closed, medianHoursToClose}` (the median, in hours, of the time the requests closed that day took), for the days and types with any. `cityGroupId` names one group (one outside the agent's groups answers 404, like an unknown one); without it, every group of the agent (a super admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.
+         * @description Needs CITIES. For every day from `from` through `to` (`YYYY-MM-DD`, inclusive, up to 366 days; default the last 30 days, today in Europe/Paris included): the most searched queries of the group's cities with their counts (`topQueries`, up to 20), and the searches that found nothing (`notFound`, up to 20). A query is counted as the search stored it: folded, punctuation removed (`Piles` and `piles` are one query; `pile` is another); `queryLabels` says how each reads as typed (« capsule de café »). Counts are per day of each city's time zone and hold nothing that identifies a citizen. `chatTopics`: what the chat assistant was asked, by topic (the kind of question: « Jours de collecte », « Tri des déchets », « Points de collecte et horaires »…), up to 20; `unanswered`: the questions it answered « je ne sais pas » (not in the data, an unknown object, out of its subject), as their folded words (up to 100 characters), with no conversation, device or time of day kept. `requests`: residents' requests per day and type, `{day, typeCode, typeName, created, closed, medianHoursToClose}` (the median, in hours, of the time the requests closed that day took), for the days and types with any. `cityGroupId` names one group (one outside the agent's groups answers 404, like an unknown one); without it, every group of the agent (a super admin: every city). A date that is not a real `YYYY-MM-DD`, or `to` before `from`: 400.
          */
         get: operations["getAdminAnalytics"];
         put?: never;
@@ -17870,6 +17870,10 @@ export interface operations {
                                 count: number;
                             }[];
                         }[];
+                        /** @description How the listed queries read as citizens typed them, to show instead of the folded `query`: lower case, accents and apostrophes kept (`{"capsule de cafe": "capsule de café"}`), from the latest search of its most counted day. A query missing here reads as it is (already without accents, or counted before labels were kept). */
+                        queryLabels: {
+                            [key: string]: string;
+                        };
                         /** @description Residents' requests per day and type, the days and types with any created or closed, by day then type code */
                         requests: {
                             /** @description `YYYY-MM-DD`, each city's own calendar day */
