@@ -118,6 +118,34 @@ for (const kind of testDatabaseKinds()) {
       assert.doesNotMatch(unknown, /en ce moment|Horaires/);
     });
 
+    it('answers a follow-up that is only a day with the point just asked about’s hours on that day', async () => {
+      clock.set(MONDAY_LUNCH);
+      const h = (time: string) => time.replace(/ /g, NBSP);
+      // Its own client address: the chat's per-address limit is the other tests'.
+      const remoteAddress = '198.51.100.24';
+      const created = await app.inject({ method: 'POST', url: '/public/chat/conversations', remoteAddress, payload: { deviceId: `device-points-${process.pid}-${++device}`, cityId: brestId } });
+      assert.equal(created.statusCode, 201, created.body);
+      const say = async (content: string) => {
+        const res = await app.inject({ method: 'POST', url: `/public/chat/conversations/${created.json().id}/messages`, remoteAddress, payload: { content } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().content as string;
+      };
+      assert.equal(await say('les horaires de la déchèterie du Vern samedi prochain'), `Déchèterie du Vern, samedi 28 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('17 h 30')}.`);
+      const conversation: [question: string, answer: string][] = [
+        ['et demain ?', `Déchèterie du Vern, demain, mardi 24 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('12 h')} et de ${h('14 h')} à ${h('17 h 30')}.`],
+        ['et le 25 décembre ?', `Déchèterie du Vern, vendredi 25 décembre${NBSP}: fermé ce jour-là (jour férié${NBSP}: Noël).`],
+        ['et dimanche ?', `Déchèterie du Vern, dimanche 29 novembre${NBSP}: fermé ce jour-là.`],
+        ['et samedi prochain ?', `Déchèterie du Vern, samedi 28 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('17 h 30')}.`],
+      ];
+      for (const [question, expected] of conversation) assert.equal(await say(question), expected, question);
+      // After the state now, a day names the day too; the Spernot is never the Vern.
+      const other = await app.inject({ method: 'POST', url: '/public/chat/conversations', remoteAddress, payload: { deviceId: `device-points-${process.pid}-${++device}`, cityId: brestId } });
+      const otherSay = async (content: string) =>
+        (await app.inject({ method: 'POST', url: `/public/chat/conversations/${other.json().id}/messages`, remoteAddress, payload: { content } })).json().content as string;
+      assert.match(await otherSay('la déchèterie du Spernot est ouverte ?'), /^Non, Déchèterie du Spernot : fermé en ce moment/);
+      assert.equal(await otherSay('et demain ?'), `Déchèterie du Spernot, demain, mardi 24 novembre${NBSP}: ouvert de ${h('9 h')} à ${h('12 h')} et de ${h('14 h')} à ${h('17 h 30')}.`);
+    });
+
     it('never sends a dangerous object to a household bin on a near match of another object', async () => {
       const table: [question: string, must: RegExp[], mustNot: RegExp][] = [
         ['Et une bouteille de gaz, je la mets où ?', [/^Attention, déchet dangereux/, /magasin qui vend la même marque/, /Déchèterie du Vern/, /parler à un agent/], /Bouteille en verre|Verre\./],

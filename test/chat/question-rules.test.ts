@@ -46,6 +46,16 @@ const TABLES: RuleTable[] = [
     rows: [['et le samedi ?', 'points'], ['et dimanche ?', 'points'], ['le lundi aussi ?', 'points']],
   },
   {
+    rule: pointFollowUp,
+    before: ['la déchèterie du Spernot est ouverte ?'],
+    rows: [['et demain ?', 'pointHours'], ['et samedi prochain ?', 'pointHours'], ['et le 24 décembre ?', 'pointHours']],
+  },
+  {
+    rule: pointFollowUp,
+    before: ['les horaires de la déchèterie du Spernot samedi prochain'],
+    rows: [['et demain ?', 'pointHours'], ['et samedi prochain ?', 'pointHours'], ['et le 24 décembre ?', 'pointHours'], ['et dimanche ?', 'pointHours'], ['et le samedi ?', 'points']],
+  },
+  {
     rule: placeGiven,
     before: ['quand passe la poubelle jaune ?'],
     rows: [['Bourg', 'placeGiven'], ['2', 'placeGiven'], ['j’habite au 12 rue de Siam', 'placeGiven'], ['bonjour, j’habite à Kerlann', 'placeGiven']],

@@ -1,6 +1,9 @@
 import type { Question, QuestionKind } from './model.ts';
 import type { Reading, Rule } from './reading.ts';
 import { reportedType } from '../reports.ts';
+import { pointDayAsked } from '../point-hours.ts';
+import { normalizeText } from '../text-match.ts';
+import { FRENCH_WEEKDAYS } from '../../kernel/dates.ts';
 
 /**
  * The second phase: a message that asks no question of its own (`ownQuestion`, `asksNothing`). It continues the
@@ -10,14 +13,32 @@ import { reportedType } from '../reports.ts';
  * place given.
  */
 
-const POINT_KINDS: QuestionKind[] = ['openNow', 'points', 'pointMaterials'];
+const POINT_KINDS: QuestionKind[] = ['openNow', 'points', 'pointMaterials', 'pointHours'];
 
-/** « et le samedi ? » after a question about a point: its hours again. */
+/** Words that, beside a day's, ask nothing more: « et », « alors », « pour », « le », « ce »… */
+const ONLY_A_DAY = new Set(['et', 'alors', 'pour', 'puis', 'aussi', 'sinon', 'ensuite', 'le', 'la', 'l', 'les', 'ce', 'cette', 'a', 'au', 'prochain', 'prochaine', ...FRENCH_WEEKDAYS]);
+
+/** « et demain ? », « et samedi prochain ? », « et le 24 décembre ? »: a day and nothing else. */
+function onlyADay(r: Reading): boolean {
+  const rest = normalizeText(r.rawDay ? r.text.replace(r.rawDay.words, ' ') : r.text);
+  const words = rest === '' ? [] : rest.split(' ');
+  return (r.rawDay !== null || r.intents.weekday) && words.every((w) => ONLY_A_DAY.has(w));
+}
+
+/**
+ * « et samedi prochain ? », « et demain ? », « et le 24 décembre ? » after a question about a point: its hours on that
+ * day (pointDayAsked). After its hours on a day, a weekday alone (« et dimanche ? ») is the next one too; after another
+ * point question it may ask the habit, and « et le samedi ? » always does: the point's hours again, as written.
+ */
 export function pointFollowUp(r: Reading): Question | null {
   const last = r.state.last;
-  return !r.ownQuestion && last && POINT_KINDS.includes(last.kind) && last.pointIds.length > 0 && r.intents.weekday
-    ? { kind: 'points', pointIds: last.pointIds }
-    : null;
+  if (!last || !POINT_KINDS.includes(last.kind) || last.pointIds.length === 0) return null;
+  const onlyDay = onlyADay(r);
+  if (r.ownQuestion && !onlyDay) return null;
+  const dated = onlyDay && (last.kind === 'pointHours' || r.rawDay !== null || /\bprochaine?\b/.test(normalizeText(r.text)));
+  const day = dated ? pointDayAsked(r.text, r.today) : null;
+  if (day !== null) return { kind: 'pointHours', pointIds: last.pointIds, day };
+  return !r.ownQuestion && r.intents.weekday ? { kind: 'points', pointIds: last.pointIds } : null;
 }
 
 /** A message that only gives a place (or an address): noted, and the question that waited for it answered. */
