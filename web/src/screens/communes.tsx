@@ -1,19 +1,32 @@
 // Choosing a commune (search as you type, accents ignored) and, where there are several, a collection place.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { get } from '../api.ts';
+import { get, getLive } from '../api.ts';
 import { Link, navigate } from '../../shared/router.tsx';
 import { chooseCity, write } from '../store.ts';
 import { fold } from '../text.ts';
-import type { City, CityGroup } from '../types.ts';
+import type { City, CityGroup, CommuneCandidate } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
 import { FindMyPlace } from './address.tsx';
 import { CityNotices } from '../notices.tsx';
+
+const NBSP = '\u00a0';
 
 interface CityEntry {
   id: string;
   name: string;
   group: string;
   key: string;
+}
+
+/** Typing pauses this long before the server is asked for communes spelled otherwise. */
+const SUGGEST_DEBOUNCE_MS = 250;
+/** The least text worth asking the server's typo-tolerant search about. */
+const SUGGEST_MIN_CHARS = 3;
+
+/** The server's answer for a text: communes it may have meant (typo, postcode), empty when it failed or found none. */
+interface Suggestions {
+  query: string;
+  communes: CityEntry[];
 }
 
 /** Every active commune with its group, from the small city-groups listing (not the full cities). */
@@ -41,13 +54,44 @@ export function CitySearch() {
       .slice(0, 12);
   }, [query, index.data]);
 
+  // Nothing found on the device: ask the server's search, which tolerates typos and knows postcodes
+  // (GET /public/search/communes). Debounced; a new keystroke cancels the pending timer and aborts the request in flight.
+  const asked = query.trim();
+  const suggest = !!index.data && results.length === 0 && asked.length >= SUGGEST_MIN_CHARS;
+  const [suggestions, setSuggestions] = useState<Suggestions>({ query: '', communes: [] });
+  useEffect(() => {
+    if (!suggest) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      getLive<CommuneCandidate[]>(`/public/search/communes?q=${encodeURIComponent(asked)}`, controller.signal).then(
+        (found) => {
+          const communes = found.map((c) => ({ id: c.cityId, name: c.cityName, group: c.cityGroupName ?? '', key: fold(c.cityName) }));
+          setSuggestions({ query: asked, communes });
+        },
+        () => {
+          // Offline or failed: the « aucune commune » message stays (an abort is a newer text's business).
+          if (!controller.signal.aborted) setSuggestions({ query: asked, communes: [] });
+        },
+      );
+    }, SUGGEST_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [suggest, asked]);
+  const answered = suggest && suggestions.query === asked;
+  const offered = answered ? suggestions.communes : [];
+  // Until the server answers, say nothing rather than « aucune commune » then its suggestions.
+  const nothing = !!query && !!index.data && results.length === 0 && (!suggest || (answered && offered.length === 0));
+
   return (
     <section>
       <Title text="Choisir ma commune">Quand passe la collecte chez moi ?</Title>
       <p class="lead">Tapez le nom de votre commune pour voir vos prochains jours de collecte.</p>
       <form role="search" onSubmit={(e) => {
         e.preventDefault();
-        if (results[0]) pick(results[0]);
+        const first = results[0] ?? offered[0];
+        if (first) pick(first);
       }}>
         <label for="city-query">Votre commune</label>
         <input
@@ -64,9 +108,15 @@ export function CitySearch() {
       {index.loading && <Loading what="des communes" />}
       {index.error != null && <Problem error={index.error} retry={index.reload} />}
       <p id="city-count" class="visually-hidden" aria-live="polite">
-        {query && index.data ? `${results.length} commune${results.length > 1 ? 's' : ''} trouvée${results.length > 1 ? 's' : ''}` : ''}
+        {query && index.data
+          ? offered.length > 0
+            ? `Aucune commune trouvée, ${offered.length} proposée${offered.length > 1 ? 's' : ''}`
+            : results.length > 0 || nothing
+              ? `${results.length} commune${results.length > 1 ? 's' : ''} trouvée${results.length > 1 ? 's' : ''}`
+              : ''
+          : ''}
       </p>
-      {query && index.data && results.length === 0 && (
+      {nothing && (
         <p class="card">Aucune commune ne correspond à « {query} ». Vérifiez l'orthographe, ou votre commune n'est peut-être pas encore desservie.</p>
       )}
       {results.length > 0 && (
@@ -79,6 +129,20 @@ export function CitySearch() {
             </li>
           ))}
         </ul>
+      )}
+      {offered.length > 0 && (
+        <>
+          <p id="city-suggestions">Vouliez-vous dire{NBSP}:</p>
+          <ul class="choices" aria-labelledby="city-suggestions">
+            {offered.map((c) => (
+              <li key={c.id}>
+                <Link href={`/communes/${c.id}`} onClick={() => chooseCity(c.id)}>
+                  <strong>{c.name}</strong> {c.group && <span class="muted">{c.group}</span>}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
