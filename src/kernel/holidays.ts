@@ -1,12 +1,11 @@
-import Holidays from 'date-holidays';
-import { dayNumberFromParts, dayNumberToUtcDate, type DayNumber } from './dates.ts';
+import { MS_PER_DAY, dayNumberToUtcDate, type DayNumber } from './dates.ts';
 
 /**
- * French legal public holidays (Code du travail, article L3133-1), from the maintained `date-holidays`
- * library (its data ships with the package; nothing is downloaded at run time), for the two calendars a city may
- * follow: `FR`, the eleven national holidays, and `FR-ALSACE-MOSELLE` (Bas-Rhin, Haut-Rhin, Moselle: article
- * L3134-13), which adds Good Friday and 26 December. The library's French names differ from the usual short ones, so
- * each holiday is named here by its rule, with the stable key holiday rules use.
+ * French legal public holidays (Code du travail, article L3133-1), for the two calendars a city may follow: `FR`, the
+ * eleven national holidays, and `FR-ALSACE-MOSELLE` (Bas-Rhin, Haut-Rhin, Moselle: article L3134-13), which adds Good
+ * Friday and 26 December. The dates are computed here, fixed ones and Easter's movable ones by the Gregorian computus;
+ * the tests check them against the `date-holidays` library for every year from 1900 to 2200. Each holiday has its
+ * usual short French name and the stable key holiday rules use.
  */
 
 export const HOLIDAY_CALENDARS = ['FR', 'FR-ALSACE-MOSELLE'] as const;
@@ -24,7 +23,10 @@ export interface HolidayDefinition {
 const BOTH: readonly HolidayCalendar[] = HOLIDAY_CALENDARS;
 const ALSACE_MOSELLE: readonly HolidayCalendar[] = ['FR-ALSACE-MOSELLE'];
 
-/** Every holiday a rule may name, by the library's rule, in the order of the year. */
+/**
+ * Every holiday a rule may name, in the order of the year, by its date: a fixed `MM-DD`, or `easter N`, N days after
+ * Easter Sunday (the rules' notation in `date-holidays`, which the tests compare against).
+ */
 const BY_RULE: Record<string, HolidayDefinition> = {
   '01-01': { key: 'jour-de-l-an', name: 'Jour de l\'an', calendars: BOTH },
   'easter -2': { key: 'vendredi-saint', name: 'Vendredi saint', calendars: ALSACE_MOSELLE },
@@ -50,21 +52,44 @@ export interface Holiday {
   name: string;
 }
 
-// Moselle's department gives the library Alsace-Moselle's calendar (the same two extra days as Bas-Rhin, Haut-Rhin).
-const library = new Holidays('FR', '57', { types: ['public'] });
+/** A date's day number, for any year (`Date.UTC` would read years 0 to 99 as 1900 to 1999). */
+function dayOf(year: number, month: number, day: number): DayNumber {
+  return new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY;
+}
+
+/** Euclidean remainder, so the computus also holds for years before 0. */
+const mod = (n: number, d: number): number => ((n % d) + d) % d;
+
+/** Easter Sunday of a Gregorian year: the anonymous Gregorian algorithm (Meeus, Jones, Butcher). */
+function easterSunday(year: number): DayNumber {
+  const a = mod(year, 19);
+  const b = Math.floor(year / 100);
+  const c = mod(year, 100);
+  const h = mod(19 * a + b - Math.floor(b / 4) - Math.floor((b - Math.floor((b + 8) / 25) + 1) / 3) + 15, 30);
+  const l = mod(32 + 2 * mod(b, 4) + 2 * Math.floor(c / 4) - h - mod(c, 4), 7);
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const monthDay = h + l - 7 * m + 114;
+  return dayOf(year, Math.floor(monthDay / 31), mod(monthDay, 31) + 1);
+}
+
 const byYear = new Map<number, Map<DayNumber, HolidayDefinition>>();
 
+/**
+ * A year's holidays by day, in date order. Ascension may fall on 1 or 8 May: the day is then named Ascension, as
+ * `date-holidays` named it (of two holidays on one day, it kept the Easter rule).
+ */
 function holidaysOfYear(year: number): Map<DayNumber, HolidayDefinition> {
   let holidays = byYear.get(year);
   if (!holidays) {
-    holidays = new Map();
-    for (const holiday of library.getHolidays(year)) {
-      const definition = BY_RULE[holiday.rule];
-      if (holiday.type !== 'public' || !definition) continue;
-      // `date` is the holiday's own calendar date ("2026-12-25 00:00:00"), independent of any time zone.
-      const [y, m, d] = holiday.date.slice(0, 10).split('-').map(Number);
-      holidays.set(dayNumberFromParts(y, m, d), definition);
-    }
+    const easter = easterSunday(year);
+    const dated = Object.entries(BY_RULE).map(([rule, definition]) => {
+      const movable = rule.startsWith('easter ');
+      const day = movable ? easter + Number(rule.slice('easter '.length)) : dayOf(year, Number(rule.slice(0, 2)), Number(rule.slice(3)));
+      return { day, movable, definition };
+    });
+    // On a shared day the Easter holiday comes last, so it is the one the map keeps.
+    dated.sort((x, y) => x.day - y.day || Number(x.movable) - Number(y.movable));
+    holidays = new Map(dated.map((h) => [h.day, h.definition]));
     byYear.set(year, holidays);
   }
   return holidays;
