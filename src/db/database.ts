@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { readInitdbImage } from './pglite-image.ts';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from '../config.ts';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.ts';
@@ -31,6 +33,8 @@ export interface DatabaseOptions {
   timeouts?: Partial<PostgresTimeouts>;
   /** Told of each connection fault (a terminated backend, a lost socket), once per fault. */
   onConnectionError?: (err: Error) => void;
+  /** The embedded database's shared buffers, in MiB (DEFAULT_PGLITE_SHARED_BUFFERS_MB in config.ts). */
+  pgliteSharedBuffersMb?: number;
 }
 
 /**
@@ -63,7 +67,7 @@ export class DatabaseLockedError extends Error {}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.pgliteSharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB);
 }
 
 /** How long close() waits for clients still checked out (a request stuck on a dead server) before giving up on them. */
@@ -146,20 +150,21 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, sharedBuffersMb: number): Promise<Database> {
+  const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] };
   let releaseLock = () => {};
   let pglite: PGlite;
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireLock(path.join(dataDir, 'collecte.lock'));
     try {
-      pglite = await PGlite.create(path.join(dataDir, 'pgdata'));
+      pglite = await createPglite(path.join(dataDir, 'pgdata'), options);
     } catch (err) {
       releaseLock();
       throw err;
     }
   } else {
-    pglite = await PGlite.create();
+    pglite = await createPglite(null, options);
   }
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   let closed = false;
@@ -177,6 +182,23 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       }
     },
   };
+}
+
+/**
+ * PGlite on a data directory (null: in memory). A new one starts from the shipped initdb image (pglite-image.ts);
+ * an image this PGlite cannot start is set aside, and initdb makes the directory as PGlite does by itself.
+ */
+export async function createPglite(pgdata: string | null, options: PGliteOptions, initdbImage: () => Blob | null = readInitdbImage): Promise<PGlite> {
+  const fresh = pgdata === null || !fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+  const image = fresh ? initdbImage() : null;
+  if (!image) return pgdata === null ? PGlite.create(options) : PGlite.create(pgdata, options);
+  try {
+    return pgdata === null ? await PGlite.create({ ...options, loadDataDir: image }) : await PGlite.create(pgdata, { ...options, loadDataDir: image });
+  } catch (err) {
+    process.emitWarning(`The embedded database's initdb image did not start (${(err as Error).message}): running initdb. Remake it with npm run pglite:image.`);
+    if (pgdata !== null) fs.rmSync(pgdata, { recursive: true, force: true });
+    return pgdata === null ? PGlite.create(options) : PGlite.create(pgdata, options);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ export function databaseOptions(config: Config, overrides: Partial<DatabaseOptio
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     timeouts: {
       connectMs: config.databaseConnectTimeoutMs,
       statementMs: config.databaseStatementTimeoutMs,
