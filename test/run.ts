@@ -128,7 +128,10 @@ interface Outcome {
 
 async function runFiles(files: string[]): Promise<Outcome> {
   const outcome: Outcome = { failed: new Set(), failedTests: new Set(), stderr: new Map(), durations: new Map() };
-  const stream = run({ files, concurrency });
+  // PGlite's PostgreSQL is 9 MiB of WebAssembly, and V8 recompiled its hot functions with its optimizing compiler in
+  // every test process: a quarter more CPU for each database a test starts, and some 500 MiB more memory. `npm start`
+  // runs with the same flag (docs/operating.md, Memory).
+  const stream = run({ files, concurrency, execArgv: ['--liftoff-only'] });
   const watch = new Transform({
     objectMode: true,
     transform(

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../bench/processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -10,11 +11,11 @@ export interface Child {
 }
 
 /**
- * Starts `collecte serve` (no demo data) as a real process on the embedded database in `dataDir`, with plain `node`
- * as production runs it (none of the test runner's loader flags).
+ * Starts `collecte serve` (no demo data) as a real process on the embedded database in `dataDir`, with `node` and the
+ * V8 flags of `npm start` as production runs it (none of the test runner's loader flags).
  */
 export function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/cli.ts', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
