@@ -23,6 +23,17 @@ export interface Child {
 }
 
 /** Runs a TypeScript entry point with this Node (type stripping), as production does. */
+/**
+ * The V8 flags `npm start` runs the server with (package.json), so that what the bench measures is what operators
+ * run: they bound its memory (docs/operating.md, Memory) and may cost speed.
+ */
+export const SERVER_NODE_FLAGS: string[] = (() => {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = /\bnode((?:\s+--\S+)*)\s+src\/server\.ts\b/.exec(start);
+  if (!flags) throw new Error(`package.json's start script does not run node … src/server.ts: ${start}`);
+  return flags[1].split(/\s+/).filter((flag) => flag !== '');
+})();
+
 export function startNode(args: string[], env: Record<string, string>, input?: string): Child {
   const stdin = input === undefined ? 'ignore' : 'pipe';
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });

@@ -4,6 +4,8 @@
  * Reads: for each route, the service (production mode, logs at warn, rate limiter on with a limit that does not
  * trigger, demo data) and a minimal Fastify process answering the same bytes from memory are measured with
  * autocannon, alternating ours/limit/ours/limit with the same connections, pipelining and duration, after a warm-up.
+ * Each pair is a turn (`--turns N`, default 2); a row's ratio is its worst turn's, so that a service fast one turn
+ * and slow the next does not pass on its mean. The server runs with the V8 flags of `npm start`.
  * Writes: POST /public/challenges/complete against the same upsert run directly through the same driver at the
  * same concurrency; admin PATCHes of a waste type and of an exception against the statements they cannot do without
  * (lock, update, audit entry, data version) sent raw, and how soon the public city shows such a change, on the
@@ -64,7 +66,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { ROOT, freePort, runNode, startNode, waitFor, rssMiB, type Child } from './processes.ts';
+import { ROOT, SERVER_NODE_FLAGS, freePort, runNode, startNode, waitFor, rssMiB, type Child } from './processes.ts';
 import { measureRawUpserts } from './raw-upsert.ts';
 import { BENCH_ADMIN, adminToken, measureRawAdminWrites, timeToVisible, type RawAdminWrite } from './admin-writes.ts';
 import { CHUNK_CITIES as CHUNK, STREET_RULES_PER_CITY, generateScaleBundles } from './scale.ts';
@@ -108,6 +110,7 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     scale: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    turns: { type: 'string', default: '2' },
     'no-fail': { type: 'boolean', default: false },
   },
 });
@@ -115,7 +118,12 @@ const DURATION = Number(opts.duration);
 const WARMUP = Number(opts.warmup);
 const CONNECTIONS = Number(opts.connections);
 const PIPELINING = Number(opts.pipelining);
-const READ_TARGET = 0.75;
+/** Cached reads: the worst turn's ratio (ours against the limit, taken one after the other) at least this. */
+const READ_TARGET = 0.9;
+/** A city's read one second after an admin write, against the same read before it. */
+const READ_AFTER_WRITE_TARGET = 0.75;
+/** Turns of ours-then-limit per cached read; each turn's ratio must meet READ_TARGET, not only their mean. */
+const TURNS = Number(opts.turns);
 const WRITE_TARGET = 0.6;
 /** An admin PATCH at least half the rate of its statements sent raw. */
 const ADMIN_WRITE_TARGET = 0.5;
@@ -162,6 +170,8 @@ interface Row {
   target: number;
   /** A latency target too: ours' p99 under this many ms. */
   p99Max?: number;
+  /** Each turn's ratio, when the row took several (its ratio is then the worst). */
+  turns?: number[];
 }
 
 /** Samples a process's RSS every 100 ms; `peak()` answers the largest seen since the last `reset()`. */
@@ -275,7 +285,7 @@ async function main() {
   const UNCACHED = { RESPONSE_CACHE: 'false' };
   const startService = async (extraEnv: Record<string, string> = {}) => {
     const port = await freePort();
-    const child = startNode(['src/cli.ts', 'serve'], { ...env, ...extraEnv, PORT: String(port) });
+    const child = startNode([...SERVER_NODE_FLAGS, 'src/cli.ts', 'serve'], { ...env, ...extraEnv, PORT: String(port) });
     children.push(child);
     const readyMs = await waitFor(`http://127.0.0.1:${port}/ready`, child);
     return { port, child, readyMs };
@@ -373,12 +383,13 @@ async function main() {
         await cannon(limitUrl, headers, WARMUP);
         const o: Figures[] = [];
         const l: Figures[] = [];
-        for (let i = 0; i < 2; i++) {
+        for (let i = 0; i < TURNS; i++) {
           o.push(await cannon(oursUrl, headers, DURATION));
           l.push(await cannon(limitUrl, headers, DURATION));
         }
-        const row = { route, encoding, ours: mean(o), limit: mean(l), ratio: 0, target: READ_TARGET };
-        row.ratio = row.ours.rps / row.limit.rps;
+        // An unsteady service (fast one turn, slow the next) must not pass on its mean: the worst turn counts.
+        const turns = o.map((x, i) => x.rps / l[i].rps);
+        const row = { route, encoding, ours: mean(o), limit: mean(l), ratio: Math.min(...turns), target: READ_TARGET, turns };
         rows.push(row);
         printRow(row);
       }
@@ -554,7 +565,7 @@ async function main() {
         rows.push(row);
         printRow(row);
       }
-      const readRow = { route: 'GET /public/cities/:id 1 s after an admin write vs before', encoding: 'identity', ours: mean(after), limit: mean(before), ratio: 0, target: READ_TARGET };
+      const readRow = { route: 'GET /public/cities/:id 1 s after an admin write vs before', encoding: 'identity', ours: mean(after), limit: mean(before), ratio: 0, target: READ_AFTER_WRITE_TARGET };
       readRow.ratio = readRow.ours.rps / readRow.limit.rps;
       rows.push(readRow);
       printRow(readRow);
@@ -944,7 +955,7 @@ function printRow(row: Row) {
   }
   const f = (x: Figures) => `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}`;
   console.log(
-    `| ${row.route} | ${row.encoding} | ${Math.round(row.ours.rps)} | ${Math.round(row.limit.rps)} | ${row.ratio.toFixed(2)} | ${row.target || '-'}${row.p99Max ? `, p99 < ${row.p99Max}` : ''} | ${f(row.ours)} | ${f(row.limit)} |`,
+    `| ${row.route} | ${row.encoding} | ${Math.round(row.ours.rps)} | ${Math.round(row.limit.rps)} | ${row.ratio.toFixed(2)}${row.turns ? ` (${row.turns.map((t) => t.toFixed(2)).join(', ')})` : ''} | ${row.target || '-'}${row.p99Max ? `, p99 < ${row.p99Max}` : ''} | ${f(row.ours)} | ${f(row.limit)} |`,
   );
 }
 
