@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /**
  * E-mail for every area that writes to residents (reminders, requests): the SMTP sender, what a message holds, and the
@@ -45,6 +45,13 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * nodemailer, loaded at the first e-mail rather than at start: its modules weigh about 5 MiB of heap, held for
+ * nothing by an instance that sends no e-mail (none configured, or none due yet).
+ */
+let nodemailer: Promise<typeof import('nodemailer')> | undefined;
+const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+
 /** The SMTP sender, or null when e-mail is not configured (SMTP_URL and MAIL_FROM). */
 export function createMailer(config: { smtpUrl: string | null; mailFrom: string | null }): Mailer | null {
   if (!config.smtpUrl || !config.mailFrom) return null;
@@ -52,11 +59,13 @@ export function createMailer(config: { smtpUrl: string | null; mailFrom: string 
   for (const [name, value] of [['connectionTimeout', SMTP_TIMEOUT_MS], ['greetingTimeout', SMTP_TIMEOUT_MS], ['socketTimeout', SMTP_TIMEOUT_MS]] as const) {
     if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
   }
-  const transport = nodemailer.createTransport(url.toString());
+  // Made at the first message; every later one, concurrent or not, goes through the same transport.
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () => (transport ??= loadNodemailer().then(({ default: mail }) => mail.createTransport(url.toString())));
   const from = config.mailFrom;
   return {
     async send(mail) {
-      await transport.sendMail({
+      await (await transportOf()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
@@ -70,7 +79,10 @@ export function createMailer(config: { smtpUrl: string | null; mailFrom: string 
         },
       });
     },
-    close: () => transport.close(),
+    close() {
+      // A transport that failed to be made has nothing to close (the send that asked for it said why).
+      void transport?.then((made) => made.close(), () => {});
+    },
   };
 }
 
