@@ -1,5 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import webPush from 'web-push';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { loadLinkKey, sharedSetting } from '../domain/signed-links.ts';
@@ -12,6 +12,18 @@ export interface ReminderKeys {
 }
 
 /**
+ * A new VAPID pair in web-push's form (`generateVAPIDKeys`), made by Node's own crypto so that an instance that has
+ * yet to send a push does not load web-push: the P-256 public point uncompressed (0x04, x, y: 65 bytes) and the
+ * private scalar (32 bytes), base64url. A JWK's coordinates and scalar always have their full length, leading zeros
+ * included.
+ */
+export function newVapidKeys(): { publicKey: string; privateKey: string } {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+  return { publicKey: point.toString('base64url'), privateKey: jwk.d! };
+}
+
+/**
  * The VAPID pair from the configuration, else the one kept in the database (generated at the first need), and the
  * link-signing key. The subject defaults to the public origin (push services want a way to reach the sender).
  */
@@ -20,7 +32,7 @@ export async function loadReminderKeys(db: Kysely<DB>, config: Config): Promise<
   if (config.vapidPublicKey && config.vapidPrivateKey) {
     vapid = { publicKey: config.vapidPublicKey, privateKey: config.vapidPrivateKey };
   } else {
-    vapid = JSON.parse(await sharedSetting(db, 'vapid', () => JSON.stringify(webPush.generateVAPIDKeys()))) as typeof vapid;
+    vapid = JSON.parse(await sharedSetting(db, 'vapid', () => JSON.stringify(newVapidKeys()))) as typeof vapid;
   }
   const linkKey = await loadLinkKey(db);
   const subject = config.vapidSubject ?? (config.publicBaseUrl?.startsWith('https:') ? config.publicBaseUrl : 'mailto:rappels@collecte.invalid');

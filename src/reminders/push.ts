@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import webPush from 'web-push';
+import type WebPush from 'web-push';
 import { guardedLookup, isAllowedAddress } from './endpoint-guard.ts';
 
 /** Longest wait for a push service's answer; past it the delivery is retried later. */
@@ -29,7 +29,7 @@ export interface PushAgents {
   http: http.Agent;
   https: https.Agent;
   /** The `Authorization: vapid t=…, k=…` header for a push service's origin, signed once and reused for an hour. */
-  vapidAuthorization(audience: string, vapid: PushOptions['vapid']): string;
+  vapidAuthorization(audience: string, vapid: PushOptions['vapid']): Promise<string>;
   destroy(): void;
 }
 
@@ -39,13 +39,23 @@ export interface PushAgents {
  */
 const VAPID_REUSE_MS = 60 * 60_000;
 
+/**
+ * web-push, loaded at the first push rather than at start: with its asn1.js, bn.js, http_ece and jws it weighs about
+ * 1.6 MiB of heap, held for nothing by an instance that has no push to send.
+ */
+let webPushModule: Promise<typeof WebPush> | undefined;
+// A CommonJS package: its API is the namespace's default (the types describe it as named exports).
+const loadWebPush = () => (webPushModule ??= import('web-push').then((loaded) => (loaded as unknown as { default: typeof WebPush }).default));
+
 /** Agents and VAPID tokens of one worker; destroyed when it stops. */
 export function createPushAgents(): PushAgents {
   const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
   const tokens = new Map<string, { header: string; signedAt: number }>();
   return {
     ...agents,
-    vapidAuthorization(audience, vapid) {
+    async vapidAuthorization(audience, vapid) {
+      // Awaited before the cache is read, so that a burst of sends finds the token the first one signed.
+      const webPush = await loadWebPush();
       // The token's validity is checked by the push service against real time: the real clock, not the injected one.
       const key = `${audience} ${vapid.publicKey}`;
       const cached = tokens.get(key);
@@ -79,6 +89,7 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (url.protocol !== 'https:' && !(options.allowInsecure && url.protocol === 'http:')) throw new Error('push endpoint is not https');
   if (isIP(host) && !isAllowedAddress(host, options.allowInsecure)) throw new Error(`push endpoint ${host} is not a public address`);
+  const webPush = await loadWebPush();
   const encrypted = webPush.encrypt(target.p256dh, target.auth, payload, 'aes128gcm');
   const details = {
     body: encrypted.cipherText,
@@ -89,7 +100,7 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
       TTL: String(options.ttl),
       Topic: options.topic,
       Urgency: 'normal',
-      Authorization: options.agents.vapidAuthorization(url.origin, options.vapid),
+      Authorization: await options.agents.vapidAuthorization(url.origin, options.vapid),
     },
   };
   const secure = url.protocol === 'https:';
