@@ -74,7 +74,7 @@ export function tooManyRequests(verdict: RateVerdict): DomainError {
 
 async function rateLimits(app: FastifyInstance) {
   const { config } = app;
-  const client = config.redisUrl ? createRedis(config.redisUrl, app.log) : null;
+  const client = config.redisUrl ? await createRedis(config.redisUrl, app.log) : null;
   if (client) {
     await connectRedis(client.redis);
     app.addHook('onClose', async () => client.close());

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -19,7 +19,12 @@ export interface SharedRedis {
 /** How often a stalled Redis is asked whether it answers again. */
 const PROBE_MS = 500;
 
-export function createRedis(url: string, log: FastifyBaseLogger): SharedRedis {
+/**
+ * The client of an instance whose REDIS_URL is set; ioredis (about 2 MiB of heap) is loaded only then, not by every
+ * instance at start.
+ */
+export async function createRedis(url: string, log: FastifyBaseLogger): Promise<SharedRedis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
