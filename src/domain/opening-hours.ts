@@ -1,4 +1,5 @@
-import OpeningHours from 'opening_hours';
+import { createRequire } from 'node:module';
+import type OpeningHours from 'opening_hours';
 import { wallClockParts } from '../kernel/dates.ts';
 import { bundleMessages } from '../kernel/bundle-messages.ts';
 import type { HolidayCalendar } from '../kernel/holidays.ts';
@@ -30,6 +31,16 @@ const WHERE: Record<HolidayCalendar, { lat: number; lon: number; address: { coun
   'FR-ALSACE-MOSELLE': { lat: 48.7, lon: 7.0, address: { country_code: 'fr', state: 'Moselle' } },
 };
 
+/**
+ * The library, loaded at its first use rather than at start: 1.2 MB of source and about 4 MiB of heap that an
+ * instance would hold for nothing until a recycling point's hours are asked or checked. Its callers are synchronous
+ * (a route's answer, the assistant's, a bundle's or an admin write's check), so it is required rather than imported:
+ * the first use waits for the load, once, and no caller has to remember to load it first. `require` takes the
+ * package's CommonJS build, the same code as its ES module build inside a UMD wrapper.
+ */
+let library: typeof OpeningHours | undefined;
+const openingHoursClass = () => (library ??= createRequire(import.meta.url)('opening_hours') as typeof OpeningHours);
+
 /** Parsed specs kept for evaluation, per calendar; a city has a handful of distinct specs, a country a few thousand. */
 const PARSED_MAX = 2000;
 const parsed = new Map<string, OpeningHours>();
@@ -41,7 +52,7 @@ function parse(spec: string, calendar: HolidayCalendar): OpeningHours {
   const key = `${calendar}\n${spec}`;
   let hours = parsed.get(key);
   if (!hours) {
-    hours = new OpeningHours(spec, WHERE[calendar], OPTIONS);
+    hours = new (openingHoursClass())(spec, WHERE[calendar], OPTIONS);
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(key, hours);
   }
