@@ -1,4 +1,5 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder } from 'fast-xml-parser';
 
 /**
  * The one writer of Open311's failures (docs/api.md, Open311): GeoReport v2's `[{code, description}]` in JSON, or
@@ -13,12 +14,22 @@ export const isOpen311Url = (url: string): boolean => url === '/open311' || url.
 /** Whether an Open311 URL asks for XML: its path ends in `.xml`. */
 export const wantsXml = (url: string): boolean => url.split('?')[0].endsWith('.xml');
 
-const builder = new XMLBuilder({ format: true, ignoreAttributes: false, processEntities: true });
+/**
+ * Made at the first failure written in XML: most instances never write one, and the library would otherwise be loaded
+ * at start. Required (its CommonJS build, the same code) rather than imported, as the error handlers are synchronous.
+ */
+let builder: XMLBuilder | undefined;
+const xmlBuilder = () =>
+  (builder ??= new (createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder }).XMLBuilder({
+    format: true,
+    ignoreAttributes: false,
+    processEntities: true,
+  }));
 
 /** The content type and body of an Open311 failure. */
 export function open311ErrorPayload(url: string, status: number, description: string): { type: string; body: string } {
   const errors = [{ code: status, description }];
   if (!wantsXml(url)) return { type: 'application/json; charset=utf-8', body: JSON.stringify(errors) };
-  const body = builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, errors: { error: errors } }) as string;
+  const body = xmlBuilder().build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, errors: { error: errors } }) as string;
   return { type: 'text/xml; charset=utf-8', body };
 }

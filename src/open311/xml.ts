@@ -1,4 +1,5 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder } from 'fast-xml-parser';
 
 /**
  * GeoReport v2's XML (docs/api.md, Open311), written by fast-xml-parser's builder from the same objects as the JSON
@@ -7,7 +8,18 @@ import { XMLBuilder } from 'fast-xml-parser';
  * A null is an empty element; text is escaped by the builder.
  */
 
-const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true, processEntities: true });
+/**
+ * Made at the first XML answer: most instances never give one, and the library would otherwise be loaded at start.
+ * Required (its CommonJS build, the same code) rather than imported, as its callers are synchronous.
+ */
+let builder: XMLBuilder | undefined;
+const xmlBuilder = () =>
+  (builder ??= new (createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder }).XMLBuilder({
+    ignoreAttributes: false,
+    format: true,
+    suppressEmptyNode: true,
+    processEntities: true,
+  }));
 
 /** The element of one item of each nested list, by the list's name. */
 const ITEM_OF: Record<string, string> = { endpoints: 'endpoint', formats: 'format', attributes: 'attribute', values: 'value' };
@@ -28,12 +40,12 @@ const DECLARATION = { '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' } };
 
 /** A document of one root element: `<discovery>…</discovery>`, `<service_definition>…</service_definition>`. */
 export function xmlDocument(root: string, value: object): string {
-  return builder.build({ ...DECLARATION, [root]: toElements(value) });
+  return xmlBuilder().build({ ...DECLARATION, [root]: toElements(value) });
 }
 
 /** A document of a list: `<services><service>…</service>…</services>`. */
 export function xmlList(root: string, item: string, items: readonly object[]): string {
-  return builder.build({ ...DECLARATION, [root]: { [item]: items.map(toElements) } });
+  return xmlBuilder().build({ ...DECLARATION, [root]: { [item]: items.map(toElements) } });
 }
 
 export const XML_TYPE = 'text/xml; charset=utf-8';
