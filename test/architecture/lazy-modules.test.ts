@@ -1,0 +1,48 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { moduleGraph } from '../helpers/import-graph.ts';
+
+// Packages that only some requests or some deployments need, loaded at their first use rather than at start: each
+// would hold V8 heap (source and compiled code) at rest for nothing, and the server must stay small at rest on a 1 GB
+// machine (docs/performance.md). A static import of one of them anywhere the server reaches loads it at start again.
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Each package, with where it is loaded on demand and what needs it. */
+const LOADED_ON_DEMAND: Record<string, string> = {
+  nodemailer: 'src/domain/mailer.ts, at the first e-mail sent',
+  'web-push': 'src/reminders/push.ts, at the first push sent (VAPID keys are made with node:crypto)',
+  ioredis: 'src/http/redis.ts, only when REDIS_URL is set',
+  opening_hours: "src/domain/opening-hours.ts, at the first recycling point's hours read or checked",
+  'fast-xml-parser': 'src/open311/xml.ts and src/http/open311-errors.ts, at the first Open311 answer in XML',
+};
+
+/** `@scope/name/sub` → `@scope/name`, `pkg/sub` → `pkg`. */
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+describe('packages loaded on demand', () => {
+  const atStart = moduleGraph(path.join(ROOT, 'src/server.ts'), { dynamic: false });
+
+  it('follows the static imports of the whole server', () => {
+    // Without this, a graph that stopped at the first file would pass the test below.
+    assert.ok(atStart.files.has(path.join(ROOT, 'src/app.ts')), 'the server reaches the app');
+    assert.ok(atStart.files.has(path.join(ROOT, 'src/reminders/push.ts')), 'and the reminders worker');
+    assert.ok([...atStart.packages].some((specifier) => packageName(specifier) === 'fastify'));
+  });
+
+  it('names packages the server depends on', () => {
+    const { dependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const name of Object.keys(LOADED_ON_DEMAND)) assert.ok(name in dependencies, `${name} is a dependency`);
+  });
+
+  it('reaches none of them through static imports from src/server.ts', () => {
+    const loaded = [...atStart.packages].filter((specifier) => packageName(specifier) in LOADED_ON_DEMAND);
+    assert.deepEqual(
+      loaded.map((specifier) => `${specifier} (to be loaded in ${LOADED_ON_DEMAND[packageName(specifier)]})`),
+      [],
+      'statically imported, hence loaded at start',
+    );
+  });
+});
