@@ -4,7 +4,7 @@ import { openDatabase, DatabaseLockedError } from './db/database.ts';
 import { databaseOptions } from './db/options.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
-import { loadDemoDataIfEmpty } from './demo/load.ts';
+import { loadDemoDataInChildProcessIfEmpty, loadDemoDataIntoNewDataDir, type DemoLoadOptions } from './demo/load.ts';
 import { announceDemoAdmin, createDemoAdmin, demoConsoleSecret, demoSecretPath } from './demo/admin.ts';
 import { createReminderWorker, type ReminderWorker } from './reminders/worker.ts';
 import { createRequestWorker, type RequestWorker } from './requests/worker.ts';
@@ -23,17 +23,21 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   const config: Config = demoSecret ? Object.freeze({ ...given, consoleJwtSecret: demoSecret }) : given;
   if (demoSecret) logger.info({ file: demoSecretPath(config) }, 'CONSOLE_JWT_SECRET is not set: the demo console signs its tokens with the key kept in DATA_DIR');
   let lastConnectionWarning = 0;
-  const database = await openDatabase(
-    databaseOptions(config, {
-      // A restart terminates every connection at once: one line says so, not one per connection.
-      onConnectionError: (err) => {
-        const now = Date.now();
-        if (now - lastConnectionWarning < 5_000) return;
-        lastConnectionWarning = now;
-        logger.warn({ err }, 'a database connection failed: the requests using it answer 503, the pool reconnects');
-      },
-    }),
-  );
+  const openOptions = databaseOptions(config, {
+    // A restart terminates every connection at once: one line says so, not one per connection.
+    onConnectionError: (err) => {
+      const now = Date.now();
+      if (now - lastConnectionWarning < 5_000) return;
+      lastConnectionWarning = now;
+      logger.warn({ err }, 'a database connection failed: the requests using it answer 503, the pool reconnects');
+    },
+  });
+  // The demo data is imported in a child process, so that what the import loads leaves with it. On a new embedded
+  // database the child makes, migrates and fills it before it is opened here.
+  const demoLoad: DemoLoadOptions = { databaseOptions: openOptions, mediaDir: config.mediaDir, logger };
+  let demoLoaded = options.demo ? await loadDemoDataIntoNewDataDir(demoLoad) : null;
+  // Reassigned once at most: an embedded database that held no city is reopened after the demo import used it.
+  let database = await openDatabase(openOptions);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let reminders: ReminderWorker | null = null;
   let requests: RequestWorker | null = null;
@@ -41,9 +45,9 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
+    if (options.demo && demoLoaded === null) ({ database, cities: demoLoaded } = await loadDemoDataInChildProcessIfEmpty(database, demoLoad));
     // The demo administrator comes with the demo data, on the embedded database only, once.
-    const demoLoaded = options.demo ? await loadDemoDataIfEmpty(database, config, logger) : 0;
-    const demoPassword = demoLoaded > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
+    const demoPassword = (demoLoaded ?? 0) > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
     // Plans and sends reminders, and the requests' e-mails and retention, and runs the chat's retention, from this

@@ -150,6 +150,11 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Whether `dataDir` holds an embedded database yet: its first open makes one. */
+export function holdsEmbeddedDatabase(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'));
+}
+
 async function openPglite(dataDir: string | null, sharedBuffersMb: number): Promise<Database> {
   const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] };
   let releaseLock = () => {};
