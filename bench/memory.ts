@@ -43,6 +43,11 @@ interface Figures {
   readyMs: number;
   /** Largest VmRSS sampled from spawn to /ready, and VmHWM read at once when /ready answered. */
   sampledStartMiB: number;
+  /**
+   * Largest sum of VmRSS of the server and its child processes sampled at one instant from spawn to /ready: the
+   * demo import of a first start runs in a child process, whose memory the server's VmHWM does not count.
+   */
+  sampledStartTreeMiB: number;
   peakAtReadyMiB: number;
   /** Largest VmRSS sampled from /ready to the rest figures. */
   sampledRestMiB: number;
@@ -216,9 +221,12 @@ async function measureStart(row: string, database: Database, env: Record<string,
   const npm = startNpm({ ...env, PORT: String(port) });
   live.add(npm);
   let phaseMax = 0;
+  let treeMax = 0;
   const sampler = setInterval(() => {
     const pid = npm.server();
-    if (pid) phaseMax = Math.max(phaseMax, procStatus(pid)?.VmRSS ?? 0);
+    if (!pid) return;
+    phaseMax = Math.max(phaseMax, procStatus(pid)?.VmRSS ?? 0);
+    treeMax = Math.max(treeMax, [pid, ...descendants(pid)].reduce((sum, p) => sum + (procStatus(p)?.VmRSS ?? 0), 0));
   }, SAMPLE_MS);
   try {
     // waitFor reads the process and its output only; the stop is this row's own.
@@ -228,6 +236,7 @@ async function measureStart(row: string, database: Database, env: Record<string,
     if (!pid) throw new Error(`npm start: no node process running src/server.ts among npm's descendants\n${npm.output()}`);
     const peakAtReadyMiB = mib(procStatus(pid)?.VmHWM ?? 0);
     const sampledStartMiB = mib(phaseMax);
+    const sampledStartTreeMiB = mib(treeMax);
     phaseMax = 0;
     await sleep(REST_MS);
     const rest = procStatus(pid)!;
@@ -269,6 +278,7 @@ async function measureStart(row: string, database: Database, env: Record<string,
       database,
       readyMs,
       sampledStartMiB,
+      sampledStartTreeMiB,
       peakAtReadyMiB,
       sampledRestMiB,
       restMiB: mib(rest.VmRSS),
@@ -329,6 +339,9 @@ function missedTargets(f: Figures): string[] {
   if (f.restMiB > restTarget) missed.push(`${f.row}: RSS at rest ${f.restMiB} MiB > ${restTarget} MiB`);
   if (f.database === 'embedded') {
     if (f.peakMiB > PEAK_TARGET_EMBEDDED_MIB) missed.push(`${f.row}: peak ${f.peakMiB} MiB > ${PEAK_TARGET_EMBEDDED_MIB} MiB`);
+    if (f.sampledStartTreeMiB > PEAK_TARGET_EMBEDDED_MIB) {
+      missed.push(`${f.row}: the server and its child processes held ${f.sampledStartTreeMiB} MiB at once > ${PEAK_TARGET_EMBEDDED_MIB} MiB`);
+    }
     if (f.readsPeakMiB > PEAK_TARGET_EMBEDDED_MIB) missed.push(`${f.row}: peak during reads ${f.readsPeakMiB} MiB > ${PEAK_TARGET_EMBEDDED_MIB} MiB`);
   }
   if (!f.cleanStop) missed.push(`${f.row}: the server did not stop cleanly on SIGTERM`);
@@ -336,15 +349,15 @@ function missedTargets(f: Figures): string[] {
 }
 
 function print(rows: Figures[]) {
-  console.log('\n| row | ready ms | RSS at rest | peak | peak during reads | RSS after reads | heap used/total | external | RssAnon | RssFile |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| row | ready ms | RSS at rest | peak | with child processes | peak during reads | RSS after reads | heap used/total | external | RssAnon | RssFile |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const f of rows) {
     console.log(
-      `| ${f.row} | ${f.readyMs} | ${f.restMiB} | ${f.peakMiB} | ${f.readsPeakMiB}${f.hwmReset ? '' : ' (incl. start)'} | ${f.afterReadsMiB} | ` +
+      `| ${f.row} | ${f.readyMs} | ${f.restMiB} | ${f.peakMiB} | ${f.sampledStartTreeMiB} | ${f.readsPeakMiB}${f.hwmReset ? '' : ' (incl. start)'} | ${f.afterReadsMiB} | ` +
         `${f.heapUsedMiB} / ${f.heapTotalMiB} | ${f.externalMiB} | ${f.rssAnonMiB} | ${f.rssFileMiB} |`,
     );
   }
-  console.log('(MiB; peak: VmHWM ten seconds after /ready; peak during reads: VmHWM after the reads, cleared before them)');
+  console.log('(MiB; peak: VmHWM ten seconds after /ready; with child processes: the largest sum of the server\'s and its children\'s RSS sampled before /ready; peak during reads: VmHWM after the reads, cleared before them)');
   for (const f of rows) {
     const other = Math.round((f.rssAnonMiB - f.heapTotalMiB - f.externalMiB) * 10) / 10;
     console.log(
