@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { errors } from '../kernel/errors.ts';
 
 /**
@@ -9,8 +9,9 @@ import { errors } from '../kernel/errors.ts';
  * hits, stale answers, pool usage, rate-limit refusals, the data version, and the process's own figures. With
  * METRICS_TOKEN set it needs `Authorization: Bearer <token>`.
  *
- * The hot paths only bump plain numbers (`app.metrics`) or a cached child of a metric: a cached read costs about ten
- * microseconds in all, and a label lookup per request would be a visible share of it. Gauges are read at scrape time.
+ * The hot paths only bump plain numbers (`app.metrics`, each route's own figures): a cached read costs about ten
+ * microseconds in all, and a label lookup per request would be a visible share of it. Everything else (counters from
+ * those numbers, gauges, the latency histogram's text) is made at scrape time.
  */
 
 /** What the hot paths count; read by the collectors at scrape time. */
@@ -34,6 +35,58 @@ declare module 'fastify' {
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_NAME = 'collecte_http_request_duration_seconds';
+const LATENCY_HELP = 'Time from the request to the end of the answer, by method and route pattern';
+
+/** One route's requests under one method: answers by status and a latency histogram, in plain numbers. */
+class RouteFigures {
+  readonly statuses = new Map<number, number>();
+  /** Requests per latency bucket, not cumulative; the last slot holds those slower than every bound. */
+  readonly buckets = new Float64Array(LATENCY_BUCKETS.length + 1);
+  sum = 0;
+  count = 0;
+
+  readonly method: string;
+  readonly route: string;
+
+  constructor(method: string, route: string) {
+    this.method = method;
+    this.route = route;
+  }
+
+  record(status: number, seconds: number) {
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]) i++;
+    this.buckets[i]++;
+    this.sum += seconds;
+    this.count++;
+  }
+}
+
+/** A label value in the text format: backslash, double quote and line feed escaped. */
+const labelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/**
+ * The latency histogram in Prometheus's text format, written from the routes' figures at scrape time (prom-client's
+ * Histogram hashes its label set at each observation; this one is counted by each route's own hook).
+ */
+function latencyText(figures: RouteFigures[]): string {
+  const lines = [`# HELP ${LATENCY_NAME} ${LATENCY_HELP}`, `# TYPE ${LATENCY_NAME} histogram`];
+  for (const f of figures) {
+    if (f.count === 0) continue;
+    const labels = `method="${labelValue(f.method)}",route="${labelValue(f.route)}"`;
+    let cumulative = 0;
+    LATENCY_BUCKETS.forEach((bound, i) => {
+      cumulative += f.buckets[i];
+      lines.push(`${LATENCY_NAME}_bucket{le="${bound}",${labels}} ${cumulative}`);
+    });
+    lines.push(`${LATENCY_NAME}_bucket{le="+Inf",${labels}} ${f.count}`);
+    lines.push(`${LATENCY_NAME}_sum{${labels}} ${f.sum}`);
+    lines.push(`${LATENCY_NAME}_count{${labels}} ${f.count}`);
+  }
+  return `\n${lines.join('\n')}\n`;
+}
 
 async function metrics(app: FastifyInstance) {
   const registry = new Registry();
@@ -43,18 +96,22 @@ async function metrics(app: FastifyInstance) {
   app.decorate('metrics', hot);
   app.decorate('metricSources', sources);
 
-  const requests = new Counter({
+  /** Every route's figures, in the order routes were registered; `unmatched` for URLs no route answers. */
+  const figures: RouteFigures[] = [];
+  const figuresFor = (method: string, route: string) => {
+    const made = new RouteFigures(method, route);
+    figures.push(made);
+    return made;
+  };
+  new Counter({
     name: 'collecte_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern (unmatched URLs: "unmatched") and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'collecte_http_request_duration_seconds',
-    help: 'Time from the request to the end of the answer, by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    collect() {
+      this.reset();
+      for (const f of figures) for (const [status, n] of f.statuses) this.inc({ method: f.method, route: f.route, status: String(status) }, n);
+    },
   });
   const refusals = new Counter({
     name: 'collecte_rate_limit_refusals_total',
@@ -128,23 +185,33 @@ async function metrics(app: FastifyInstance) {
     },
   });
 
-  /** Children of the request metrics, made once per label set. */
-  const counted = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route'> }>();
+  // Each route counts its own requests, with a hook made for it as it is registered: the hot path looks up no
+  // label set and builds no key. A route serving several methods (GET and HEAD are two routes) keeps one per method.
+  const countRefusal = (route: string) => refusals.inc({ limit: route.startsWith('/public/chat/') ? 'chat' : 'general' });
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    const byMethod = new Map<string, RouteFigures>();
+    const counter = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      let f = byMethod.get(request.method);
+      if (!f) byMethod.set(request.method, (f = figuresFor(request.method, url)));
+      const status = reply.statusCode;
+      f.record(status, reply.elapsedTime / 1000);
+      if (status === 429) countRefusal(url);
+      done();
+    };
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [counter] : Array.isArray(own) ? [...own, counter] : [own, counter];
+  });
+  // A URL no route answers (or one a route handed to the not-found handler) reaches the not-found handler's
+  // context, which has no route hook: it is counted here, under one label.
+  const unmatched = new Map<string, RouteFigures>();
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    const key = `${request.method} ${status} ${route}`;
-    let children = counted.get(key);
-    if (!children) {
-      children = {
-        count: requests.labels(request.method, route, String(status)),
-        time: latency.labels(request.method, route),
-      };
-      counted.set(key, children);
+    if (request.is404) {
+      let f = unmatched.get(request.method);
+      if (!f) unmatched.set(request.method, (f = figuresFor(request.method, 'unmatched')));
+      f.record(reply.statusCode, reply.elapsedTime / 1000);
+      if (reply.statusCode === 429) countRefusal('unmatched');
     }
-    children.count.inc();
-    children.time.observe(reply.elapsedTime / 1000);
-    if (status === 429) refusals.inc({ limit: route.startsWith('/public/chat/') ? 'chat' : 'general' });
     done();
   });
 
@@ -169,7 +236,7 @@ async function metrics(app: FastifyInstance) {
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw errors.unauthorized();
       }
       reply.header('cache-control', 'no-store').type(registry.contentType);
-      return registry.metrics();
+      return (await registry.metrics()) + latencyText(figures);
     },
   );
 }
