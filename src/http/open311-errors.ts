@@ -15,21 +15,27 @@ export const isOpen311Url = (url: string): boolean => url === '/open311' || url.
 export const wantsXml = (url: string): boolean => url.split('?')[0].endsWith('.xml');
 
 /**
- * Made at the first failure written in XML: most instances never write one, and the library would otherwise be loaded
- * at start. Required (its CommonJS build, the same code) rather than imported, as the error handlers are synchronous.
+ * GeoReport v2's XML writer, shared with src/open311/xml.ts: made at the first document written in XML (an answer or a
+ * failure), as most instances never write one and the library would otherwise be loaded at start. Required (its
+ * CommonJS build, the same code) rather than imported, as its callers (the error handlers among them) are synchronous.
+ * A null is an empty element.
  */
 let builder: XMLBuilder | undefined;
-const xmlBuilder = () =>
+export const open311XmlBuilder = (): XMLBuilder =>
   (builder ??= new (createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder }).XMLBuilder({
-    format: true,
     ignoreAttributes: false,
+    format: true,
+    suppressEmptyNode: true,
     processEntities: true,
   }));
+
+/** The XML declaration every Open311 document begins with. */
+export const XML_DECLARATION = { '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' } };
 
 /** The content type and body of an Open311 failure. */
 export function open311ErrorPayload(url: string, status: number, description: string): { type: string; body: string } {
   const errors = [{ code: status, description }];
   if (!wantsXml(url)) return { type: 'application/json; charset=utf-8', body: JSON.stringify(errors) };
-  const body = xmlBuilder().build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, errors: { error: errors } }) as string;
+  const body = open311XmlBuilder().build({ ...XML_DECLARATION, errors: { error: errors } }) as string;
   return { type: 'text/xml; charset=utf-8', body };
 }

@@ -1,25 +1,11 @@
-import { createRequire } from 'node:module';
-import type { XMLBuilder } from 'fast-xml-parser';
+import { open311XmlBuilder, XML_DECLARATION } from '../http/open311-errors.ts';
 
 /**
  * GeoReport v2's XML (docs/api.md, Open311), written by fast-xml-parser's builder from the same objects as the JSON
  * answers: a list becomes its root element holding one element per item (`<services><service>…`), and a nested list
  * its plural element holding singular ones (`<formats><format>…`, `<attributes><attribute>…`, `<values><value>…`).
- * A null is an empty element; text is escaped by the builder.
+ * A null is an empty element; text is escaped by the builder (src/http/open311-errors.ts makes it, at first use).
  */
-
-/**
- * Made at the first XML answer: most instances never give one, and the library would otherwise be loaded at start.
- * Required (its CommonJS build, the same code) rather than imported, as its callers are synchronous.
- */
-let builder: XMLBuilder | undefined;
-const xmlBuilder = () =>
-  (builder ??= new (createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder }).XMLBuilder({
-    ignoreAttributes: false,
-    format: true,
-    suppressEmptyNode: true,
-    processEntities: true,
-  }));
 
 /** The element of one item of each nested list, by the list's name. */
 const ITEM_OF: Record<string, string> = { endpoints: 'endpoint', formats: 'format', attributes: 'attribute', values: 'value' };
@@ -36,16 +22,14 @@ function toElements(value: unknown): unknown {
   );
 }
 
-const DECLARATION = { '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' } };
-
 /** A document of one root element: `<discovery>…</discovery>`, `<service_definition>…</service_definition>`. */
 export function xmlDocument(root: string, value: object): string {
-  return xmlBuilder().build({ ...DECLARATION, [root]: toElements(value) });
+  return open311XmlBuilder().build({ ...XML_DECLARATION, [root]: toElements(value) });
 }
 
 /** A document of a list: `<services><service>…</service>…</services>`. */
 export function xmlList(root: string, item: string, items: readonly object[]): string {
-  return xmlBuilder().build({ ...DECLARATION, [root]: { [item]: items.map(toElements) } });
+  return open311XmlBuilder().build({ ...XML_DECLARATION, [root]: { [item]: items.map(toElements) } });
 }
 
 export const XML_TYPE = 'text/xml; charset=utf-8';

@@ -16,7 +16,7 @@ const LOADED_ON_DEMAND: Record<string, string> = {
   'web-push': 'src/reminders/push.ts, at the first push sent (VAPID keys are made with node:crypto)',
   ioredis: 'src/http/redis.ts, only when REDIS_URL is set',
   opening_hours: "src/domain/opening-hours.ts, at the first recycling point's hours read or checked",
-  'fast-xml-parser': 'src/open311/xml.ts and src/http/open311-errors.ts, at the first Open311 answer in XML',
+  'fast-xml-parser': 'src/http/open311-errors.ts, at the first Open311 answer or failure in XML',
 };
 
 /** `@scope/name/sub` → `@scope/name`, `pkg/sub` → `pkg`. */
