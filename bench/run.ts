@@ -6,7 +6,8 @@
  * autocannon, alternating ours/limit/ours/limit with the same connections, pipelining and duration, after a warm-up.
  * A turn (`--turns N`, default 2) gives each side its duration in `--slices N` (default 4) alternating stretches, so
  * that a neighbour's burst on this shared machine falls on both sides; a row's ratio is its worst turn's, so that a
- * service fast one turn and slow the next does not pass on its mean. The server runs with the V8 flags of `npm start`.
+ * service fast one turn and slow the next does not pass on its mean. `--aa` measures a second limit process beside the
+ * first in the same slices, and prints its ratios under each row: what this machine's noise alone does to a ratio. The server runs with the V8 flags of `npm start`.
  * Writes: POST /public/challenges/complete against the same upsert run directly through the same driver at the
  * same concurrency; admin PATCHes of a waste type and of an exception against the statements they cannot do without
  * (lock, update, audit entry, data version) sent raw, and how soon the public city shows such a change, on the
@@ -113,6 +114,7 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     turns: { type: 'string', default: '2' },
     slices: { type: 'string', default: '4' },
+    aa: { type: 'boolean', default: false },
     'no-fail': { type: 'boolean', default: false },
   },
 });
@@ -176,6 +178,8 @@ interface Row {
   p99Max?: number;
   /** Each turn's ratio, when the row took several (its ratio is then the worst). */
   turns?: number[];
+  /** With --aa: each turn's ratio of a second limit process to the first, taken in the same slices (the noise floor). */
+  noise?: number[];
 }
 
 /** Samples a process's RSS every 100 ms; `peak()` answers the largest seen since the last `reset()`. */
@@ -372,10 +376,16 @@ async function main() {
     }
     const capturedFile = path.join(dataDir, 'captured.json');
     fs.writeFileSync(capturedFile, JSON.stringify(captured));
-    const limitPort = await freePort();
-    const limit = startNode(['bench/limit-server.ts', capturedFile, String(limitPort)], {});
-    children.push(limit);
-    await waitFor(`http://127.0.0.1:${limitPort}/`, limit);
+    const startLimit = async () => {
+      const port = await freePort();
+      const child = startNode(['bench/limit-server.ts', capturedFile, String(port)], {});
+      children.push(child);
+      await waitFor(`http://127.0.0.1:${port}/`, child);
+      return port;
+    };
+    const limitPort = await startLimit();
+    // With --aa, a second limit process measured like ours: what this machine's noise alone does to a ratio.
+    const twinPort = opts.aa ? await startLimit() : null;
 
     const rows: Row[] = [];
     for (const route of ratioRoutes) {
@@ -385,23 +395,30 @@ async function main() {
         const limitUrl = `http://127.0.0.1:${limitPort}${route}`;
         await cannon(oursUrl, headers, WARMUP);
         await cannon(limitUrl, headers, WARMUP);
+        const twinUrl = twinPort === null ? null : `http://127.0.0.1:${twinPort}${route}`;
+        if (twinUrl) await cannon(twinUrl, headers, WARMUP);
         const o: Figures[] = [];
         const l: Figures[] = [];
+        const tw: Figures[] = [];
         for (let i = 0; i < TURNS; i++) {
           // A turn is SLICES short stretches of each, alternating, so that a change in this shared machine's speed
           // (a neighbour's burst) falls on both sides of the ratio rather than on one.
           const os: Figures[] = [];
           const ls: Figures[] = [];
+          const tws: Figures[] = [];
           for (let k = 0; k < SLICES; k++) {
             os.push(await cannon(oursUrl, headers, DURATION / SLICES));
             ls.push(await cannon(limitUrl, headers, DURATION / SLICES));
+            if (twinUrl) tws.push(await cannon(twinUrl, headers, DURATION / SLICES));
           }
           o.push(mean(os));
           l.push(mean(ls));
+          if (twinUrl) tw.push(mean(tws));
         }
         // An unsteady service (fast one turn, slow the next) must not pass on its mean: the worst turn counts.
         const turns = o.map((x, i) => x.rps / l[i].rps);
-        const row = { route, encoding, ours: mean(o), limit: mean(l), ratio: Math.min(...turns), target: READ_TARGET, turns };
+        const noise = twinUrl ? tw.map((x, i) => x.rps / l[i].rps) : undefined;
+        const row = { route, encoding, ours: mean(o), limit: mean(l), ratio: Math.min(...turns), target: READ_TARGET, turns, noise };
         rows.push(row);
         printRow(row);
       }
@@ -969,6 +986,10 @@ function printRow(row: Row) {
   console.log(
     `| ${row.route} | ${row.encoding} | ${Math.round(row.ours.rps)} | ${Math.round(row.limit.rps)} | ${row.ratio.toFixed(2)}${row.turns ? ` (${row.turns.map((t) => t.toFixed(2)).join(', ')})` : ''} | ${row.target || '-'}${row.p99Max ? `, p99 < ${row.p99Max}` : ''} | ${f(row.ours)} | ${f(row.limit)} |`,
   );
+  if (row.noise) {
+    const worst = Math.min(...row.noise);
+    console.log(`| ↳ limit against a second limit (--aa) | ${row.encoding} | | | ${worst.toFixed(2)} (${row.noise.map((t) => t.toFixed(2)).join(', ')}) | | | |`);
+  }
 }
 
 if (opts.memory) {
