@@ -9,7 +9,6 @@ import { announceDemoAdmin, createDemoAdmin, demoConsoleSecret, demoSecretPath }
 import { createReminderWorker, type ReminderWorker } from './reminders/worker.ts';
 import { createRequestWorker, type RequestWorker } from './requests/worker.ts';
 import { createChatRetention, type ChatRetention } from './chat/retention.ts';
-import { startIdleCompaction, type IdleCompaction } from './kernel/idle-compaction.ts';
 
 export interface ServeOptions {
   /** Load the demo data set into an empty database (npm start); `collecte serve` does not. */
@@ -43,7 +42,6 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   let reminders: ReminderWorker | null = null;
   let requests: RequestWorker | null = null;
   let chatRetention: ChatRetention | null = null;
-  let compaction: IdleCompaction | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -52,9 +50,6 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     const demoPassword = (demoLoaded ?? 0) > 0 && config.databaseUrl === null && config.consoleJwtSecret ? await createDemoAdmin(database.db, new Date()) : null;
     app = await buildApp({ config, database, logger });
     await app.listen({ port: config.port, host: config.host });
-    // Start-up's garbage, and each burst's, is given back once the process is idle (docs/operating.md, Memory).
-    compaction = startIdleCompaction({ onCompaction: (ms) => logger.debug({ ms: Math.round(ms) }, 'idle: unused memory given back') });
-    app.metricSources.idleCompactions = () => compaction?.count ?? 0;
     // Plans and sends reminders, and the requests' e-mails and retention, and runs the chat's retention, from this
     // process (REMINDERS_WORKER=false leaves them to other instances).
     if (config.remindersWorker) {
@@ -85,7 +80,6 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
     deadline.unref();
     // A keep-alive connection whose request was in flight when the stop began becomes idle once answered: close it
     // then, rather than let it hold the stop until its keep-alive timeout.
-    compaction?.stop();
     const sweeper = setInterval(() => app!.server.closeIdleConnections(), 100);
     sweeper.unref();
     try {

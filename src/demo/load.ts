@@ -135,11 +135,8 @@ export async function loadDemoDataInChildProcessIfEmpty(database: Database, opti
 /** Runs the import's child process to its end: what it answered, or its error thrown here. */
 function runImportProcess(file: URL, job: DemoImportJob): Promise<DemoImported> {
   return new Promise((resolve, reject) => {
-    // The same node and flags as this process, with a young generation of 2 MiB: the import's speed matters less
-    // than its peak, which adds to the server's (about 80 MiB less at the first start’s peak than V8’s default).
-    // `advanced`: the job and the answer are structured clones (a Date).
-    const execArgv = [...process.execArgv, '--max-semi-space-size=2'];
-    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // The same node and flags as this process; `advanced`: the job and the answer are structured clones (a Date).
+    const child = fork(file, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let outcome: DemoImportOutcome | null = null;
     let failure: Error | null = null;
     child.on('message', (message: DemoImportReady | DemoImportOutcome) => {

@@ -25,8 +25,6 @@ export interface MetricSources {
   cacheEntries?: () => number;
   cacheBytes?: () => number;
   redisAvailable?: () => boolean | null;
-  /** Collections run once the process was idle (src/kernel/idle-compaction.ts); absent in a process that runs none. */
-  idleCompactions?: () => number;
 }
 
 declare module 'fastify' {
@@ -137,15 +135,6 @@ async function metrics(app: FastifyInstance) {
     collect() {
       this.reset();
       this.inc(hot.staleAnswers);
-    },
-  });
-  new Counter({
-    name: 'collecte_idle_compactions_total',
-    help: 'Full collections run once the process was idle, giving start-up’s and bursts’ memory back to the system',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.idleCompactions?.() ?? 0);
     },
   });
   new Gauge({

@@ -2,31 +2,18 @@
 // once with the console's address; never again on the next start, never on a PostgreSQL server.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../helpers/net.ts';
-import { waitReady, type Child } from '../helpers/server-process.ts';
+import { startNpmStart, waitReady, type Child } from '../helpers/server-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_ADMIN_EMAIL, demoConsoleSecret } from '../../src/demo/admin.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ANNOUNCE = /Console : (http:\/\/localhost:(\d+)\/console) — compte demo@collecte\.local, mot de passe (\S+) /;
 
-/** `npm start` as a newcomer runs it: src/server.ts with plain node, the embedded database in `dataDir`. */
-function npmStart(dataDir: string, port: number): Child {
-  const proc = spawn(process.execPath, ['src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CONSOLE_JWT_SECRET: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, output: () => out, exited };
-}
+/** `npm start` as a newcomer runs it: the embedded database in `dataDir`. */
+const npmStart = (dataDir: string, port: number): Child => startNpmStart(port, { DATABASE_URL: '', DATA_DIR: dataDir });
 
 async function stop(child: Child) {
   child.proc.kill('SIGTERM');

@@ -3,7 +3,6 @@
 // start with its own error and leaves the data directory free.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,13 +13,11 @@ import { buildApp } from '../../src/app.ts';
 import { holdsEmbeddedDatabase, openDatabase, type Database, type DatabaseKind, type DatabaseOptions } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { DEMO_BUNDLE_PATH, loadDemoDataInChildProcessIfEmpty, loadDemoDataIntoNewDataDir } from '../../src/demo/load.ts';
-import { SERVER_NODE_FLAGS } from '../../bench/processes.ts';
 import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { freePort } from '../helpers/net.ts';
-import { waitReady, type Child } from '../helpers/server-process.ts';
+import { startNpmStart, waitReady } from '../helpers/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const CHILDREN = new URL('../helpers/demo-import-children.ts', import.meta.url);
 const BUNDLE = JSON.parse(fs.readFileSync(DEMO_BUNDLE_PATH, 'utf8')) as { cities: { status?: string }[]; cityGroups: unknown[] };
 const DEMO_CITIES = BUNDLE.cities.length;
@@ -186,20 +183,6 @@ describe('demo load into a new embedded data directory', { timeout: 120_000 }, (
   });
 });
 
-/** `npm start` as operators run it: src/server.ts with the start script's node flags. */
-function npmStart(env: Record<string, string>, port: number): Child {
-  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: '', CONSOLE_JWT_SECRET: '', PORT: String(port), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, output: () => out, exited };
-}
-
 /** A PostgreSQL database of the test's own (a first start migrates the default schema), dropped after. */
 async function scratchDatabase(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const name = `collecte_first_start_${randomBytes(4).toString('hex')}`;
@@ -225,7 +208,7 @@ for (const kind of testDatabaseKinds()) {
       const env = { DATA_DIR: tempDir(t, 'collecte-first-start-'), DATABASE_URL: kind === 'postgres' ? await scratchDatabase(t) : '' };
       const port = await freePort();
       for (const start of ['first', 'second']) {
-        const server = npmStart(env, port);
+        const server = startNpmStart(port, env);
         t.after(() => void server.proc.kill('SIGKILL'));
         await waitReady(port, server);
         const cities = await fetch(`http://127.0.0.1:${port}/public/cities`);
