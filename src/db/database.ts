@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+// PGlite (its WebAssembly PostgreSQL and its JavaScript) is loaded only by a process that opens an embedded database.
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { readInitdbImage } from './pglite-image.ts';
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from '../config.ts';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
@@ -156,6 +157,7 @@ export function holdsEmbeddedDatabase(dataDir: string): boolean {
 }
 
 async function openPglite(dataDir: string | null, sharedBuffersMb: number): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
   const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] };
   let releaseLock = () => {};
   let pglite: PGlite;
@@ -194,6 +196,7 @@ async function openPglite(dataDir: string | null, sharedBuffersMb: number): Prom
  * an image this PGlite cannot start is set aside, and initdb makes the directory as PGlite does by itself.
  */
 export async function createPglite(pgdata: string | null, options: PGliteOptions, initdbImage: () => Blob | null = readInitdbImage): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite');
   const fresh = pgdata === null || !fs.existsSync(path.join(pgdata, 'PG_VERSION'));
   const image = fresh ? initdbImage() : null;
   if (!image) return pgdata === null ? PGlite.create(options) : PGlite.create(pgdata, options);

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 
 /**
  * A new embedded database starts from a data directory made once by initdb and shipped with the code
@@ -26,6 +25,7 @@ export function readInitdbImage(): Blob | null {
  * are two thirds of what a new data directory would write to disk.
  */
 export async function makeInitdbImage(): Promise<Uint8Array> {
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create();
   try {
     for (const name of ['template0', 'template1']) {

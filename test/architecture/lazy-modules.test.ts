@@ -17,6 +17,7 @@ const LOADED_ON_DEMAND: Record<string, string> = {
   ioredis: 'src/http/redis.ts, only when REDIS_URL is set',
   opening_hours: "src/domain/opening-hours.ts, at the first recycling point's hours read or checked",
   'fast-xml-parser': 'src/http/open311-errors.ts, at the first Open311 answer or failure in XML',
+  '@electric-sql/pglite': 'src/db/database.ts, when an embedded database is opened (never on PostgreSQL)',
 };
 
 /** `@scope/name/sub` → `@scope/name`, `pkg/sub` → `pkg`. */
