@@ -427,6 +427,9 @@ function typicalQueryValues(v: DemoValues): Record<string, string[]> {
     address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
+    // The calendar feed's options.
+    alarm: ['19%3A00', '25%3A61', 'soir', '7h'],
+    cancelled: ['true', 'false', 'oui', ''],
     // The reminders' signed links: real ones, and forged or cut ones.
     token: [
       ...(v.reminderTokens ?? []),
@@ -457,6 +460,9 @@ function validQueryValues(v: DemoValues): Record<string, string[]> {
     address: ['12%20rue%20de%20Siam', 'rue%20de%20la%20mairie', 'Place%20Gu%C3%A9rin', 'rue%20de%20si'],
     lat: ['48.39', '48.5'],
     lon: ['-4.49', '-4.4'],
+    // The calendar feed's options.
+    alarm: ['19%3A00', '07%3A30'],
+    cancelled: ['true', 'false'],
     ...(v.reminderTokens?.length ? { token: v.reminderTokens } : {}),
     ...(v.requestTokens?.length ? { requestTokens: v.requestTokens } : {}),
     // A message id as a page cursor; one of the conversation read only by chance.
@@ -514,6 +520,9 @@ const QUERY_FORMS: Record<string, string[][]> = {
   '/public/requests/unsubscribe': [['token:requestTokens']],
   // A notice's audience needs its group; its cities and places drawn on their own rarely all belong to it (400).
   '/admin/notices/audience': [['cityGroupId']],
+  // Three options, each drawn from the whole id pool otherwise: with a place of another city besides, the 40 draws of
+  // a seed could all be refused. Its `wasteTypeId` filter is fuzzed by the other requests.
+  '/public/cities/:id/places/:placeId/calendar.ics': [[], ['alarm'], ['cancelled'], ['alarm', 'cancelled']],
 };
 
 function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
