@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { BadgeTable, ChallengeTable, DB, QuizQuestionTable, SerieTable } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
 import { byOrderThenMaterial, byOrderThenName } from '../domain/challenges.ts';
-import { findCityOwner, type CityOwner } from '../domain/cities.ts';
+import { cityChildOwner, findCityOwner, type CityChildOwner } from '../domain/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
@@ -18,20 +18,10 @@ export type BadgeRow = Selectable<BadgeTable>;
 export type SerieRow = Selectable<SerieTable>;
 
 /** A challenge with what its badge and series need: its city and the city's group. */
-export interface ChallengeOwner extends CityOwner {
-  challengeId: string;
-}
+export type ChallengeOwner = CityChildOwner<'challengeId'>;
+export const findChallengeOwner = cityChildOwner('challenge', 'challengeId');
 
 type Page<R> = { rows: R[]; total: number };
-
-export async function findChallengeOwner(db: Kysely<DB>, challengeId: string): Promise<ChallengeOwner | undefined> {
-  return db
-    .selectFrom('challenge')
-    .innerJoin('city', 'city.id', 'challenge.city_id')
-    .select(['challenge.id as challengeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
-    .where('challenge.id', '=', challengeId)
-    .executeTakeFirst();
-}
 
 // Quiz questions.
 

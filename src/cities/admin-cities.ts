@@ -4,7 +4,8 @@ import type { DB } from '../db/types.ts';
 import { assertNoFault, groupFound, inGroup, type AdminStore } from '../admin/store.ts';
 import { cityFaults, cityGroupReferenceFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
-import { countedList, timestamps } from '../kernel/french.ts';
+import { timestamps } from '../kernel/french.ts';
+import { holdingsOf } from './holdings.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow, CityRow } from './group-repository.ts';
 import type { AdminCity, CityPatch, CreateCityInput } from './admin-schemas.ts';
@@ -63,17 +64,6 @@ function columns(city: CityFields, now: Date) {
 async function assertGroupExists(db: Kysely<DB>, groupId: string): Promise<void> {
   const known = (await repo.cityGroupExists(db, groupId)) ? [groupId] : [];
   assertNoFault(cityGroupReferenceFaults({ cityGroupId: groupId }, { cityGroupIds: new Set(known) }));
-}
-
-function holdingsOf(counts: Awaited<ReturnType<typeof repo.countCityHoldings>>): string | null {
-  return countedList([
-    [counts.wasteTypes, 'type de déchet', 'types de déchets'],
-    [counts.places, 'lieu de collecte', 'lieux de collecte'],
-    [counts.points, 'point de collecte', 'points de collecte'],
-    [counts.questions, 'question de quiz', 'questions de quiz'],
-    [counts.challenges, 'défi', 'défis'],
-    [counts.conversations, 'conversation', 'conversations'],
-  ]);
 }
 
 export const cityStore: AdminStore<CityRow, AdminCity, CityGroupRow, CreateCityInput, CityPatch> = {

@@ -5,7 +5,8 @@ import { cityGroupFaults, embedOrigin, embedOriginFaults, holidayRuleFaults } fr
 import { groupWasteTypeIds, holidayRulesOf, replaceHolidayRules } from '../domain/holiday-rules.ts';
 import type { HolidayRule } from '../domain/collection-calendar.ts';
 import { errors } from '../kernel/errors.ts';
-import { countedList, timestamps } from '../kernel/french.ts';
+import { timestamps } from '../kernel/french.ts';
+import { holdingsOf } from './holdings.ts';
 import { groupContactColumns, toGroupContact } from '../domain/group-contact.ts';
 import * as repo from './group-repository.ts';
 import type { CityGroupRow } from './group-repository.ts';
@@ -60,16 +61,6 @@ function columns(group: CityGroupFields, now: Date) {
 async function writeHolidayRules(trx: Parameters<typeof replaceHolidayRules>[0], groupId: string, rules: HolidayRule[]): Promise<void> {
   assertNoFault(holidayRuleFaults(rules, { wasteTypeIds: await groupWasteTypeIds(trx, groupId) }));
   await replaceHolidayRules(trx, groupId, rules);
-}
-
-/** `2 villes et 1 article de blog`: what a group holds, or null when it holds nothing that its deletion would lose. */
-function holdingsOf(counts: Awaited<ReturnType<typeof repo.countCityGroupHoldings>>): string | null {
-  return countedList([
-    [counts.cities, 'ville', 'villes'],
-    [counts.posts, 'article de blog', 'articles de blog'],
-    [counts.sites, 'site', 'sites'],
-    [counts.conversations, 'conversation', 'conversations'],
-  ]);
 }
 
 export const cityGroupStore: AdminStore<CityGroupRow, AdminCityGroup, never, CreateCityGroupInput, CityGroupPatch> = {

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AttachedLocationTable, CollectionDayTable, CollectionPlaceTable, DB, WasteTypeDetailTable } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
 import { sortByText } from '../kernel/french.ts';
-import { findCityOwner, findPlaceOwner, type CityOwner } from '../domain/cities.ts';
+import { cityChildOwner, findCityOwner, findPlaceOwner, type CityChildOwner } from '../domain/cities.ts';
 
 /**
  * The admin API's waste-type details, collection places, collection days and attached locations (docs/api.md, the admin API),
@@ -15,18 +15,8 @@ export type DayRow = Selectable<CollectionDayTable>;
 export type LocationRow = Selectable<AttachedLocationTable>;
 
 /** A waste type as the parent of its details: its city and the city's group. */
-export interface WasteTypeOwner extends CityOwner {
-  wasteTypeId: string;
-}
-
-export async function findWasteTypeOwner(db: Kysely<DB>, wasteTypeId: string): Promise<WasteTypeOwner | undefined> {
-  return db
-    .selectFrom('waste_type')
-    .innerJoin('city', 'city.id', 'waste_type.city_id')
-    .select(['waste_type.id as wasteTypeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
-    .where('waste_type.id', '=', wasteTypeId)
-    .executeTakeFirst();
-}
+export type WasteTypeOwner = CityChildOwner<'wasteTypeId'>;
+export const findWasteTypeOwner = cityChildOwner('waste_type', 'wasteTypeId');
 
 // Waste-type details
 

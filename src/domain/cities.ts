@@ -36,19 +36,30 @@ export async function findCityOwner(db: Kysely<DB>, cityId: string): Promise<Cit
   return db.selectFrom('city').select(['id as cityId', 'city_group_id as cityGroupId']).where('id', '=', cityId).executeTakeFirst();
 }
 
-/** A place as the admin API scopes what hangs off it (days, exceptions, locations, streets): by its city's group. */
-export interface PlaceOwner extends CityOwner {
-  placeId: string;
+/** A record of a city as the owner of what hangs off it (a place's days, a waste type's details, a challenge's badge). */
+export type CityChildOwner<K extends string> = CityOwner & { [key in K]: string };
+
+/**
+ * Finds a record of a city (a place, a waste type, a challenge) as an owner: its id under `idAs`, its city and the
+ * city's group, by which the admin API scopes what hangs off it.
+ */
+export function cityChildOwner<K extends string>(table: 'collection_place' | 'waste_type' | 'challenge', idAs: K) {
+  // The three tables share the columns read here: the builder is typed with one of them.
+  const child = table as 'challenge';
+  return async (db: Kysely<DB>, id: string): Promise<CityChildOwner<K> | undefined> => {
+    const row = await db
+      .selectFrom(child)
+      .innerJoin('city', 'city.id', `${child}.city_id`)
+      .select([`${child}.id as id`, 'city.id as cityId', 'city.city_group_id as cityGroupId'])
+      .where(`${child}.id`, '=', id)
+      .executeTakeFirst();
+    return row && ({ [idAs]: row.id, cityId: row.cityId, cityGroupId: row.cityGroupId } as CityChildOwner<K>);
+  };
 }
 
-export async function findPlaceOwner(db: Kysely<DB>, placeId: string): Promise<PlaceOwner | undefined> {
-  return db
-    .selectFrom('collection_place')
-    .innerJoin('city', 'city.id', 'collection_place.city_id')
-    .select(['collection_place.id as placeId', 'city.id as cityId', 'city.city_group_id as cityGroupId'])
-    .where('collection_place.id', '=', placeId)
-    .executeTakeFirst();
-}
+/** A place as the admin API scopes what hangs off it (days, exceptions, locations, streets): by its city's group. */
+export type PlaceOwner = CityChildOwner<'placeId'>;
+export const findPlaceOwner = cityChildOwner('collection_place', 'placeId');
 
 /** The ids of a city's waste types: what its recycling points' materials and quiz questions may name. */
 export async function cityWasteTypeIds(db: Kysely<DB>, cityId: string): Promise<Set<string>> {
