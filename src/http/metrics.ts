@@ -188,15 +188,19 @@ async function metrics(app: FastifyInstance) {
   // Each route counts its own requests, with a hook made for it as it is registered: the hot path looks up no
   // label set and builds no key. A route serving several methods (GET and HEAD are two routes) keeps one per method.
   const countRefusal = (route: string) => refusals.inc({ limit: route.startsWith('/public/chat/') ? 'chat' : 'general' });
+  /** Counts an answer under its route's label, in the figures of its method (made at the method's first request). */
+  const recordIn = (byMethod: Map<string, RouteFigures>, route: string, request: FastifyRequest, reply: FastifyReply) => {
+    let f = byMethod.get(request.method);
+    if (!f) byMethod.set(request.method, (f = figuresFor(request.method, route)));
+    const status = reply.statusCode;
+    f.record(status, reply.elapsedTime / 1000);
+    if (status === 429) countRefusal(route);
+  };
   app.addHook('onRoute', (route) => {
     const url = route.url;
     const byMethod = new Map<string, RouteFigures>();
     const counter = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      let f = byMethod.get(request.method);
-      if (!f) byMethod.set(request.method, (f = figuresFor(request.method, url)));
-      const status = reply.statusCode;
-      f.record(status, reply.elapsedTime / 1000);
-      if (status === 429) countRefusal(url);
+      recordIn(byMethod, url, request, reply);
       done();
     };
     const own = route.onResponse;
@@ -206,12 +210,7 @@ async function metrics(app: FastifyInstance) {
   // context, which has no route hook: it is counted here, under one label.
   const unmatched = new Map<string, RouteFigures>();
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.is404) {
-      let f = unmatched.get(request.method);
-      if (!f) unmatched.set(request.method, (f = figuresFor(request.method, 'unmatched')));
-      f.record(reply.statusCode, reply.elapsedTime / 1000);
-      if (reply.statusCode === 429) countRefusal('unmatched');
-    }
+    if (request.is404) recordIn(unmatched, 'unmatched', request, reply);
     done();
   });
 
