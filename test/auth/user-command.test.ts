@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,29 +10,11 @@ import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { authEnv, postLogin } from '../helpers/auth-fixtures.ts';
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runCollecte } from '../helpers/server-process.ts';
 
 /** Runs `collecte user ARGS` as an operator would, with `stdin` piped in, against `env`'s database. */
-function collecteUser(args: string[], stdin: string, env: Record<string, string>): Promise<Outcome> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    // This very Node with tsx's loader: what `npm run collecte` runs, without npx's start-up on every case.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'user', ...args], { env: childEnv, cwd: process.cwd() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const collecteUser = (args: string[], stdin: string, env: Record<string, string>) =>
+  runCollecte(['user', ...args], { DATABASE_URL: undefined, ...env }, stdin);
 
 /**
  * A database the command and the test share: an embedded one in a directory (the test opens it once the command is

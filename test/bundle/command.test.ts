@@ -1,29 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { openDatabase } from '../../src/db/database.ts';
 import { BUNDLE_IDS as ids, validBundle, writeBundleDir } from '../helpers/bundle-fixtures.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
-
-const run = promisify(execFile);
+import { runCollecte } from '../helpers/server-process.ts';
 
 /** Runs `collecte import FILE` as an operator would, on the embedded database in `dataDir`. */
-async function collecteImport(file: string, dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  delete env.DATABASE_URL;
-  delete env.MEDIA_DIR;
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli.ts', 'import', file], { env, cwd: process.cwd() });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const collecteImport = (file: string, dataDir: string) =>
+  runCollecte(['import', file], { DATA_DIR: dataDir, DATABASE_URL: undefined, MEDIA_DIR: undefined });
 
 // The command works on the configured database; a PostgreSQL run would need a database of its own,
 // so the command is exercised on the embedded one (the import itself is tested on both).

@@ -1,28 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { buildTestApp } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
+import { runCollecte } from '../helpers/server-process.ts';
 import { CONSOLE_SECRET, bearer, consoleEnv, insertConversation, otherIds } from '../helpers/console-fixtures.ts';
 
-const run = promisify(execFile);
-
-/** Runs `collecte console-token` as an operator would; never throws, the exit code is in `code`. */
-async function consoleToken(args: string[], secret: string | null) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
-  delete env.CONSOLE_JWT_SECRET;
-  if (secret !== null) env.CONSOLE_JWT_SECRET = secret;
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli.ts', 'console-token', ...args], { env, cwd: process.cwd() });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Runs `collecte console-token` as an operator would; the exit code is in `code`. */
+const consoleToken = (args: string[], secret: string | null) =>
+  runCollecte(['console-token', ...args], { CONSOLE_JWT_SECRET: secret ?? undefined });
 
 const key = new TextEncoder().encode(CONSOLE_SECRET);
 

@@ -36,6 +36,32 @@ export function startNpmStart(port: number, env: Record<string, string>): Child 
   return startProcess(['src/server.ts'], { REDIS_URL: '', CONSOLE_JWT_SECRET: '', PORT: String(port), LOG_LEVEL: 'info', ...env });
 }
 
+/** What a command printed, and how it exited. */
+export interface CommandOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `collecte ARGS` as `npm run collecte` does (node and its V8 flags, no loader), with `stdin` piped in; `env`
+ * replaces the given variables, and an `undefined` one is removed. Never throws for an exit code: it is in `code`.
+ */
+export function runCollecte(args: string[], env: Record<string, string | undefined>, stdin = ''): Promise<CommandOutcome> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/cli.ts', ...args], { cwd: ROOT, env: childEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
 /** Waits until the process answers 200 on /ready; fails with its output if it exits or takes over a minute. */
 export async function waitReady(port: number, child: Child): Promise<void> {
   const deadline = Date.now() + 60_000;
