@@ -19,6 +19,7 @@ import {
   startConsoleServer,
   type ConsoleServer,
 } from '../helpers/console-browser.ts';
+import { settledFocus } from '../helpers/browser.ts';
 
 const IMAGE = path.resolve(import.meta.dirname, '../../demo/media/bacs-pays-des-abers.png');
 
@@ -264,7 +265,7 @@ for (const kind of testDatabaseKinds()) {
       await page.locator('.card > .menu-tree > li').first().locator('.menu-row strong').filter({ hasText: 'Aide' }).waitFor();
       assert.deepEqual((await rows.allInnerTexts()).slice(0, 2), ['Aide', 'Accueil']);
       // The focus follows the moved item: its « Descendre » button, still usable from the keyboard.
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent), 'Descendre Accueil');
+      assert.equal(await settledFocus(page, () => document.activeElement?.textContent, 'Descendre Accueil'), 'Descendre Accueil');
       const publicMenu = await until<{ items: PublicMenuItem[] }>(
         server,
         `/public/cms/apps/collecte-brest-app/menus/by-id/${menu.id}`,

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
+import { settledFocus } from '../helpers/browser.ts';
 
 /** The group's stored rules, in order, as `holiday wasteTypeName|* action`. */
 async function storedRules(server: ConsoleServer): Promise<string[]> {
@@ -75,7 +76,11 @@ for (const kind of testDatabaseKinds()) {
 
       // Christmas: Brest's household waste cancelled.
       await page.getByRole('button', { name: 'Ajouter une règle' }).click();
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Jour férié, règle 2', 'the focus goes to the new rule');
+      assert.equal(
+        await settledFocus(page, () => document.activeElement?.getAttribute('aria-label'), 'Jour férié, règle 2'),
+        'Jour férié, règle 2',
+        'the focus goes to the new rule',
+      );
       await page.getByLabel('Jour férié, règle 2', { exact: true }).selectOption({ label: 'Noël' });
       await page.getByLabel('Type de déchets, règle 2', { exact: true }).selectOption({ label: 'Ordures ménagères (Brest)' });
       await page.getByLabel('Ce jour-là, règle 2', { exact: true }).selectOption({ label: 'Collecte annulée' });

@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { PERMISSIONS } from '../../src/auth/permissions.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, CONSOLE_SHOTS, createAgent, DESKTOP, logIn, newAgentContext, openBrowser, PHONE, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
+import { settledFocus } from '../helpers/browser.ts';
 
 /** POST /public/requests, as the citizens' app files one: the queue then holds a row. */
 async function fileRequest(server: ConsoleServer, cityId: string): Promise<string> {
@@ -127,7 +128,7 @@ for (const kind of testDatabaseKinds()) {
       await settled(page);
       assert.equal(await expanded(), 'false', 'the menu folds once a screen is chosen');
       assert.equal(await challenges.isVisible(), false);
-      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'the focus on the new screen’s title');
+      assert.equal(await settledFocus(page, () => document.activeElement?.tagName, 'H1'), 'H1', 'the focus on the new screen’s title');
       await assertFits(page, 'the challenges');
       await assertTouchTargets(page, 'the challenges');
       await checkA11y(page, 'the challenges on a phone');
@@ -159,7 +160,7 @@ for (const kind of testDatabaseKinds()) {
       await tap(menu, '« Menu »');
       await tap(nav.getByRole('link', { name: /^Demandes/ }), 'the menu’s « Demandes » again');
       await nav.getByRole('link', { name: /^Demandes/ }).waitFor({ state: 'hidden' });
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'the focus on the content');
+      assert.equal(await settledFocus(page, () => document.activeElement?.id, 'main'), 'main', 'the focus on the content');
       await assertFits(page, 'the queue');
       await assertTouchTargets(page, 'the queue');
       await checkA11y(page, 'the queue on a phone');

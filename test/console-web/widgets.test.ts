@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, PASSWORD, PHONE, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
-import { clipboardText } from '../helpers/browser.ts';
+import { clipboardText, settledFocus } from '../helpers/browser.ts';
 
 const json = { 'content-type': 'application/json' };
 
@@ -40,17 +40,6 @@ const listedSites = (page: Page) => page.locator('.sites li code').allInnerTexts
 
 /** The focused element's text as a screen reader says it (its visually hidden part too). */
 const focused = (page: Page) => page.evaluate(() => (document.activeElement?.textContent ?? '').replace(/\s+/g, ' ').trim());
-
-/**
- * The focused element's text once it is `wanted`, or after a few seconds whatever it is then: the console moves the
- * focus after it renders the change, which a click's promise does not wait for.
- */
-async function focusedOnceMoved(page: Page, wanted: string): Promise<string> {
-  await page
-    .waitForFunction((text) => (document.activeElement?.textContent ?? '').replace(/\s+/g, ' ').trim() === text, wanted, { timeout: 5_000 })
-    .catch(() => {});
-  return focused(page);
-}
 
 /** Presses Tab until the focused element answers `wanted` (at most 60 times): the keyboard alone reaches it. */
 async function tabTo(page: Page, wanted: (element: { tag: string; text: string; label: string }) => boolean, what: string): Promise<void> {
@@ -131,9 +120,9 @@ for (const kind of testDatabaseKinds()) {
       await third.getByRole('button', { name: 'Retirer http://www.plouzane.fr' }).click();
       await third.waitFor({ state: 'detached' });
       assert.equal(await form.locator('.field-error').count(), 0);
-      assert.equal(await focusedOnceMoved(page, 'Retirer https://mairie.guipavas.fr'), 'Retirer https://mairie.guipavas.fr');
+      assert.equal(await settledFocus(page, () => (document.activeElement?.textContent ?? '').replace(/\s+/g, ' ').trim(), 'Retirer https://mairie.guipavas.fr'), 'Retirer https://mairie.guipavas.fr');
       await form.getByRole('button', { name: 'Retirer https://www.brest.fr' }).click();
-      assert.equal(await focusedOnceMoved(page, 'Retirer https://mairie.guipavas.fr'), 'Retirer https://mairie.guipavas.fr');
+      assert.equal(await settledFocus(page, () => (document.activeElement?.textContent ?? '').replace(/\s+/g, ' ').trim(), 'Retirer https://mairie.guipavas.fr'), 'Retirer https://mairie.guipavas.fr');
       await form.getByRole('button', { name: 'Enregistrer' }).click();
       await page.getByRole('status').filter({ hasText: 'Sites autorisés enregistrés.' }).waitFor();
       assert.deepEqual((await readSites(server, auth)).embedOrigins, ['https://mairie.guipavas.fr']);

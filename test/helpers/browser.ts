@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -38,4 +38,16 @@ export async function clipboardText(page: Page, ms = 10_000): Promise<string | n
       ]),
     ms,
   );
+}
+
+/**
+ * What `read` answers in the page once it answers `wanted`, or after `ms` whatever it answers then, for the assertion
+ * that follows to show: the apps move the focus in an effect after they render, which an action's promise does not
+ * wait for. `read` runs in the page (as `page.evaluate` runs it): it names nothing of the test's scope.
+ */
+export async function settledFocus<T>(target: Page | Frame, read: () => T, wanted: T, ms = 5_000): Promise<T> {
+  await target
+    .waitForFunction(`JSON.stringify((${read.toString()})()) === ${JSON.stringify(JSON.stringify(wanted))}`, undefined, { timeout: ms })
+    .catch(() => {});
+  return target.evaluate(read);
 }

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
-import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { checkA11y } from '../helpers/axe.ts';
@@ -208,7 +208,7 @@ for (const kind of testDatabaseKinds()) {
       // Asked once more, the focus on the answer that acts.
       const confirm = page.getByRole('button', { name: 'Oui, annuler le rendez-vous' });
       await confirm.waitFor();
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Oui, annuler le rendez-vous');
+      assert.equal(await settledFocus(page, () => document.activeElement?.textContent, 'Oui, annuler le rendez-vous'), 'Oui, annuler le rendez-vous');
       await page.getByRole('button', { name: 'Non, le garder' }).click();
       assert.equal((await requestsOf(deviceId))[0].status, 'PLANIFIEE', '« Non » keeps it');
       await page.getByRole('button', { name: /Annuler ce rendez-vous/ }).click();
@@ -233,7 +233,7 @@ for (const kind of testDatabaseKinds()) {
       const picker = page.getByRole('group', { name: 'Jour d’enlèvement' });
       assert.match((await picker.getAttribute('aria-describedby')) ?? '', /-error$/);
       assert.match(await picker.innerText(), /Erreur/);
-      assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value), '2026-11-25');
+      assert.equal(await settledFocus(page, () => (document.activeElement as HTMLInputElement | null)?.value, '2026-11-25'), '2026-11-25');
       assert.deepEqual(await requestsOf(deviceId), []);
 
       // Wednesday 25 is chosen, then taken by two neighbours before the resident sends.

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
-import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
 import { startPushService, type PushService } from '../helpers/push-service.ts';
 import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
 import type { Database } from '../../src/db/database.ts';
@@ -247,7 +247,7 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     assert.ok(await page.getByRole('checkbox', { name: `avec un rappel la veille à 19${NBSP}h` }).isChecked());
     const subscribe = page.getByRole('link', { name: "S'abonner au calendrier" });
     assert.match(String(await subscribe.getAttribute('href')), /\?alarm=19:00$/);
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), "S'abonner au calendrier");
+    assert.equal(await settledFocus(page, () => document.activeElement?.textContent?.trim(), "S'abonner au calendrier"), "S'abonner au calendrier");
   });
 
   it('without PushManager: e-mail, confirmed from the e-mail received, listed, then deleted', async () => {

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
-import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { completion, fakeModel } from '../helpers/fake-model.ts';
@@ -401,7 +401,7 @@ for (const kind of testDatabaseKinds()) {
       await tabTo(page, 'a[href^="/signaler?type=depot-sauvage"]');
       await page.keyboard.press('Enter');
       await heading(page, /Dépôt sauvage/);
-      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'the new screen’s title has the focus');
+      assert.equal(await settledFocus(page, () => document.activeElement?.tagName, 'H1'), 'H1', 'the new screen’s title has the focus');
       await tabTo(page, '#report-address');
       await page.keyboard.type('Devant le 3 rue de Siam');
       await tabTo(page, '#report-description');
