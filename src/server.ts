@@ -78,16 +78,12 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    // A keep-alive connection whose request was in flight when the stop began becomes idle once answered: close it
-    // then, rather than let it hold the stop until its keep-alive timeout.
-    const sweeper = setInterval(() => app!.server.closeIdleConnections(), 100);
-    sweeper.unref();
     try {
       // The reminder worker finishes the batch it is sending (what it claimed and did not record is sent again by
       // the next worker once its lease ends); then close() stops accepting, waits for requests, runs onClose hooks.
       await Promise.all([reminders?.stop(), requests?.stop(), chatRetention?.stop()]);
+      // Connections are closed as they turn idle, and those that never asked anything at once (src/http/draining.ts).
       await app!.close();
-      clearInterval(sweeper);
       await database.close();
       logger.info('stopped');
       process.exit(0);

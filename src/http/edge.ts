@@ -9,6 +9,7 @@ import dataVersion from './data-version.ts';
 import conditionalResponses from './conditional.ts';
 import transportSecurity from './transport-security.ts';
 import requestEntry from './request-entry.ts';
+import draining from './draining.ts';
 
 /**
  * The HTTP edge: every piece of hand-written HTTP machinery that stands between the network and the routes, in the
@@ -29,12 +30,15 @@ import requestEntry from './request-entry.ts';
  * | 8 | onSend | conditional.ts | ETag / 304 and compression (a kept body's variants once; any other on the thread pool); Cache-Control and the cache for config.audience public |
  * | 9 | onSend | transport-security.ts | HSTS on HTTPS answers, after the cache stored its shared header lines |
  * | 10 | onResponse | metrics.ts | counts the answer by route and status |
+ * | — | preClose | draining.ts | from the start of a close until the server has closed, closes each keep-alive connection as it turns idle |
  * | — | error handler | error-handler.ts | DomainError → its status and message; DatabaseUnavailable → the stale cached answer or 503; anything else → 500 without internals |
  *
  * The /public preflights (OPTIONS) are routes of public-headers.ts. Redis, when configured, is shared by the rate
  * limits (rate-windows.ts) and read through redis.ts; the data version is polled by data-version.ts.
  */
 async function edge(app: FastifyInstance) {
+  // First of the preClose hooks: the areas' own (the live feeds ending their streams) run after it.
+  await app.register(draining);
   // First: every later onRoute hook, and every route (the edge's own /metrics too), is given its audience by it.
   await app.register(audiences);
   registerErrorHandling(app);
