@@ -330,6 +330,60 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(context.cspViolations, []);
     });
 
+    it('keeps what the agent chose while the request is read again after another agent’s change', async (t) => {
+      const server = await startConsoleServer(t, kind);
+      const { origin } = server;
+      await createAgent(server, { email: 'lena@brest.fr', name: 'Léna Caradec', permissions: ['REQUESTS'] });
+      await createAgent(server, { email: 'yann@brest.fr', name: 'Yann Le Gall', permissions: ['REQUESTS'] });
+      const { city, place } = await brest(server);
+      const filed = await fileRequest(origin, {
+        deviceId: 'device-console-9', cityId: city.id, typeCode: 'bac-endommage', placeId: place.id,
+        description: 'Le couvercle du bac jaune est fendu.', attributes: { partie: 'roues' },
+      });
+      const page = await (await newAgentContext(await openBrowser(t))).newPage();
+      await logIn(page, origin, 'lena@brest.fr');
+      await page.goto(`${origin}/console/demandes/${filed.id}`);
+      const assignee = page.getByRole('form', { name: 'Attribuer la demande' });
+      await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
+
+      // The screen's next reading of the request is held until the agent has chosen: it lands after the choice.
+      const isReading = (r: { method(): string; url(): string }) => r.method() === 'GET' && new URL(r.url()).pathname === `/admin/requests/${filed.id}`;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route((url) => url.pathname === `/admin/requests/${filed.id}`, async (route) => {
+        if (route.request().method() === 'GET') await held;
+        await route.continue();
+      });
+      let readings = 0;
+      page.on('request', (r) => void (isReading(r) && readings++));
+      // Yann changes the request's status: the live queue tells the screen, which reads the request again.
+      const yann = await tokenOf(origin, 'yann@brest.fr');
+      const before = await readRequest(origin, yann, filed.id);
+      const changed = await fetch(`${origin}/admin/requests/${filed.id}`, {
+        method: 'PATCH', headers: { ...yann, ...json, 'if-match': String(before.etag) }, body: JSON.stringify({ status: 'EN_COURS' }),
+      });
+      assert.equal(changed.status, 200, await changed.clone().text());
+      // The request's view and its two forms each read it again.
+      for (let i = 0; i < 200 && readings < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(readings, 3, 'the screen reads the request again once for its view and once for each form');
+      const select = assignee.getByLabel('Attribuée à');
+      await select.selectOption({ label: 'Yann Le Gall' });
+      const read = page.waitForResponse((r) => isReading(r.request()));
+      release();
+      await read;
+      // The reading is shown, or not, in the next frame: the choice still stands after it.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.equal(await select.evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent), 'Yann Le Gall');
+
+      // Saved on the version it was chosen on: Yann's change meets it as the conflict, and the agent's choice wins.
+      await assignee.getByRole('button', { name: 'Enregistrer' }).click();
+      const conflict = page.getByRole('alert').filter({ hasText: 'Quelqu’un a modifié cet élément pendant que vous le modifiiez' });
+      await conflict.getByRole('button', { name: 'Écraser avec ma version' }).click();
+      await page.getByRole('status').filter({ hasText: 'La demande est attribuée à Yann Le Gall.' }).waitFor();
+      const after = await readRequest(origin, yann, filed.id);
+      assert.deepEqual([after.body.status, after.body.assignedToName], ['EN_COURS', 'Yann Le Gall']);
+    });
+
     it('goes through the queue to a request and answers it with the keyboard alone, and fits a phone', async (t) => {
       const server = await startConsoleServer(t, kind);
       const { origin } = server;

@@ -104,12 +104,21 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
     const kept = readDraft<F>(key);
     if (kept) return setState({ key, draft: kept, restored: true });
     if (url === null) return setState({ key, draft: { form: options.empty, base: options.empty, etag: null }, restored: false });
-    setState({ key, draft: null, restored: false });
+    // A reload (reload(), the record changed elsewhere) keeps the form on screen while it reads the record again.
+    const reloadingFrom = state.key === key ? state.draft : null;
+    if (!reloadingFrom) setState({ key, draft: null, restored: false });
     let live = true;
     request<R>('GET', url).then(
       (answer) => {
         const form = options.toForm(answer.data);
-        if (live) setState({ key, draft: { form, base: form, etag: answer.etag }, restored: false });
+        if (!live) return;
+        setState((current) =>
+          // The agent changed the form (or saved it) while it reloaded: that stands, on the version it started from;
+          // a save then meets the other change as a conflict rather than losing the agent's.
+          reloadingFrom && current.key === key && current.draft !== reloadingFrom
+            ? current
+            : { key, draft: { form, base: form, etag: answer.etag }, restored: false },
+        );
       },
       (err) => live && setLoadError(err),
     );
