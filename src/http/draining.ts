@@ -8,14 +8,14 @@ const SWEEP_MS = 50;
 /**
  * A close that does not wait for timeouts. Fastify closes the server after its preClose hooks and then closes the
  * connections idle at that moment (`forceCloseConnections: 'idle'`). Two kinds of connection escaped that, and Node
- * kept them open, which held the close (and the process, past most orchestrators' grace period, which then kill it
- * before it closes its database):
+ * kept them open, holding `app.close()`:
  *
  * - a keep-alive connection whose answer was still on its way (a request in flight at SIGTERM, an event stream the
  *   live feeds end in their own preClose hook): it turns idle a moment later, and stays open until the keep-alive
  *   timeout, 72 s;
- * - a connection opened that never sent a byte (a browser's speculative preconnect, a client's spare): Node counts
- *   it as a request arriving until the headers timeout, 60 s.
+ * - a connection opened that never sent a byte (a browser's speculative preconnect, a client's spare): it stays open
+ *   until the socket's idle timeout, 60 s. A stop then outlasted `SHUTDOWN_TIMEOUT_MS` and the process exited 1
+ *   without closing its database.
  *
  * So, from the first preClose hook until the server has closed, both kinds are closed every 50 ms; a connection that
  * has begun a request, or waits for its answer, is left to finish.
