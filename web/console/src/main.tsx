@@ -1,5 +1,5 @@
 import { Component, render, type ComponentChildren, type FunctionComponent } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import './styles.css';
 import { currentUser, holds, logout, onSessionChange, restoreSession, sessionEndReason, type User } from './api.ts';
 import { useLocation } from './location.ts';
@@ -141,7 +141,9 @@ function Navigation({ user, path }: { user: User; path: string }) {
   const nav = useRef<HTMLElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => setOpen(false), [path]);
-  useEffect(() => {
+  // Listening from the render that opens it (a layout effect, not one run after the paint): an Escape pressed as soon
+  // as the menu shows folds it.
+  useLayoutEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
