@@ -50,6 +50,8 @@ export class LiveStreams<Row extends ChangedRow, Item> {
   private readonly feed: ChangeFeed<Row>;
   private readonly show: (rows: readonly Row[], audiences: ReadonlySet<string>) => Item[] | Promise<Item[]>;
   private readonly options: LiveStreamsOptions;
+  /** Set by close(): a stream still opening (its feed or catch-up being read) is refused rather than left open. */
+  private closed = false;
 
   constructor(
     feed: ChangeFeed<Row>,
@@ -77,7 +79,7 @@ export class LiveStreams<Row extends ChangedRow, Item> {
 
   /** Answers the request with a stream (the reply is hijacked): 503 when the instance holds too many. */
   async serve(reply: FastifyReply, spec: LiveStreamSpec<Item>): Promise<void> {
-    if (this.streams.size >= this.options.max) throw errors.unavailable(10);
+    if (this.closed || this.streams.size >= this.options.max) throw errors.unavailable(10);
     const { audience } = spec;
     if (audience !== undefined) this.audiences.set(audience, (this.audiences.get(audience) ?? 0) + 1);
     const leave = () => {
@@ -122,6 +124,13 @@ export class LiveStreams<Row extends ChangedRow, Item> {
       leave();
       throw err;
     }
+    // The server began to close while this stream was opening: close() has ended the streams it knew, and this one
+    // would hold the close for as long as its reader stays. 503: the reader reconnects to another instance.
+    if (this.closed) {
+      listening.stop();
+      leave();
+      throw errors.unavailable(10);
+    }
     reply.hijack();
     let expiry: NodeJS.Timeout | undefined;
     const opening = openEventStream(reply.raw, {
@@ -146,6 +155,7 @@ export class LiveStreams<Row extends ChangedRow, Item> {
 
   /** Ends every stream (the server closes: each reader reconnects elsewhere) and the feed. */
   close(): void {
+    this.closed = true;
     for (const stream of this.streams) stream.end();
     this.feed.close();
   }

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { buildTestApp, fixedClock } from '../helpers/app.ts';
+import pg from 'pg';
+import { buildTestApp, fixedClock, testConfig } from '../helpers/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
 import { inject } from '../helpers/admin-fixtures.ts';
@@ -204,5 +206,35 @@ describe('resident requests, live on PostgreSQL, several instances', { skip: DAT
     assert.equal(status, 200);
     await staff.next(requestEvent(filed.id, (r) => r.status === 'EN_COURS'));
     await resident.next(requestEvent(filed.id, (r) => r.status === 'EN_COURS'));
+  });
+});
+
+describe('resident requests, live, when the server closes', { skip: DATABASE_URL ? false : 'needs DATABASE_URL' }, () => {
+  it('refuses a stream still opening when the close begins (503), and the close does not wait for it', { timeout: 60_000 }, async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.close());
+    await seedCities(database.db);
+    const app = await buildApp({ config: testConfig(consoleEnv), database, clock: fixedClock(MONDAY_AFTERNOON) });
+    const base = await serve(app);
+    assert.equal((await fileRequest(app, missedBody(device(1)))).statusCode, 201);
+
+    // Another connection holds the requests' table: the stream's catch-up (Last-Event-ID) waits for it.
+    const holder = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${database.schema}` });
+    await holder.connect();
+    t.after(() => holder.end());
+    await holder.query('BEGIN; LOCK TABLE resident_request IN ACCESS EXCLUSIVE MODE');
+    const opening = fetch(`${base}/public/requests/events?deviceId=${device(1)}`, { headers: { 'last-event-id': '1' } });
+    const waiting = async () =>
+      Number((await holder.query("SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'resident_request'::regclass")).rows[0].n);
+    while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // The close begins while the stream opens; then the table is let go and the stream's reading ends.
+    const closing = app.close();
+    while (app.server.listening) await new Promise((resolve) => setTimeout(resolve, 20));
+    await holder.query('COMMIT');
+    const answer = await opening;
+    assert.equal(answer.status, 503, await answer.clone().text());
+    assert.ok(answer.headers.get('retry-after'));
+    await closing;
   });
 });
