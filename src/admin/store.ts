@@ -50,21 +50,30 @@ type ListUnder<R, O> = (db: Kysely<DB>, parentId: string, page: PageRequest, par
 /**
  * The parent half of a store whose records hang off an owner and never leave it (a city's waste types, a place's
  * days, a challenge's series): the parent found by its group, 404 `parentNotFound` outside it; a record found with
- * its owner (the repository's `find`) and listed under its parent's id (the repository's `list`).
+ * its owner (the repository's `find`), listed under its parent's id (the repository's `list`) and shown (`show`).
  */
 export function underOwner<O extends { cityGroupId: string | null }, K extends keyof O>(
   findOwner: (db: Kysely<DB>, id: string) => Promise<O | undefined>,
   parentNotFound: () => DomainError,
   idOf: K,
 ) {
-  return <R>(find: FindOwned<R, { cityGroupId: string | null }>, list: ListUnder<R, O>) => ({
+  return <R, T>(find: FindOwned<R, { cityGroupId: string | null }>, list: ListUnder<R, O>, show: ShowRows<R, T>) => ({
     fixedParent: true,
     parentNotFound,
     findParent: async (db: Kysely<DB>, parentId: string) => ownerFound(await findOwner(db, parentId)),
     find: async (db: Kysely<DB>, id: string, options: { forUpdate: boolean }) => ownedBy(await find(db, id, options)),
     list: (db: Kysely<DB>, parent: O | null, page: PageRequest) => list(db, parent![idOf] as string, page, parent!),
+    show,
   });
 }
+
+type ShowRows<R, T> = (db: Kysely<DB>, rows: R[]) => Promise<T[]>;
+
+/** `show` of a store whose rows are shown one by one, with nothing more to read. */
+export const eachRow =
+  <R, T>(toRecord: (row: R) => T): ShowRows<R, T> =>
+  async (_db, rows) =>
+    rows.map(toRecord);
 
 /** Records of a city (waste types, places, recycling points, quiz questions, challenges): 404 `Ville introuvable` outside it. */
 export const underCity = underOwner(findCityOwner, errors.cityNotFound, 'cityId');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
 import { collectionExceptionFaults } from '../domain/rules/cities.ts';
 import { errors } from '../kernel/errors.ts';
 import { toExceptionRecord } from '../domain/city-model/mapper.ts';
@@ -40,8 +40,7 @@ const columns = (e: ExceptionFields) => ({
 export const exceptionStore: AdminStore<ExceptionRow, AdminException, PlaceOwner, CreateExceptionInput, ExceptionPatch> = {
   entity: 'exception',
   notFound: errors.collectionExceptionNotFound,
-  ...underPlace(repo.findException, repo.listPlaceExceptions),
-  show: async (_db, rows) => rows.map(toAdminException),
+  ...underPlace(repo.findException, repo.listPlaceExceptions, eachRow(toAdminException)),
   async insert(trx, { subject: place }, input) {
     const record = { dateTo: null, name: null, description: null, kind: 'CANCEL' as const, movedTo: null, ...input };
     await assertValid(trx, place!.placeId, record);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { removeRow, type AdminStore } from '../admin/store.ts';
+import { eachRow, removeRow, type AdminStore } from '../admin/store.ts';
 import { toBadge } from '../domain/challenges.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './admin-repository.ts';
@@ -21,8 +21,7 @@ const columns = (b: Omit<AdminBadge, 'id' | 'challengeId'>) => ({ name: b.name.t
 export const badgeStore: AdminStore<BadgeRow, AdminBadge, ChallengeOwner, CreateBadgeInput, BadgePatch> = {
   entity: 'badge',
   notFound: errors.badgeNotFound,
-  ...underChallenge(repo.findBadge, repo.listChallengeBadges),
-  show: async (_db, rows) => rows.map(toAdminBadge),
+  ...underChallenge(repo.findBadge, repo.listChallengeBadges, eachRow(toAdminBadge)),
   async insert(trx, { subject: challenge }, input) {
     const fields = { description: null, icon: null, imageUrl: null, ...input };
     const row = await repo.insertBadge(trx, randomUUID(), challenge!.challengeId, columns(fields));

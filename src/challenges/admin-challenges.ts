@@ -68,8 +68,7 @@ const columns = (c: ChallengeFields) => ({
 export const challengeStore: AdminStore<ChallengeRow, AdminChallenge, CityOwner, CreateChallengeInput, ChallengePatch> = {
   entity: 'challenge',
   notFound: errors.adminChallengeNotFound,
-  ...underCity(repo.findChallenge, repo.listCityChallenges),
-  show: showChallenges,
+  ...underCity(repo.findChallenge, repo.listCityChallenges, showChallenges),
   async insert(trx, { subject: city }, input) {
     const id = randomUUID();
     const fields: ChallengeFields = {

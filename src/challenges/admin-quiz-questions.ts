@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, underCity, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, underCity, type AdminStore } from '../admin/store.ts';
 import { quizQuestionFaults } from '../domain/rules/cities.ts';
 import { cityWasteTypeIds, type CityOwner } from '../domain/cities.ts';
 import { errors } from '../kernel/errors.ts';
@@ -42,8 +42,7 @@ const columns = (q: QuestionFields) => ({
 export const quizQuestionStore: AdminStore<QuizQuestionRow, AdminQuizQuestion, CityOwner, CreateQuizQuestionInput, QuizQuestionPatch> = {
   entity: 'quizQuestion',
   notFound: errors.quizQuestionNotFound,
-  ...underCity(repo.findQuizQuestion, repo.listCityQuizQuestions),
-  show: async (_db, rows) => rows.map(toAdminQuizQuestion),
+  ...underCity(repo.findQuizQuestion, repo.listCityQuizQuestions, eachRow(toAdminQuizQuestion)),
   async insert(trx, { subject: city }, input) {
     const fields = { order: 0, ...lowercaseIds(input, 'correctWasteTypeId') };
     await assertValid(trx, city!.cityId, fields);

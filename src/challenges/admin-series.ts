@@ -43,8 +43,7 @@ async function write(trx: Kysely<DB>, cityId: string, fields: SerieFields, store
 export const serieStore: AdminStore<SerieRow, AdminSerie, ChallengeOwner, CreateSerieInput, SeriePatch> = {
   entity: 'serie',
   notFound: errors.serieNotFound,
-  ...underChallenge(repo.findSerie, repo.listChallengeSeries),
-  show: showSeries,
+  ...underChallenge(repo.findSerie, repo.listChallengeSeries, showSeries),
   insert(trx, { subject: challenge }, input) {
     const fields = { description: null, order: 0, quizQuestionIds: [], ...lowercaseIds(input, 'quizQuestionIds') };
     return write(trx, challenge!.cityId, fields, (values) => repo.insertSerie(trx, randomUUID(), challenge!.challengeId, values));

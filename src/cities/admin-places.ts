@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, WeekdayName } from '../db/types.ts';
-import { assertNoFault, removeRow, underCity, underPlace, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, removeRow, underCity, underPlace, type AdminStore } from '../admin/store.ts';
 import { collectionDayFaults } from '../domain/rules/cities.ts';
 import { areaColumns, areaFaults } from './place-rules.ts';
 import { toAttachedLocation, toCollectionDays, toCollectionPlace } from '../domain/city-model/mapper.ts';
@@ -10,7 +10,7 @@ import * as repo from './place-repository.ts';
 import { placesStreetRules } from './street-repository.ts';
 import { toAdminStreetRule } from './admin-streets.ts';
 import { cityWasteTypeIds, findPlaceOwner, type CityOwner, type PlaceOwner } from '../domain/cities.ts';
-import { pageOf } from '../kernel/pagination.ts';
+import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import type { DayRow, LocationRow, PlaceRow } from './place-repository.ts';
 import type {
   AdminAttachedLocation,
@@ -40,23 +40,25 @@ function placeColumns(name: string, area: AdminPlace['area']) {
   return { name: name.trim(), ...areaColumns(area) };
 }
 
+/** Places with their days, exceptions, locations and streets: one query per kind of child. */
+async function showPlaces(db: Kysely<DB>, rows: PlaceRow[]): Promise<AdminPlace[]> {
+  const children = await repo.placeChildren(db, rows.map((row) => row.id));
+  const days = Map.groupBy(children.days, (d) => d.place_id);
+  const exceptions = Map.groupBy(children.exceptions, (e) => e.place_id);
+  const locations = Map.groupBy(children.locations, (l) => l.place_id);
+  const streets = Map.groupBy(await placesStreetRules(db, rows.map((row) => row.id)), (r) => r.place_id);
+  return rows.map((row) => ({
+    ...toCollectionPlace(row, days.get(row.id) ?? [], exceptions.get(row.id) ?? [], locations.get(row.id) ?? [], children.typeNames),
+    cityId: row.city_id,
+    streets: (streets.get(row.id) ?? []).map(toAdminStreetRule),
+    area: row.area,
+  }));
+}
+
 export const placeStore: AdminStore<PlaceRow, AdminPlace, CityOwner, CreatePlaceInput, PlacePatch> = {
   entity: 'collectionPlace',
   notFound: errors.collectionPlaceNotFound,
-  ...underCity(repo.findPlace, repo.listPlaces),
-  async show(db, rows) {
-    const children = await repo.placeChildren(db, rows.map((row) => row.id));
-    const days = Map.groupBy(children.days, (d) => d.place_id);
-    const exceptions = Map.groupBy(children.exceptions, (e) => e.place_id);
-    const locations = Map.groupBy(children.locations, (l) => l.place_id);
-    const streets = Map.groupBy(await placesStreetRules(db, rows.map((row) => row.id)), (r) => r.place_id);
-    return rows.map((row) => ({
-      ...toCollectionPlace(row, days.get(row.id) ?? [], exceptions.get(row.id) ?? [], locations.get(row.id) ?? [], children.typeNames),
-      cityId: row.city_id,
-      streets: (streets.get(row.id) ?? []).map(toAdminStreetRule),
-      area: row.area,
-    }));
-  },
+  ...underCity(repo.findPlace, repo.listPlaces, showPlaces),
   insert: (trx, { subject: city }, input) => repo.insertPlace(trx, randomUUID(), city!.cityId, placeColumns(input.name, input.area ?? null)),
   update: (trx, { subject }, patch) =>
     repo.updatePlace(trx, subject.row.id, placeColumns(patch.name ?? subject.record.name, patch.area === undefined ? subject.record.area : patch.area)),
@@ -81,17 +83,17 @@ async function dayColumns(db: Kysely<DB>, cityId: string, day: DayFields) {
   };
 }
 
+/** A place has a handful of days: read whole, put in the public order (Monday to Sunday, waste type name, id), paged. */
+async function listDays(db: Kysely<DB>, placeId: string, page: PageRequest, place: PlaceOwner) {
+  const [days, names] = await Promise.all([repo.placeDays(db, placeId), repo.wasteTypeNames(db, place.cityId)]);
+  const order = new Map(toCollectionDays(days, names).map((d, i) => [d.id, i]));
+  return pageOf(days.sort((a, b) => order.get(a.id)! - order.get(b.id)!), page);
+}
+
 export const collectionDayStore: AdminStore<DayRow, AdminCollectionDay, PlaceOwner, CreateCollectionDayInput, CollectionDayPatch> = {
   entity: 'collectionDay',
   notFound: errors.collectionDayNotFound,
-  // A place has a handful of days: read whole, put in the public order (Monday to Sunday, waste type name, id), paged.
-  ...underPlace(repo.findDay, async (db, placeId, page, place) => {
-    const [days, names] = await Promise.all([repo.placeDays(db, placeId), repo.wasteTypeNames(db, place.cityId)]);
-    const order = new Map(toCollectionDays(days, names).map((d, i) => [d.id, i]));
-    return pageOf(days.sort((a, b) => order.get(a.id)! - order.get(b.id)!), page);
-  }),
-  show: async (_db, rows) =>
-    rows.map((row) => ({ ...toCollectionDays([row], new Map())[0], placeId: row.place_id })),
+  ...underPlace(repo.findDay, listDays, eachRow((row) => ({ ...toCollectionDays([row], new Map())[0], placeId: row.place_id }))),
   async insert(trx, { subject: place }, input) {
     const day = { description: null, biweekly: null, startDate: null, ...input };
     return repo.insertDay(trx, randomUUID(), place!.placeId, await dayColumns(trx, place!.cityId, day));
@@ -118,8 +120,7 @@ export const attachedLocationStore: AdminStore<
 > = {
   entity: 'attachedLocation',
   notFound: errors.attachedLocationNotFound,
-  ...underPlace(repo.findLocation, repo.listLocations),
-  show: async (_db, rows) => rows.map((row) => ({ ...toAttachedLocation(row), placeId: row.place_id })),
+  ...underPlace(repo.findLocation, repo.listLocations, eachRow((row) => ({ ...toAttachedLocation(row), placeId: row.place_id }))),
   insert: (trx, { subject: place }, input) => repo.insertLocation(trx, randomUUID(), place!.placeId, locationColumns(input)),
   update: (trx, { subject }, patch) => repo.updateLocation(trx, subject.row.id, locationColumns({ ...subject.record, ...patch })),
   remove: removeRow(repo.deleteLocation),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, removeRow, underPlace, type AdminStore } from '../admin/store.ts';
 import { streetOverlapFaults, streetRuleFaults } from './place-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { streetKey } from '../kernel/address.ts';
@@ -43,8 +43,7 @@ async function ruleColumns(trx: Kysely<DB>, place: PlaceOwner, rule: RuleFields)
 export const streetRuleStore: AdminStore<StreetRuleRow, AdminStreetRule, PlaceOwner, CreateStreetRuleInput, StreetRulePatch> = {
   entity: 'street',
   notFound: errors.streetRuleNotFound,
-  ...underPlace(repo.findStreetRule, repo.listStreetRules),
-  show: async (_db, rows) => rows.map(toAdminStreetRule),
+  ...underPlace(repo.findStreetRule, repo.listStreetRules, eachRow(toAdminStreetRule)),
   async insert(trx, { subject: place }, input) {
     const rule = { fromNumber: null, toNumber: null, ...input };
     return repo.insertStreetRule(trx, randomUUID(), place!.placeId, await ruleColumns(trx, place!, rule));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { removeRow, underOwner, type AdminStore } from '../admin/store.ts';
+import { eachRow, removeRow, underOwner, type AdminStore } from '../admin/store.ts';
 import { errors } from '../kernel/errors.ts';
 import * as repo from './place-repository.ts';
 import type { DetailRow, WasteTypeOwner } from './place-repository.ts';
@@ -31,8 +31,7 @@ const columns = (d: Omit<AdminWasteTypeDetail, 'id' | 'wasteTypeId'>) => ({
 export const wasteTypeDetailStore: AdminStore<DetailRow, AdminWasteTypeDetail, WasteTypeOwner, CreateWasteTypeDetailInput, WasteTypeDetailPatch> = {
   entity: 'wasteTypeDetail',
   notFound: errors.wasteTypeDetailNotFound,
-  ...underOwner(repo.findWasteTypeOwner, errors.wasteTypeNotFound, 'wasteTypeId')(repo.findDetail, repo.listDetails),
-  show: async (_db, rows) => rows.map(toAdminDetail),
+  ...underOwner(repo.findWasteTypeOwner, errors.wasteTypeNotFound, 'wasteTypeId')(repo.findDetail, repo.listDetails, eachRow(toAdminDetail)),
   insert(trx, { subject: wasteType }, input) {
     const fields = { description: null, instructions: null, imageUrl: null, ...input };
     return repo.insertDetail(trx, randomUUID(), wasteType!.wasteTypeId, columns(fields));

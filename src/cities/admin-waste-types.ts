@@ -37,8 +37,7 @@ const columns = (w: WasteTypeFields) => ({
 export const wasteTypeStore: AdminStore<WasteTypeRow, AdminWasteType, CityOwner, CreateWasteTypeInput, WasteTypePatch> = {
   entity: 'wasteType',
   notFound: errors.wasteTypeNotFound,
-  ...underCity(repo.findWasteType, repo.listCityWasteTypes),
-  show: withDetails,
+  ...underCity(repo.findWasteType, repo.listCityWasteTypes, withDetails),
   insert(trx, { subject: city }, input) {
     const fields = { description: null, instructions: null, color: null, colorLight: null, icon: null, imageUrl: null, ...input };
     return repo.insertWasteType(trx, randomUUID(), city!.cityId, columns(fields));

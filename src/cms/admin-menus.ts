@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, removeRow, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, removeRow, type AdminStore } from '../admin/store.ts';
 import { menuItemFaults, menuItemParentFaults } from './site-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { compareFrench, compareIds, sortByText } from '../kernel/french.ts';
@@ -46,8 +46,7 @@ async function assertLocationFree(db: Kysely<DB>, siteId: string, location: stri
 export const menuStore: AdminStore<AdminMenuRow, AdminMenu, SiteOwner, CreateMenuInput, MenuPatch> = {
   entity: 'menu',
   notFound: errors.menuNotFound,
-  ...underSite(repo.findMenu, async (db, siteId, request) => pageOf(sortByText(await repo.findSiteMenus(db, siteId), (menu) => menu.name), request)),
-  show: withItems,
+  ...underSite(repo.findMenu, async (db, siteId, request) => pageOf(sortByText(await repo.findSiteMenus(db, siteId), (menu) => menu.name), request), withItems),
   async insert(trx, { subject: site }, input) {
     const id = randomUUID();
     await assertLocationFree(trx, site!.siteId, input.location, id);
@@ -118,8 +117,7 @@ const itemColumns = (item: ItemFields) => ({
 export const menuItemStore: AdminStore<AdminMenuItemRow, AdminMenuItem, MenuOwner, CreateMenuItemInput, MenuItemPatch> = {
   entity: 'menuItem',
   notFound: errors.menuItemNotFound,
-  ...underMenu(repo.findMenuItem, async (db, menuId, request) => pageOf(inTreeOrder(await repo.findItemsOfMenus(db, [menuId])), request)),
-  show: async (_db, rows) => rows.map(toAdminMenuItem),
+  ...underMenu(repo.findMenuItem, async (db, menuId, request) => pageOf(inTreeOrder(await repo.findItemsOfMenus(db, [menuId])), request), eachRow(toAdminMenuItem)),
   async insert(trx, { subject: menu }, input) {
     const id = randomUUID();
     const lower = (value: string | null | undefined) => value?.toLowerCase() ?? null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { assertNoFault, type AdminStore } from '../admin/store.ts';
+import { assertNoFault, eachRow, type AdminStore } from '../admin/store.ts';
 import { pageFaults } from './site-rules.ts';
 import { errors } from '../kernel/errors.ts';
 import { compareFrench, compareIds, iso, timestamps } from '../kernel/french.ts';
@@ -61,8 +61,7 @@ const columns = (p: PageFields, now: Date) => ({
 export const pageStore: AdminStore<AdminPageRow, AdminPage, SiteOwner, CreatePageInput, PagePatch> = {
   entity: 'page',
   notFound: errors.pageNotFound,
-  ...underSite(repo.findPage, async (db, siteId, page) => pageOf((await repo.findSitePages(db, siteId)).sort(byNewestThenTitle), page)),
-  show: async (_db, rows) => rows.map(toAdminPage),
+  ...underSite(repo.findPage, async (db, siteId, page) => pageOf((await repo.findSitePages(db, siteId)).sort(byNewestThenTitle), page), eachRow(toAdminPage)),
   async insert(trx, { subject: site, now }, input) {
     const id = randomUUID();
     const fields = { content: '', seoTitle: null, seoDescription: null, publishedAt: null, ...input };

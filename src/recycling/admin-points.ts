@@ -56,8 +56,7 @@ async function write(trx: Kysely<DB>, cityId: string, fields: PointFields, store
 export const recyclingPointStore: AdminStore<PointRow, AdminRecyclingPoint, CityOwner, CreateRecyclingPointInput, RecyclingPointPatch> = {
   entity: 'recyclingPoint',
   notFound: errors.recyclingPointNotFound,
-  ...underCity(repo.findPoint, repo.listCityPoints),
-  show: withMaterials,
+  ...underCity(repo.findPoint, repo.listCityPoints, withMaterials),
   insert(trx, { subject: city }, input) {
     const fields: PointFields = {
       address: null, latitude: null, longitude: null, openingHours: null, openingHoursSpec: null, kind: null, materials: [],
