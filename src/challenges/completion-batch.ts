@@ -1,20 +1,14 @@
 import type { Kysely } from 'kysely';
-import { TurnBatches } from '../kernel/turn-batches.ts';
+import { TurnBatches, type Waiting } from '../kernel/turn-batches.ts';
 import type { DB } from '../db/types.ts';
 import { toCompletionRecord } from './repository.ts';
 import { completeChallenge } from './completion.ts';
 import { writeCompletions, type BatchAttempt, type BatchWrite } from './completion-statement.ts';
 import type { CompleteChallengeBody, CompletionApi } from './schemas.ts';
 
-/** Largest batch: past a few dozen rows a statement gains little, and one slow batch would delay many answers. */
-const MAX_BATCH = 64;
-
-interface Pending {
-  attempt: BatchAttempt;
+interface Attempt extends BatchAttempt {
   /** The record's identity: a batch never holds two attempts on one record. */
   key: string;
-  resolve(record: CompletionApi): void;
-  reject(err: unknown): void;
 }
 
 /**
@@ -31,35 +25,32 @@ interface Pending {
  */
 export class CompletionBatcher {
   readonly #db: Kysely<DB>;
-  readonly #batches: TurnBatches<Pending>;
+  readonly #batches: TurnBatches<Attempt, CompletionApi>;
 
   /** `maxInFlight`: batches running at once (1 for the single-connection embedded database). */
   constructor(db: Kysely<DB>, maxInFlight: number) {
     this.#db = db;
-    this.#batches = new TurnBatches<Pending>({
+    this.#batches = new TurnBatches({
       write: (batch) => this.#write(batch),
       maxInFlight,
-      maxBatch: MAX_BATCH,
       // Two attempts on one record never share a batch: the later one waits for the next.
-      accepts: (batch, pending) => !batch.some((other) => other.key === pending.key),
+      accepts: (batch, attempt) => !batch.some((other) => other.item.key === attempt.key),
     });
   }
 
   complete(input: CompleteChallengeBody, now: Date): Promise<CompletionApi> {
-    return new Promise((resolve, reject) => {
-      const attempt = { deviceId: input.deviceId, challengeId: input.challengeId, score: input.score, now };
-      // The database compares uuids whatever their letter case.
-      this.#batches.push({ attempt, key: recordKey(input.deviceId, input.challengeId), resolve, reject });
-    });
+    const { deviceId, challengeId, score } = input;
+    // The database compares uuids whatever their letter case.
+    return this.#batches.submit({ deviceId, challengeId, score, now, key: recordKey(deviceId, challengeId) });
   }
 
   /** Resolves once the batch's statement is done and the attempts it did not write were replayed on their own. */
-  async #write(batch: Pending[]): Promise<void> {
+  async #write(batch: Waiting<Attempt, CompletionApi>[]): Promise<void> {
     let written: BatchWrite[] = [];
     try {
       written = await writeCompletions(
         this.#db,
-        batch.map((p) => p.attempt),
+        batch.map((p) => p.item),
       );
     } catch {
       // The batch's transaction rolled back as a whole: every attempt is replayed alone, and an error that
@@ -68,9 +59,9 @@ export class CompletionBatcher {
     const byKey = new Map(written.map((w) => [recordKey(w.record.deviceId, w.record.challengeId), w]));
     const replays: Promise<void>[] = [];
     for (const pending of batch) {
-      const write = byKey.get(pending.key);
+      const write = byKey.get(pending.item.key);
       if (write) pending.resolve(toCompletionRecord(write.record, write.challenge));
-      else replays.push(completeChallenge(this.#db, pending.attempt, pending.attempt.now).then(pending.resolve, pending.reject));
+      else replays.push(completeChallenge(this.#db, pending.item, pending.item.now).then(pending.resolve, pending.reject));
     }
     // The replays belong to this batch: the next batch waits for them, so that a later attempt on the same record
     // is never written before an earlier one is answered (its answer would show a score it came before).

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { deleteConversationsIdleSince } from './repository.ts';
+import { repeating, type Ticking } from '../kernel/repeating.ts';
 
 /**
  * The chat's retention (docs/operating.md, chat retention), started beside the requests' worker (REMINDERS_WORKER):
@@ -24,12 +25,8 @@ export interface ChatRetentionOptions {
   batch?: number;
 }
 
-export interface ChatRetention {
-  start(): void;
-  /** One pass: answers how many conversations it deleted. */
-  tick(): Promise<number>;
-  stop(): Promise<void>;
-}
+/** `tick`: one pass, answering how many conversations it deleted. */
+export type ChatRetention = Ticking<number>;
 
 export function createChatRetention(options: ChatRetentionOptions): ChatRetention {
   const { db, config, log } = options;
@@ -51,31 +48,21 @@ export function createChatRetention(options: ChatRetentionOptions): ChatRetentio
     return deleted;
   };
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  const loop = () => {
-    running = tick()
-      .then((deleted) => {
-        if (deleted > 0) log.info({ chat: { deleted } }, 'chat: retention deleted idle conversations');
-      })
-      .catch((err: unknown) => log.warn({ err }, 'chat: the retention pass failed; the next one tries again'))
-      .finally(() => {
-        running = null;
-        if (timer !== null) timer = setTimeout(loop, TICK_MS);
-      });
-  };
+  const repeat = repeating(tick, TICK_MS, {
+    passed: (deleted) => {
+      if (deleted > 0) log.info({ chat: { deleted } }, 'chat: retention deleted idle conversations');
+    },
+    failed: (err) => log.warn({ err }, 'chat: the retention pass failed; the next one tries again'),
+  });
   return {
     start() {
-      if (timer !== null) return;
       stopping = false;
-      timer = setTimeout(loop, 0);
+      repeat.start();
     },
     tick,
     async stop() {
       stopping = true;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-      await running;
+      await repeat.stop();
     },
   };
 }

@@ -1,29 +1,50 @@
 /**
  * Group commit's scheduling, for writes that share a statement when they arrive together (challenge completions,
- * residents' requests): what is queued in one turn of the event loop leaves after that turn's I/O, in batches of at
+ * residents' requests): what is submitted in one turn of the event loop leaves after that turn's I/O, in batches of at
  * most `maxBatch`, with at most `maxInFlight` batches running at once; nothing waits for a batch to fill, so a lone
- * write leaves at once. `write` owns each batch's outcome (it resolves or rejects every item itself); `accepts` lets a
+ * write leaves at once. `write` owns each batch's outcome (it settles every item's answer itself); `accepts` lets a
  * batch refuse an item that must wait for the next one (two completions of one record never share a batch).
  */
-export class TurnBatches<T> {
-  readonly #write: (batch: T[]) => Promise<void>;
+
+/** Largest batch by default: past a few dozen rows a statement gains little, and one slow batch would delay many answers. */
+const MAX_BATCH = 64;
+
+/** An item waiting in a batch, with the hands that settle its answer. */
+export interface Waiting<I, R> {
+  item: I;
+  resolve(answer: R): void;
+  reject(err: unknown): void;
+}
+
+export interface TurnBatchesOptions<I, R> {
+  write: (batch: Waiting<I, R>[]) => Promise<void>;
+  maxInFlight: number;
+  maxBatch?: number;
+  accepts?: (batch: readonly Waiting<I, R>[], item: I) => boolean;
+}
+
+export class TurnBatches<I, R> {
+  readonly #write: (batch: Waiting<I, R>[]) => Promise<void>;
   readonly #maxInFlight: number;
   readonly #maxBatch: number;
-  readonly #accepts: (batch: readonly T[], item: T) => boolean;
-  #queue: T[] = [];
+  readonly #accepts: (batch: readonly Waiting<I, R>[], item: I) => boolean;
+  #queue: Waiting<I, R>[] = [];
   #inFlight = 0;
   #scheduled = false;
 
-  constructor(options: { write: (batch: T[]) => Promise<void>; maxInFlight: number; maxBatch: number; accepts?: (batch: readonly T[], item: T) => boolean }) {
+  constructor(options: TurnBatchesOptions<I, R>) {
     this.#write = options.write;
     this.#maxInFlight = options.maxInFlight;
-    this.#maxBatch = options.maxBatch;
+    this.#maxBatch = options.maxBatch ?? MAX_BATCH;
     this.#accepts = options.accepts ?? (() => true);
   }
 
-  push(item: T): void {
-    this.#queue.push(item);
-    this.#schedule();
+  /** The item's answer, once the batch it joins is written. */
+  submit(item: I): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      this.#schedule();
+    });
   }
 
   #schedule() {
@@ -43,12 +64,12 @@ export class TurnBatches<T> {
   }
 
   /** Up to `maxBatch` queued items the batch accepts, oldest first; the others stay queued in order. */
-  #takeBatch(): T[] {
-    const batch: T[] = [];
-    const rest: T[] = [];
-    for (const item of this.#queue) {
-      if (batch.length < this.#maxBatch && this.#accepts(batch, item)) batch.push(item);
-      else rest.push(item);
+  #takeBatch(): Waiting<I, R>[] {
+    const batch: Waiting<I, R>[] = [];
+    const rest: Waiting<I, R>[] = [];
+    for (const waiting of this.#queue) {
+      if (batch.length < this.#maxBatch && this.#accepts(batch, waiting.item)) batch.push(waiting);
+      else rest.push(waiting);
     }
     this.#queue = rest;
     return batch;

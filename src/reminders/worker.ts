@@ -13,6 +13,7 @@ import { planNotices } from './notice-planner.ts';
 import { createSendChecker, type SendCheck } from './send-checks.ts';
 import { createPushAgents, pushTopic, sendPush, type PushAgents } from './push.ts';
 import { linkUrl } from './service.ts';
+import { repeating, type Ticking } from '../kernel/repeating.ts';
 
 /**
  * The reminder worker: each tick cleans up, plans the deliveries whose evening has come (planner.ts), the alerts
@@ -54,18 +55,16 @@ export interface TickSummary {
   skipped: number;
 }
 
-export interface ReminderWorker {
-  /** One pass: clean up, plan, send everything due. */
-  tick(): Promise<TickSummary>;
+/**
+ * `tick`: one pass (clean up, plan, send everything due); `start`: ticks every intervalMs until stopped; `stop`: stops
+ * ticking, waits for the tick in progress, closes connections.
+ */
+export interface ReminderWorker extends Ticking<TickSummary> {
   /**
    * Checks one claimed delivery again (send-checks.ts), sends it and records the outcome; a success through
    * `recordSent` when given (the tick gathers them and records a few dozen in one statement), else at once.
    */
   deliver(delivery: ClaimedDelivery, recordSent?: (id: string) => Promise<void>): Promise<DeliveryOutcome>;
-  /** Ticks every intervalMs until stopped. */
-  start(): void;
-  /** Stops ticking, waits for the tick in progress, closes connections. */
-  stop(): Promise<void>;
 }
 
 export type DeliveryOutcome = 'sent' | 'retried' | 'failed' | 'deleted' | 'skipped';
@@ -269,31 +268,23 @@ export function createReminderWorker(options: ReminderWorkerOptions): ReminderWo
     return summary;
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = () => {
-    running = tick()
-      .then((summary) => {
-        if (summary.planned || summary.alerts || summary.notices || summary.sent || summary.failed || summary.deleted || summary.skipped) log.info({ reminders: summary }, 'reminders sent');
-      })
-      .catch((err: unknown) => log.warn({ err }, 'reminders: a tick failed; the next one tries again'))
-      .finally(() => {
-        running = undefined;
-        if (!stopping) timer = setTimeout(loop, options.intervalMs ?? 30_000);
-      });
-  };
+  const repeat = repeating(tick, options.intervalMs ?? 30_000, {
+    passed: (summary) => {
+      if (summary.planned || summary.alerts || summary.notices || summary.sent || summary.failed || summary.deleted || summary.skipped) log.info({ reminders: summary }, 'reminders sent');
+    },
+    failed: (err) => log.warn({ err }, 'reminders: a tick failed; the next one tries again'),
+  });
 
   return {
     tick,
     deliver,
     start() {
       stopping = false;
-      timer = setTimeout(loop, 0);
+      repeat.start();
     },
     async stop() {
       stopping = true;
-      clearTimeout(timer);
-      await running;
+      await repeat.stop();
       mailer?.close();
       mailer = null;
       agents?.destroy();

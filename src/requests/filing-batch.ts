@@ -1,18 +1,10 @@
 import type { Kysely } from 'kysely';
-import { TurnBatches } from '../kernel/turn-batches.ts';
+import { TurnBatches, type Waiting } from '../kernel/turn-batches.ts';
 import type { DB } from '../db/types.ts';
 import { fileRequests, type Filing } from './repository.ts';
 
-/** Largest batch: past a few dozen rows a statement gains little, and one slow batch would delay many answers. */
-const MAX_BATCH = 64;
-
 type Filed = { reference: string; photos: number };
-
-interface Pending {
-  filing: Filing;
-  resolve(filed: Filed): void;
-  reject(err: unknown): void;
-}
+type Pending = Waiting<Filing, Filed>;
 
 /**
  * Group commit for requests, as for challenge completions (docs/performance.md): the requests that arrive in one turn
@@ -23,28 +15,28 @@ interface Pending {
  */
 export class FilingBatcher {
   readonly #db: Kysely<DB>;
-  readonly #batches: TurnBatches<Pending>;
+  readonly #batches: TurnBatches<Filing, Filed>;
 
   /** `maxInFlight`: batches running at once (1 for the single-connection embedded database). */
   constructor(db: Kysely<DB>, maxInFlight: number) {
     this.#db = db;
-    this.#batches = new TurnBatches<Pending>({ write: (batch) => this.#write(batch), maxInFlight, maxBatch: MAX_BATCH });
+    this.#batches = new TurnBatches({ write: (batch) => this.#write(batch), maxInFlight });
   }
 
   file(filing: Filing): Promise<Filed> {
-    return new Promise((resolve, reject) => this.#batches.push({ filing, resolve, reject }));
+    return this.#batches.submit(filing);
   }
 
   async #write(batch: Pending[]): Promise<void> {
     try {
-      const filed = await fileRequests(this.#db, batch.map((p) => p.filing));
-      for (const pending of batch) pending.resolve(filed.get(pending.filing.id)!);
+      const filed = await fileRequests(this.#db, batch.map((p) => p.item));
+      for (const pending of batch) pending.resolve(filed.get(pending.item.id)!);
     } catch (err) {
       if (batch.length === 1) return batch[0].reject(err);
       // One at a time, so that what failed the batch fails its own request only.
       for (const pending of batch) {
         try {
-          pending.resolve((await fileRequests(this.#db, [pending.filing])).get(pending.filing.id)!);
+          pending.resolve((await fileRequests(this.#db, [pending.item])).get(pending.item.id)!);
         } catch (alone) {
           pending.reject(alone);
         }

@@ -11,6 +11,7 @@ import { bookingsWithoutEve, enqueueEveMail } from './bulky-repository.ts';
 import { BULKY_PICKUP } from './bulky-pickups.ts';
 import * as repo from './repository.ts';
 import { PHOTO_TTL_MS } from './service.ts';
+import { repeating, type Ticking } from '../kernel/repeating.ts';
 
 /**
  * The requests' worker (docs/api.md, resident requests; docs/operating.md), beside the reminders' and started with it
@@ -72,11 +73,7 @@ export interface TickSummary {
   photosDeleted: number;
 }
 
-export interface RequestWorker {
-  start(): void;
-  tick(): Promise<TickSummary>;
-  stop(): Promise<void>;
-}
+export type RequestWorker = Ticking<TickSummary>;
 
 export function createRequestWorker(options: RequestWorkerOptions): RequestWorker {
   const { db, config, log } = options;
@@ -190,29 +187,17 @@ export function createRequestWorker(options: RequestWorkerOptions): RequestWorke
     return summary;
   };
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  const loop = () => {
-    running = tick()
-      .then((summary) => {
-        if (summary.erased || summary.photosDeleted || summary.failed) log.info({ requests: summary }, 'requests: a tick erased, deleted or gave up');
-      })
-      .catch((err: unknown) => log.warn({ err }, 'requests: a tick failed; the next one tries again'))
-      .finally(() => {
-        running = null;
-        if (timer !== null) timer = setTimeout(loop, TICK_MS);
-      });
-  };
-  return {
-    start() {
-      if (timer !== null) return;
-      timer = setTimeout(loop, 0);
+  const repeat = repeating(tick, TICK_MS, {
+    passed: (summary) => {
+      if (summary.erased || summary.photosDeleted || summary.failed) log.info({ requests: summary }, 'requests: a tick erased, deleted or gave up');
     },
+    failed: (err) => log.warn({ err }, 'requests: a tick failed; the next one tries again'),
+  });
+  return {
+    start: repeat.start,
     tick,
     async stop() {
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-      await running;
+      await repeat.stop();
       mailer?.close();
     },
   };
