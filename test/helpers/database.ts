@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { after } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -374,15 +375,152 @@ async function startFromTemplate(): Promise<PGlite> {
   }
 }
 
-async function freshPglite(): Promise<Database> {
+/**
+ * Starting PGlite, even from the image, is most of what a short test costs (unpacking the image into its in-memory
+ * file system, instantiating 9 MiB of WebAssembly, the collection of the one before): each test file's process keeps
+ * the PGlite of a finished test and empties it for the next one, in some 50 ms. Emptied means as the image left it:
+ * every table truncated (its identities restarted) but the migrator's own, the rows the migrations wrote put back,
+ * every sequence set back, the session reset (`DISCARD ALL`: settings, prepared statements, advisory locks, temporary
+ * tables). A test that changed more than rows (a table dropped or altered, a function replaced, statistics gathered
+ * by ANALYZE) leaves its PGlite to be closed: the catalogs' fingerprint, taken when it was emptied, tells.
+ *
+ * What the test holds is a lease on it: closing the test's database (or the Kysely on it) closes the lease only, and a
+ * query made on a closed lease fails as one made on a closed PGlite does, so that a straggler of a finished test never
+ * reaches the next test's rows.
+ */
+interface Pooled {
+  pglite: PGlite;
+  /** The catalogs' fingerprint when it was last emptied. */
+  fingerprint: string;
+}
+
+/** Kept for the next test; more than two at a time (tests that run several databases at once) are closed. */
+const idle: Pooled[] = [];
+const MAX_IDLE = 2;
+
+/** What the image holds besides empty tables, read from the first PGlite of the process. */
+interface Pristine {
+  /** Every table to truncate (quoted, comma-separated). */
+  tables: string;
+  /** The rows the migrations wrote, by table (the migrator's own tables are never truncated). */
+  rows: { table: string; json: string }[];
+  /** Every sequence's state: `setval` statements. */
+  sequences: string;
+}
+
+let pristine: Promise<Pristine> | undefined;
+
+const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+async function readPristine(pglite: PGlite): Promise<Pristine> {
+  const { rows: tables } = await pglite.query<{ name: string }>(
+    `SELECT quote_ident(c.relname) AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`,
+  );
+  const emptied = tables.map((t) => t.name).filter((name) => !MIGRATOR_TABLES.has(name));
+  const rows: Pristine['rows'] = [];
+  for (const table of emptied) {
+    const { rows: [held] } = await pglite.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`);
+    if (held.json !== null) rows.push({ table, json: held.json });
+  }
+  const { rows: sequences } = await pglite.query<{ name: string }>(
+    `SELECT quote_ident(c.relname) AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'S' ORDER BY 1`,
+  );
+  const setvals: string[] = [];
+  for (const { name } of sequences) {
+    const { rows: [state] } = await pglite.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${name}`);
+    setvals.push(`SELECT setval('${name}', ${state.last_value}, ${state.is_called})`);
+  }
+  return { tables: emptied.join(', '), rows, sequences: setvals.join(';\n') };
+}
+
+/** What DDL, a replaced function or gathered statistics change: rows of the catalogs, added, removed or rewritten. */
+const FINGERPRINT = `SELECT concat_ws(' ', ${[
+  'pg_class', 'pg_attribute', 'pg_attrdef', 'pg_constraint', 'pg_index', 'pg_proc', 'pg_trigger', 'pg_type', 'pg_namespace',
+  'pg_statistic', 'pg_sequence', 'pg_db_role_setting', 'pg_authid', 'pg_extension', 'pg_event_trigger', 'pg_rewrite',
+]
+  .map((catalog) => `(SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM ${catalog})`)
+  .join(', ')}) AS fingerprint`;
+
+async function fingerprintOf(pglite: PGlite): Promise<string> {
+  return (await pglite.query<{ fingerprint: string }>(FINGERPRINT)).rows[0].fingerprint;
+}
+
+/** Empties a PGlite as the image left it; false when it cannot be (changed beyond its rows, or closed). */
+async function emptied(pooled: Pooled): Promise<boolean> {
+  const { pglite } = pooled;
+  if (pglite.closed) return false;
+  try {
+    // A transaction the test left open: PGlite has one session, and this is it.
+    await pglite.exec('ROLLBACK');
+    await pglite.exec('DISCARD ALL');
+    if ((await fingerprintOf(pglite)) !== pooled.fingerprint) return false;
+    const { tables, rows, sequences } = await pristine!;
+    await pglite.transaction(async (tx) => {
+      await tx.exec(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      for (const { table, json } of rows) {
+        await tx.query(`INSERT INTO ${table} OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [json]);
+      }
+      if (sequences) await tx.exec(sequences);
+    });
+    // TRUNCATE gave the tables new files, rows of pg_class rewritten: the fingerprint to compare with next time.
+    pooled.fingerprint = await fingerprintOf(pglite);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Kept PGlites are closed when the file's tests are done: an open one keeps the process alive (PostgreSQL's timers).
+ * A hook of the root test, so that it runs once, after every test of the file.
+ */
+after(async () => {
+  for (const { pglite } of idle.splice(0)) if (!pglite.closed) await pglite.close();
+});
+
+async function released(pooled: Pooled): Promise<void> {
+  if (idle.length < MAX_IDLE && (await emptied(pooled))) idle.push(pooled);
+  else if (!pooled.pglite.closed) await pooled.pglite.close();
+}
+
+async function startPooled(): Promise<Pooled> {
   const pglite = await startFromTemplate();
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  pristine ??= readPristine(pglite);
+  await pristine;
+  return { pglite, fingerprint: await fingerprintOf(pglite) };
+}
+
+/** The PGlite as a test sees it: closing it closes the lease, after which every query fails as on a closed PGlite. */
+function leased(pglite: PGlite): { pglite: PGlite; end(): void } {
+  let closed = false;
+  const refused = () => Promise.reject(new Error('PGlite is closed'));
+  const proxy = new Proxy(pglite, {
+    get(target, property) {
+      if (property === 'closed') return closed || target.closed;
+      if (property === 'close') return async () => void (closed = true);
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (closed && ['query', 'exec', 'transaction', 'sql', 'listen', 'describeQuery', 'execProtocol', 'execProtocolRaw'].includes(String(property))) return refused;
+      return (value as (...args: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { pglite: proxy, end: () => void (closed = true) };
+}
+
+async function freshPglite(): Promise<Database> {
+  const pooled = idle.pop() ?? (await startPooled());
+  const lease = leased(pooled.pglite);
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite: lease.pglite }) });
+  let closed = false;
   return {
     db,
     kind: 'pglite',
     async close() {
+      if (closed) return;
+      closed = true;
       await db.destroy();
-      if (!pglite.closed) await pglite.close();
+      lease.end();
+      await released(pooled);
     },
   };
 }
