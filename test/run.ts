@@ -2,10 +2,13 @@
  * The test runner behind `npm test` and the `test:*` scripts: node:test over the test files, each in its own process,
  * as many at a time as the machine has cores (at least two), reported as `node --test` does.
  *
- *   node --import tsx test/run.ts                          every test file (what `npm test` runs after tsc)
- *   node --import tsx test/run.ts --category unit,api      the files of those categories (test/runner/categories.ts)
- *   node --import tsx test/run.ts test/cms/*.test.ts       these files (paths or globs)
- *   node --import tsx test/run.ts --concurrency 4 …        another number of files at a time
+ *   node test/run.ts                          every test file (what `npm test` runs after tsc)
+ *   node test/run.ts --category unit,api      the files of those categories (test/runner/categories.ts)
+ *   node test/run.ts test/cms/*.test.ts       these files (paths or globs)
+ *   node test/run.ts --concurrency 4 …        another number of files at a time
+ *
+ * Node runs the TypeScript itself (its type stripping, as `npm start` does; tsconfig's `erasableSyntaxOnly` keeps
+ * the code within it): no loader in each file's process, whose start cost a quarter of a short file's CPU.
  *
  * The slowest files start first, so that the run does not end with one long file alone: each run records how long
  * each file took (node_modules/.cache/collecte-test/durations.json); a file never timed on this machine takes its

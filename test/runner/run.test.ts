@@ -13,7 +13,7 @@ function runRunner(files: string[], marker: string): Promise<{ code: number | nu
   // A runner started from inside a test file sees NODE_TEST_CONTEXT and refuses to run files.
   const { NODE_TEST_CONTEXT: _inTest, ...env } = process.env;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', ...files], {
+    const child = spawn(process.execPath, ['test/run.ts', ...files], {
       cwd: root,
       env: { ...env, RUNNER_FIXTURE_MARKER: marker },
       stdio: ['ignore', 'pipe', 'pipe'],
