@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { CityGroupTable, CityTable, DB } from '../db/types.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
+import { recordsById } from '../db/records.ts';
 
 /**
  * The admin API's city groups and cities (docs/api.md, the admin API), read and written one at a time. Lists are read whole
@@ -14,9 +15,10 @@ export type CityRow = Selectable<CityTable>;
 type CityGroupValues = Omit<Insertable<CityGroupTable>, 'id' | 'created_at'>;
 type CityValues = Omit<Insertable<CityTable>, 'id' | 'created_at'>;
 
-export async function findCityGroup(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<CityGroupRow | undefined> {
-  return db.selectFrom('city_group').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
-}
+const groups = recordsById('city_group');
+const cities = recordsById('city');
+
+export const findCityGroup = groups.find;
 
 /** One page of the groups among `scope` (null: every group), by name. */
 export async function listCityGroups(db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null) {
@@ -29,17 +31,10 @@ export async function listCityGroups(db: Kysely<DB>, page: PageRequest, scope: r
   return pageOf(sortByText(rows, (g) => g.name), page);
 }
 
-export async function insertCityGroup(db: Kysely<DB>, id: string, values: CityGroupValues, now: Date): Promise<CityGroupRow> {
-  return db.insertInto('city_group').values({ id, ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateCityGroup(db: Kysely<DB>, id: string, values: CityGroupValues): Promise<CityGroupRow> {
-  return db.updateTable('city_group').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteCityGroup(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('city_group').where('id', '=', id).execute();
-}
+export const insertCityGroup = (db: Kysely<DB>, id: string, values: CityGroupValues, now: Date): Promise<CityGroupRow> =>
+  groups.insert(db, { id, ...values, created_at: now, updated_at: now });
+export const updateCityGroup: (db: Kysely<DB>, id: string, values: CityGroupValues) => Promise<CityGroupRow> = groups.update;
+export const deleteCityGroup = groups.remove;
 
 /**
  * What a group holds that its deletion would lose: its cities (left without a group), its blog posts and the chat
@@ -60,9 +55,7 @@ export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boole
   return (await db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-export async function findCity(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<CityRow | undefined> {
-  return db.selectFrom('city').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
-}
+export const findCity = cities.find;
 
 /** One page of a group's cities, ACTIF or not, by name. */
 export async function listGroupCities(db: Kysely<DB>, groupId: string, page: PageRequest) {
@@ -70,17 +63,10 @@ export async function listGroupCities(db: Kysely<DB>, groupId: string, page: Pag
   return pageOf(sortByText(rows, (c) => c.name), page);
 }
 
-export async function insertCity(db: Kysely<DB>, id: string, values: CityValues, now: Date): Promise<CityRow> {
-  return db.insertInto('city').values({ id, ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateCity(db: Kysely<DB>, id: string, values: CityValues): Promise<CityRow> {
-  return db.updateTable('city').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteCity(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('city').where('id', '=', id).execute();
-}
+export const insertCity = (db: Kysely<DB>, id: string, values: CityValues, now: Date): Promise<CityRow> =>
+  cities.insert(db, { id, ...values, created_at: now, updated_at: now });
+export const updateCity: (db: Kysely<DB>, id: string, values: CityValues) => Promise<CityRow> = cities.update;
+export const deleteCity = cities.remove;
 
 /** What a city holds that its deletion would delete with it (every foreign key to a city cascades). */
 export async function countCityHoldings(db: Kysely<DB>, id: string) {

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, MediaTable } from '../db/types.ts';
 import { sortByText } from '../kernel/french.ts';
+import { recordsById } from '../db/records.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
 /** The columns a media answer needs: its metadata, and its sha256 for the entity tag and the kept bytes. */
@@ -20,10 +21,10 @@ export type AdminMediaRow = Selectable<MediaTable>;
 
 export type MediaValues = Omit<Insertable<MediaTable>, 'id' | 'created_at' | 'updated_at'>;
 
+const media = recordsById('media');
+
 /** One media, locked until the end of the transaction with `forUpdate`. */
-export async function findMedia(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<AdminMediaRow | undefined> {
-  return db.selectFrom('media').selectAll().where('id', '=', id).$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
-}
+export const findMedia = media.find;
 
 /** One page of the media of `scope`'s groups (null: every media, those of no group included), by file name. */
 export async function listMedia(db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: AdminMediaRow[]; total: number }> {
@@ -36,14 +37,8 @@ export async function listMedia(db: Kysely<DB>, page: PageRequest, scope: readon
   return pageOf(sortByText(rows, (m) => m.filename), page);
 }
 
-export async function insertMedia(db: Kysely<DB>, id: string, values: MediaValues, now: Date): Promise<AdminMediaRow> {
-  return db.insertInto('media').values({ id, ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateMedia(db: Kysely<DB>, id: string, values: Partial<MediaValues>, now: Date): Promise<AdminMediaRow> {
-  return db.updateTable('media').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteMedia(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('media').where('id', '=', id).execute();
-}
+export const insertMedia = (db: Kysely<DB>, id: string, values: MediaValues, now: Date): Promise<AdminMediaRow> =>
+  media.insert(db, { id, ...values, created_at: now, updated_at: now });
+export const updateMedia = (db: Kysely<DB>, id: string, values: Partial<MediaValues>, now: Date): Promise<AdminMediaRow> =>
+  media.update(db, id, { ...values, updated_at: now });
+export const deleteMedia = media.remove;

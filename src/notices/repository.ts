@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, ServiceNoticeTable } from '../db/types.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { recordsById } from '../db/records.ts';
 
 /** Service notices' rows (mapper.ts shapes them). */
 
@@ -58,14 +59,9 @@ export async function isPlaceOfCity(db: Kysely<DB>, placeId: string, cityId: str
 
 // ---------------------------------------------------------------- the admin API
 
-export async function findNotice(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<NoticeRow | undefined> {
-  return db
-    .selectFrom('service_notice')
-    .selectAll()
-    .where('id', '=', id)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
+const notices = recordsById('service_notice');
+
+export const findNotice = notices.find;
 
 /** One page of the notices of some groups (null: every group), newest start first, and their total. */
 export async function listNotices(db: Kysely<DB>, groupIds: readonly string[] | null, page: PageRequest): Promise<{ rows: NoticeRow[]; total: number }> {
@@ -103,17 +99,9 @@ export interface NoticeValues {
   updated_at: Date;
 }
 
-export async function insertNotice(db: Kysely<DB>, id: string, values: NoticeValues & { created_at: Date }): Promise<NoticeRow> {
-  return db.insertInto('service_notice').values({ id, ...values }).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateNotice(db: Kysely<DB>, id: string, values: NoticeValues): Promise<NoticeRow> {
-  return db.updateTable('service_notice').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function deleteNotice(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('service_notice').where('id', '=', id).execute();
-}
+export const insertNotice = (db: Kysely<DB>, id: string, values: NoticeValues & { created_at: Date }): Promise<NoticeRow> => notices.insert(db, { id, ...values });
+export const updateNotice: (db: Kysely<DB>, id: string, values: NoticeValues) => Promise<NoticeRow> = notices.update;
+export const deleteNotice = notices.remove;
 
 /** The group's cities (any status) and their places among `placeIds`: what a notice's lists may name. */
 export async function groupCitiesAndPlaces(

@@ -3,6 +3,7 @@ import type { DB, RequestStatus, RequestTypeTable, ResidentRequestTable } from '
 import type { ChangeSource } from '../kernel/change-feed.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { databaseJson } from '../kernel/schemas.ts';
+import { recordsById } from '../db/records.ts';
 
 /** Resident requests' rows (mapper.ts shapes them): SQL only. */
 
@@ -51,14 +52,9 @@ export async function findTypeOfCity(db: Kysely<DB>, cityId: string, code: strin
     .executeTakeFirst();
 }
 
-export async function findType(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<RequestTypeRow | undefined> {
-  return db
-    .selectFrom('request_type')
-    .selectAll()
-    .where('id', '=', id)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
+const types = recordsById('request_type');
+
+export const findType = types.find;
 
 export type RequestTypeValues = Omit<RequestTypeTable, 'id' | 'created_at' | 'updated_at' | 'active' | 'fields'> & {
   fields: string;
@@ -66,13 +62,8 @@ export type RequestTypeValues = Omit<RequestTypeTable, 'id' | 'created_at' | 'up
   updated_at: Date;
 };
 
-export async function insertType(db: Kysely<DB>, values: RequestTypeValues & { created_at: Date }): Promise<RequestTypeRow> {
-  return db.insertInto('request_type').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateType(db: Kysely<DB>, id: string, values: RequestTypeValues): Promise<RequestTypeRow> {
-  return db.updateTable('request_type').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
+export const insertType: (db: Kysely<DB>, values: RequestTypeValues & { created_at: Date }) => Promise<RequestTypeRow> = types.insert;
+export const updateType: (db: Kysely<DB>, id: string, values: RequestTypeValues) => Promise<RequestTypeRow> = types.update;
 
 /** A type's new target moves its open requests' due time (`created_at` plus the new number of hours). */
 export async function retargetOpenRequests(db: Kysely<DB>, typeId: string, targetHours: number): Promise<void> {
@@ -84,9 +75,7 @@ export async function retargetOpenRequests(db: Kysely<DB>, typeId: string, targe
     .execute();
 }
 
-export async function deleteType(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('request_type').where('id', '=', id).execute();
-}
+export const deleteType = types.remove;
 
 export async function countRequestsOfType(db: Kysely<DB>, typeId: string): Promise<number> {
   const { n } = await db

@@ -1,0 +1,32 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { DB } from './types.ts';
+
+/** The tables whose rows are known by an `id` column. */
+type TableWithId = { [T in keyof DB]: 'id' extends keyof DB[T] ? T : never }[keyof DB];
+
+/**
+ * The four statements a record known by its id needs, written once for every table that has nothing more to them
+ * (city groups, cities, media): one row by id (locked until the end of the transaction with `forUpdate`), inserted,
+ * changed or deleted, each answering the whole row.
+ */
+export function recordsById<T extends TableWithId>(table: T) {
+  type Row = Selectable<DB[T]>;
+  // Kysely types a statement by its table's name; for any table, the row types are said here instead.
+  const name: string = table;
+  const on = (db: Kysely<DB>) => db as unknown as Kysely<Record<string, { id: string }>>;
+  return {
+    async find(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<Row | undefined> {
+      const query = on(db).selectFrom(name).selectAll().where('id', '=', id);
+      return (await (options.forUpdate ? query.forUpdate() : query).executeTakeFirst()) as Row | undefined;
+    },
+    async insert(db: Kysely<DB>, values: Insertable<DB[T]>): Promise<Row> {
+      return (await on(db).insertInto(name).values(values as unknown as { id: string }).returningAll().executeTakeFirstOrThrow()) as Row;
+    },
+    async update(db: Kysely<DB>, id: string, values: Updateable<DB[T]>): Promise<Row> {
+      return (await on(db).updateTable(name).set(values as unknown as { id: string }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as Row;
+    },
+    async remove(db: Kysely<DB>, id: string): Promise<void> {
+      await on(db).deleteFrom(name).where('id', '=', id).execute();
+    },
+  };
+}
