@@ -46,7 +46,7 @@ import { addOpen311Keys, addResidentRequests, demoValues } from './demo-values.t
  * At the end, every row that changed is explained by an audit entry (its id, or the id of a record it hangs off).
  *
  * The seed is in the suite's name and printed; replay with
- * `FUZZ_SEED=<seed> npx tsx --test test/fuzz/admin-routes.test.ts`. FUZZ_ADMIN_RUNS changes the number of requests
+ * `FUZZ_SEED=<seed> npx node --test test/fuzz/admin-routes.test.ts`. FUZZ_ADMIN_RUNS changes the number of requests
  * (default 4,000 per database: under 2 minutes on PGlite on a loaded 2-core machine; the public file sends 10,000);
  * FUZZ_TRACE=1 prints every well-formed request with its answer;
  * FUZZ_LIST=1 lists every failing request; FUZZ_LOG=error shows the server's log of a 5xx.
@@ -321,7 +321,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('never answers 5xx, answers French errors, refuses without writing, and scopes every agent', async (t) => {
-      t.diagnostic(`fuzz seed on ${kind}: ${SEED} (replay: FUZZ_SEED=${SEED} npx tsx --test test/fuzz/admin-routes.test.ts)`);
+      t.diagnostic(`fuzz seed on ${kind}: ${SEED} (replay: FUZZ_SEED=${SEED} npx node --test test/fuzz/admin-routes.test.ts)`);
       const db = database.db;
       const fingerprint = await writeFingerprint(db, LOGIN_TABLES);
       const tableOf = new Map(Object.entries(values.idsByTable).flatMap(([table, ids]) => ids.map((id) => [id, table] as const)));

@@ -37,7 +37,7 @@ import { addResidentRequests, demoValues } from './demo-values.ts';
  *
  * Each database's run draws a seed of its own, so that every run explores new requests; the seed is in the suite's
  * name and printed as a diagnostic, passing or failing. Replay a run with
- * `FUZZ_SEED=<seed> npx tsx --test test/fuzz/public-routes.test.ts` (the seed then serves every database).
+ * `FUZZ_SEED=<seed> npx node --test test/fuzz/public-routes.test.ts` (the seed then serves every database).
  * FUZZ_RUNS changes the number of requests (default 10,000 per database); FUZZ_LIST=1 lists every failing request
  * instead of stopping at the first; FUZZ_LOG=error shows the server's log of a 5xx.
  */
@@ -136,7 +136,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('never answers 5xx, always the French error body for 4xx, and leaves public data unchanged', async (t) => {
-      t.diagnostic(`fuzz seed on ${kind}: ${SEED} (replay: FUZZ_SEED=${SEED} npx tsx --test test/fuzz/public-routes.test.ts)`);
+      t.diagnostic(`fuzz seed on ${kind}: ${SEED} (replay: FUZZ_SEED=${SEED} npx node --test test/fuzz/public-routes.test.ts)`);
       const before = await dumpTables(database.db, WRITABLE_TABLES);
       const servedBefore = await readListings(app);
       const failures: string[] = [];

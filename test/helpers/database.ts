@@ -39,7 +39,8 @@ export async function createTestDatabase(kind: DatabaseKind, options: TestDataba
   }
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
-  const schema = await freshSchema(url);
+  const pooled = await takeSchema(url);
+  const { schema } = pooled;
   if (options.seed) {
     const seeding = await openDatabase({ databaseUrl: url, dataDir: null, schema, poolSize: 1 });
     try {
@@ -62,14 +63,17 @@ export async function createTestDatabase(kind: DatabaseKind, options: TestDataba
     timeouts: options.timeouts,
     onConnectionError: options.onConnectionError,
   });
+  let closed = false;
   return {
     db: database.db,
     kind: 'postgres',
     schema,
     poolStats: database.poolStats,
     async close() {
+      if (closed) return;
+      closed = true;
       await database.close();
-      await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await releaseSchema(url, pooled);
     },
   };
 }
@@ -94,7 +98,7 @@ async function onConnection<T>(url: string, work: (client: pg.Client) => Promise
  * them at once, in one transaction, with no lock.
  */
 async function freshSchema(url: string): Promise<string> {
-  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const schema = schemaName();
   recipe ??= loadRecipe(url);
   const script = await recipe;
   if (script !== null) {
@@ -108,6 +112,9 @@ async function freshSchema(url: string): Promise<string> {
   });
   return schema;
 }
+
+/** A new schema's name: `test_`, the time, and random letters; letters, digits and underscores. */
+const schemaName = () => `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 
 /** The schema's name in a recorded script; schemas are named `test_…`, letters, digits and underscores. */
 const SCHEMA_PLACEHOLDER = '__collecte_test_schema__';
@@ -376,118 +383,165 @@ async function startFromTemplate(): Promise<PGlite> {
 }
 
 /**
+ * A migrated database emptied for the next test, on either database: what the migrations left besides empty tables,
+ * read once per process from a fresh one, put back after every table is emptied. A test's database may only be
+ * emptied, not thrown away, when the test changed nothing but rows: a fingerprint of the catalogs (the rows of the
+ * schema's tables, columns, defaults, constraints, indexes, functions, triggers, types, sequences, rules and
+ * statistics: added, removed or rewritten) taken after the last emptying tells.
+ */
+interface Session {
+  rows<R>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Several statements in one string. */
+  run(text: string): Promise<void>;
+}
+
+const pgliteSession = (pglite: Pick<PGlite, 'query' | 'exec'>): Session => ({
+  rows: async <R,>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows,
+  run: async (text) => void (await pglite.exec(text)),
+});
+
+const pgSession = (client: pg.Client): Session => ({
+  rows: async <R,>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[],
+  run: async (text) => void (await client.query(text)),
+});
+
+/** What a fresh migrated schema holds besides empty tables. */
+interface Pristine {
+  /** Every table to empty (quoted names): all but the migrator's own, whose rows stay. */
+  tables: string[];
+  /** The rows the migrations wrote, by table. */
+  rows: { table: string; json: string }[];
+  /** Every sequence's state. */
+  sequences: { name: string; value: string; called: boolean }[];
+}
+
+const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+async function readPristine(session: Session, schema: string): Promise<Pristine> {
+  const relations = await session.rows<{ name: string; kind: string }>(
+    `SELECT c.relname AS name, c.relkind::text AS kind FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace AND c.relkind IN ('r', 'p', 'S') ORDER BY 1`,
+    [schema],
+  );
+  const tables = relations.filter((r) => r.kind !== 'S' && !MIGRATOR_TABLES.has(r.name)).map((r) => quoted(r.name));
+  const rows: Pristine['rows'] = [];
+  for (const table of tables) {
+    const [held] = await session.rows<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${quoted(schema)}.${table} t`);
+    if (held.json !== null) rows.push({ table, json: held.json });
+  }
+  const sequences: Pristine['sequences'] = [];
+  for (const { name } of relations.filter((r) => r.kind === 'S')) {
+    const [state] = await session.rows<{ value: string; called: boolean }>(`SELECT last_value::text AS value, is_called AS called FROM ${quoted(schema)}.${quoted(name)}`);
+    sequences.push({ name: quoted(name), ...state });
+  }
+  return { tables, rows, sequences };
+}
+
+/**
+ * The catalogs' rows that make the schema, counted and their transaction ids summed: DDL, a replaced function or
+ * statistics gathered by ANALYZE change it; writing rows does not. `global` adds what PGlite's one database holds
+ * outside the schema (other schemas, settings, roles, extensions); a PostgreSQL server shares those with every other
+ * test process.
+ */
+function fingerprintQuery(global: boolean): string {
+  const inSchema = (catalog: string, where: string) =>
+    `(SELECT count(*) || ':' || coalesce(sum(x.xmin::text::bigint), 0) FROM ${catalog} WHERE ${where})`;
+  const ofRelation = (column: string) => `${column} IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`;
+  const parts = [
+    inSchema('pg_class x', 'x.relnamespace = $1::text::regnamespace'),
+    inSchema('pg_attribute x', ofRelation('x.attrelid')),
+    inSchema('pg_attrdef x', ofRelation('x.adrelid')),
+    inSchema('pg_constraint x', 'x.connamespace = $1::text::regnamespace'),
+    inSchema('pg_index x', ofRelation('x.indrelid')),
+    inSchema('pg_proc x', 'x.pronamespace = $1::text::regnamespace'),
+    inSchema('pg_trigger x', ofRelation('x.tgrelid')),
+    inSchema('pg_type x', 'x.typnamespace = $1::text::regnamespace'),
+    inSchema('pg_sequence x', ofRelation('x.seqrelid')),
+    inSchema('pg_rewrite x', ofRelation('x.ev_class')),
+    inSchema('pg_statistic x', ofRelation('x.starelid')),
+  ];
+  if (global) {
+    for (const catalog of ['pg_namespace', 'pg_db_role_setting', 'pg_authid', 'pg_extension', 'pg_event_trigger']) parts.push(inSchema(`${catalog} x`, 'true'));
+  }
+  return `SELECT concat_ws(' ', ${parts.join(', ')}) AS fingerprint`;
+}
+
+async function fingerprintOf(session: Session, schema: string, global: boolean): Promise<string> {
+  return (await session.rows<{ fingerprint: string }>(fingerprintQuery(global), [schema]))[0].fingerprint;
+}
+
+/**
+ * Every table's rows deleted, the migrations' rows and every sequence (identities too) put back, in one transaction.
+ * DELETE rather than TRUNCATE: a test leaves a few rows, and TRUNCATE gives each table and index a new file, about a
+ * second for the schema on either database, where DELETE takes some 5 ms on PostgreSQL and 60 on PGlite. As a
+ * replica applying rows would, so that neither foreign keys nor triggers (the request counts, the change numbers) act.
+ */
+async function emptySchema(session: Session, schema: string, { tables, rows, sequences }: Pristine): Promise<void> {
+  const s = quoted(schema);
+  await session.run(`BEGIN; SET LOCAL session_replication_role = replica; ${tables.map((table) => `DELETE FROM ${s}.${table}`).join('; ')}`);
+  try {
+    for (const { table, json } of rows) {
+      await session.rows(`INSERT INTO ${s}.${table} OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::${s}.${table}, $1::json)`, [json]);
+    }
+    for (const { name, value, called } of sequences) await session.rows(`SELECT setval('${s}.${name}', ${value}, ${called})`);
+    await session.run('COMMIT');
+  } catch (err) {
+    await session.run('ROLLBACK');
+    throw err;
+  }
+}
+
+/**
  * Starting PGlite, even from the image, is most of what a short test costs (unpacking the image into its in-memory
  * file system, instantiating 9 MiB of WebAssembly, the collection of the one before): each test file's process keeps
- * the PGlite of a finished test and empties it for the next one, in some 50 ms. Emptied means as the image left it:
- * every table truncated (its identities restarted) but the migrator's own, the rows the migrations wrote put back,
- * every sequence set back, the session reset (`DISCARD ALL`: settings, prepared statements, advisory locks, temporary
- * tables). A test that changed more than rows (a table dropped or altered, a function replaced, statistics gathered
- * by ANALYZE) leaves its PGlite to be closed: the catalogs' fingerprint, taken when it was emptied, tells.
+ * the PGlite of a finished test and empties it for the next one, in some 60 ms, its session reset too (`DISCARD ALL`:
+ * settings, prepared statements, advisory locks, temporary tables). One the test changed beyond its rows is closed.
  *
  * What the test holds is a lease on it: closing the test's database (or the Kysely on it) closes the lease only, and a
  * query made on a closed lease fails as one made on a closed PGlite does, so that a straggler of a finished test never
  * reaches the next test's rows.
  */
-interface Pooled {
+interface PooledPglite {
   pglite: PGlite;
   /** The catalogs' fingerprint when it was last emptied. */
   fingerprint: string;
 }
 
 /** Kept for the next test; more than two at a time (tests that run several databases at once) are closed. */
-const idle: Pooled[] = [];
 const MAX_IDLE = 2;
-
-/** What the image holds besides empty tables, read from the first PGlite of the process. */
-interface Pristine {
-  /** Every table to truncate (quoted, comma-separated). */
-  tables: string;
-  /** The rows the migrations wrote, by table (the migrator's own tables are never truncated). */
-  rows: { table: string; json: string }[];
-  /** Every sequence's state: `setval` statements. */
-  sequences: string;
-}
-
-let pristine: Promise<Pristine> | undefined;
-
-const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
-
-async function readPristine(pglite: PGlite): Promise<Pristine> {
-  const { rows: tables } = await pglite.query<{ name: string }>(
-    `SELECT quote_ident(c.relname) AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`,
-  );
-  const emptied = tables.map((t) => t.name).filter((name) => !MIGRATOR_TABLES.has(name));
-  const rows: Pristine['rows'] = [];
-  for (const table of emptied) {
-    const { rows: [held] } = await pglite.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`);
-    if (held.json !== null) rows.push({ table, json: held.json });
-  }
-  const { rows: sequences } = await pglite.query<{ name: string }>(
-    `SELECT quote_ident(c.relname) AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'S' ORDER BY 1`,
-  );
-  const setvals: string[] = [];
-  for (const { name } of sequences) {
-    const { rows: [state] } = await pglite.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${name}`);
-    setvals.push(`SELECT setval('${name}', ${state.last_value}, ${state.is_called})`);
-  }
-  return { tables: emptied.join(', '), rows, sequences: setvals.join(';\n') };
-}
-
-/** What DDL, a replaced function or gathered statistics change: rows of the catalogs, added, removed or rewritten. */
-const FINGERPRINT = `SELECT concat_ws(' ', ${[
-  'pg_class', 'pg_attribute', 'pg_attrdef', 'pg_constraint', 'pg_index', 'pg_proc', 'pg_trigger', 'pg_type', 'pg_namespace',
-  'pg_statistic', 'pg_sequence', 'pg_db_role_setting', 'pg_authid', 'pg_extension', 'pg_event_trigger', 'pg_rewrite',
-]
-  .map((catalog) => `(SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM ${catalog})`)
-  .join(', ')}) AS fingerprint`;
-
-async function fingerprintOf(pglite: PGlite): Promise<string> {
-  return (await pglite.query<{ fingerprint: string }>(FINGERPRINT)).rows[0].fingerprint;
-}
+const idlePglites: PooledPglite[] = [];
+let pglitePristine: Promise<Pristine> | undefined;
 
 /** Empties a PGlite as the image left it; false when it cannot be (changed beyond its rows, or closed). */
-async function emptied(pooled: Pooled): Promise<boolean> {
+async function emptiedPglite(pooled: PooledPglite): Promise<boolean> {
   const { pglite } = pooled;
   if (pglite.closed) return false;
+  const session = pgliteSession(pglite);
   try {
     // A transaction the test left open: PGlite has one session, and this is it.
-    await pglite.exec('ROLLBACK');
-    await pglite.exec('DISCARD ALL');
-    if ((await fingerprintOf(pglite)) !== pooled.fingerprint) return false;
-    const { tables, rows, sequences } = await pristine!;
-    await pglite.transaction(async (tx) => {
-      await tx.exec(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
-      for (const { table, json } of rows) {
-        await tx.query(`INSERT INTO ${table} OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [json]);
-      }
-      if (sequences) await tx.exec(sequences);
-    });
-    // TRUNCATE gave the tables new files, rows of pg_class rewritten: the fingerprint to compare with next time.
-    pooled.fingerprint = await fingerprintOf(pglite);
+    await session.run('ROLLBACK');
+    await session.run('DISCARD ALL');
+    if ((await fingerprintOf(session, 'public', true)) !== pooled.fingerprint) return false;
+    await emptySchema(session, 'public', await pglitePristine!);
+    pooled.fingerprint = await fingerprintOf(session, 'public', true);
     return true;
   } catch {
     return false;
   }
 }
 
-/**
- * Kept PGlites are closed when the file's tests are done: an open one keeps the process alive (PostgreSQL's timers).
- * A hook of the root test, so that it runs once, after every test of the file.
- */
-after(async () => {
-  for (const { pglite } of idle.splice(0)) if (!pglite.closed) await pglite.close();
-});
-
-async function released(pooled: Pooled): Promise<void> {
-  if (idle.length < MAX_IDLE && (await emptied(pooled))) idle.push(pooled);
+async function releasedPglite(pooled: PooledPglite): Promise<void> {
+  if (idlePglites.length < MAX_IDLE && (await emptiedPglite(pooled))) idlePglites.push(pooled);
   else if (!pooled.pglite.closed) await pooled.pglite.close();
 }
 
-async function startPooled(): Promise<Pooled> {
+async function startPooled(): Promise<PooledPglite> {
   const pglite = await startFromTemplate();
-  pristine ??= readPristine(pglite);
-  await pristine;
-  return { pglite, fingerprint: await fingerprintOf(pglite) };
+  const session = pgliteSession(pglite);
+  pglitePristine ??= readPristine(session, 'public');
+  await pglitePristine;
+  return { pglite, fingerprint: await fingerprintOf(session, 'public', true) };
 }
 
 /** The PGlite as a test sees it: closing it closes the lease, after which every query fails as on a closed PGlite. */
@@ -508,7 +562,7 @@ function leased(pglite: PGlite): { pglite: PGlite; end(): void } {
 }
 
 async function freshPglite(): Promise<Database> {
-  const pooled = idle.pop() ?? (await startPooled());
+  const pooled = idlePglites.pop() ?? (await startPooled());
   const lease = leased(pooled.pglite);
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite: lease.pglite }) });
   let closed = false;
@@ -520,7 +574,67 @@ async function freshPglite(): Promise<Database> {
       closed = true;
       await db.destroy();
       lease.end();
-      await released(pooled);
+      await releasedPglite(pooled);
     },
   };
 }
+
+/**
+ * On PostgreSQL, a test's schema is kept likewise for the next test of the process once the test's connections are
+ * closed, emptied in one transaction rather than dropped, and another made by the recorded script; one changed beyond
+ * its rows is dropped. The emptying waits two seconds at most for a lock a straggling connection holds, then drops it.
+ * The kept schema is then renamed: a straggler of the finished test (its Kysely opens a new connection on its old
+ * `search_path`) finds no table there, as when the schema was dropped, rather than the next test's rows.
+ */
+interface PooledSchema {
+  schema: string;
+  fingerprint: string;
+}
+
+const idleSchemas: PooledSchema[] = [];
+let schemaPristine: Promise<Pristine> | undefined;
+
+async function takeSchema(url: string): Promise<PooledSchema> {
+  const kept = idleSchemas.pop();
+  if (kept) return kept;
+  const schema = await freshSchema(url);
+  return onConnection(url, async (client) => {
+    const session = pgSession(client);
+    schemaPristine ??= readPristine(session, schema);
+    await schemaPristine;
+    return { schema, fingerprint: await fingerprintOf(session, schema, false) };
+  });
+}
+
+async function releaseSchema(url: string, pooled: PooledSchema): Promise<void> {
+  const kept = await onConnection(url, async (client) => {
+    const { schema } = pooled;
+    const session = pgSession(client);
+    try {
+      if (idleSchemas.length >= MAX_IDLE || (await fingerprintOf(session, schema, false)) !== pooled.fingerprint) return false;
+      await session.run(`SET lock_timeout = '2s'`);
+      await emptySchema(session, schema, await schemaPristine!);
+      const renamed = schemaName();
+      await session.run(`ALTER SCHEMA ${quoted(schema)} RENAME TO ${quoted(renamed)}; RESET lock_timeout`);
+      pooled.schema = renamed;
+      pooled.fingerprint = await fingerprintOf(session, renamed, false);
+      return true;
+    } catch {
+      return false;
+    }
+  }).catch(() => false);
+  if (kept) idleSchemas.push(pooled);
+  else await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${quoted(pooled.schema)} CASCADE`));
+}
+
+/**
+ * Kept databases are closed, kept schemas dropped, when the file's tests are done: an open PGlite keeps the process
+ * alive (PostgreSQL's timers), and a schema left behind would stay in the test database. A hook of the root test, so
+ * that it runs once, after every test of the file.
+ */
+after(async () => {
+  for (const { pglite } of idlePglites.splice(0)) if (!pglite.closed) await pglite.close();
+  const schemas = idleSchemas.splice(0).map((pooled) => quoted(pooled.schema));
+  const url = process.env.DATABASE_URL;
+  if (url && schemas.length > 0) await onConnection(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${schemas.join(', ')} CASCADE`));
+});

@@ -1,0 +1,84 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../src/db/types.ts';
+import { createTestDatabase, testDatabaseKinds } from '../helpers/database.ts';
+import { insertCityGroup } from '../helpers/calendar-fixtures.ts';
+
+// The test databases a test file's process keeps from one test to the next (test/helpers/database.ts): each test must
+// find what a freshly migrated database holds, whatever the test before it wrote, and a straggler of a finished test
+// must never reach the next one's rows.
+
+/** What a test could see of the test before it: rows, the data version, the sequences, the session's settings. */
+async function traces(db: Kysely<DB>) {
+  const groups = await db.selectFrom('city_group').select('id').execute();
+  const { version } = await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow();
+  const { rows: [sequence] } = await sql<{ next: string }>`SELECT nextval('conversation_change_seq')::text AS next`.execute(db);
+  const { rows: [setting] } = await sql<{ zone: string }>`SELECT current_setting('TimeZone') AS zone`.execute(db);
+  const migrations = await db.selectFrom('kysely_migration' as never).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return { groups: groups.length, version: Number(version), sequence: sequence.next, zone: setting.zone, migrations: (migrations as { n: number }).n };
+}
+
+/** Leaves what a test may leave: rows, a moved data version, a drawn sequence, a session setting. */
+async function scribble(db: Kysely<DB>) {
+  await insertCityGroup(db);
+  await db.updateTable('data_version').set({ version: 42 }).execute();
+  await sql`SELECT nextval('conversation_change_seq')`.execute(db);
+  await sql`SELECT nextval('conversation_change_seq')`.execute(db);
+  await sql`SET TimeZone = 'Pacific/Tahiti'`.execute(db);
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`test databases kept between tests (${kind})`, () => {
+    it('hands the next test what a fresh database holds, whatever the one before wrote', async () => {
+      const first = await createTestDatabase(kind);
+      const fresh = await traces(first.db);
+      assert.equal(fresh.groups, 0);
+      assert.ok(fresh.migrations > 0, 'the migrator’s own rows are there');
+      await scribble(first.db);
+      const scribbled = await traces(first.db);
+      assert.equal(scribbled.groups, 1);
+      assert.equal(scribbled.version, 42);
+      let schema = first.schema;
+      await first.close();
+
+      for (let i = 0; i < 2; i++) {
+        const next = await createTestDatabase(kind);
+        // Another name on PostgreSQL, whether the schema was kept or made anew.
+        if (kind === 'postgres') assert.notEqual(next.schema, schema);
+        const seen = await traces(next.db);
+        // The session setting is the server's own again: a new connection on PostgreSQL, DISCARD ALL on PGlite.
+        assert.deepEqual({ ...seen, zone: undefined }, { ...fresh, zone: undefined });
+        if (kind === 'pglite') assert.equal(seen.zone, fresh.zone);
+        await scribble(next.db);
+        schema = next.schema;
+        await next.close();
+      }
+    });
+
+    it('throws away a database whose schema a test changed, and hands the next test a whole one', async () => {
+      const first = await createTestDatabase(kind);
+      await sql`ALTER TABLE city_group ADD COLUMN scribbled int`.execute(first.db);
+      await sql`CREATE INDEX city_group_scribbled ON city_group (scribbled)`.execute(first.db);
+      const schema = first.schema;
+      await first.close();
+      const next = await createTestDatabase(kind);
+      if (kind === 'postgres') assert.notEqual(next.schema, schema);
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM information_schema.columns
+        WHERE table_name = 'city_group' AND column_name = 'scribbled' AND table_schema = current_schema()`.execute(next.db);
+      assert.equal(rows[0].n, 0, 'the next test never sees the column');
+      await next.close();
+    });
+
+    it('fails a query of a finished test instead of running it on the next test’s database', async () => {
+      const first = await createTestDatabase(kind);
+      const straggler = first.db;
+      await first.close();
+      const next = await createTestDatabase(kind);
+      await assert.rejects(insertCityGroup(straggler, 'Tard'));
+      assert.equal((await next.db.selectFrom('city_group').select('id').execute()).length, 0);
+      await next.close();
+    });
+  });
+}
