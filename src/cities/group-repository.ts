@@ -1,8 +1,8 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { CityGroupTable, CityTable, DB } from '../db/types.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import { sortByText } from '../kernel/french.ts';
-import { recordsById } from '../db/records.ts';
+import { countReferences, recordsById } from '../db/records.ts';
 
 /**
  * The admin API's city groups and cities (docs/api.md, the admin API), read and written one at a time. Lists are read whole
@@ -40,16 +40,13 @@ export const deleteCityGroup = groups.remove;
  * What a group holds that its deletion would lose: its cities (left without a group), its blog posts and the chat
  * conversations of its cities (deleted with it), its sites (left without a group).
  */
-export async function countCityGroupHoldings(db: Kysely<DB>, id: string) {
-  const { rows } = await sql<{ cities: string; posts: string; sites: string; conversations: string }>`
-    SELECT (SELECT count(*) FROM city WHERE city_group_id = ${id}) AS cities,
-           (SELECT count(*) FROM blog_post WHERE city_group_id = ${id}) AS posts,
-           (SELECT count(*) FROM site WHERE city_group_id = ${id}) AS sites,
-           (SELECT count(*) FROM conversation WHERE city_group_id = ${id}) AS conversations
-  `.execute(db);
-  const [r] = rows;
-  return { cities: Number(r.cities), posts: Number(r.posts), sites: Number(r.sites), conversations: Number(r.conversations) };
-}
+export const countCityGroupHoldings = (db: Kysely<DB>, id: string) =>
+  countReferences(db, id, {
+    cities: ['city', 'city_group_id'],
+    posts: ['blog_post', 'city_group_id'],
+    sites: ['site', 'city_group_id'],
+    conversations: ['conversation', 'city_group_id'],
+  });
 
 export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boolean> {
   return (await db.selectFrom('city_group').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -69,14 +66,12 @@ export const updateCity: (db: Kysely<DB>, id: string, values: CityValues) => Pro
 export const deleteCity = cities.remove;
 
 /** What a city holds that its deletion would delete with it (every foreign key to a city cascades). */
-export async function countCityHoldings(db: Kysely<DB>, id: string) {
-  const { rows } = await sql<Record<'wasteTypes' | 'places' | 'points' | 'questions' | 'challenges' | 'conversations', string>>`
-    SELECT (SELECT count(*) FROM waste_type WHERE city_id = ${id}) AS "wasteTypes",
-           (SELECT count(*) FROM collection_place WHERE city_id = ${id}) AS places,
-           (SELECT count(*) FROM recycling_point WHERE city_id = ${id}) AS points,
-           (SELECT count(*) FROM quiz_question WHERE city_id = ${id}) AS questions,
-           (SELECT count(*) FROM challenge WHERE city_id = ${id}) AS challenges,
-           (SELECT count(*) FROM conversation WHERE city_id = ${id}) AS conversations
-  `.execute(db);
-  return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)])) as Record<keyof (typeof rows)[0], number>;
-}
+export const countCityHoldings = (db: Kysely<DB>, id: string) =>
+  countReferences(db, id, {
+    wasteTypes: ['waste_type', 'city_id'],
+    places: ['collection_place', 'city_id'],
+    points: ['recycling_point', 'city_id'],
+    questions: ['quiz_question', 'city_id'],
+    challenges: ['challenge', 'city_id'],
+    conversations: ['conversation', 'city_id'],
+  });

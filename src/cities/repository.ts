@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB, WasteTypeDetailTable, WasteTypeTable } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
+import { countReferences } from '../db/records.ts';
 import { sortByText } from '../kernel/french.ts';
 import { CONTACT_COLUMNS } from '../domain/group-contact.ts';
 import { findCityOwner, type CityOwner } from '../domain/cities.ts';
@@ -74,12 +75,12 @@ export const { list: listCityWasteTypes, insert: insertWasteType, update: update
 
 /** How many records name the waste type: collection days and exceptions, quiz questions, recycling points' materials. */
 export async function countWasteTypeUses(db: Kysely<DB>, id: string): Promise<number> {
-  const { rows } = await sql<{ uses: string }>`
-    SELECT (SELECT count(*) FROM collection_day WHERE waste_type_id = ${id})
-         + (SELECT count(*) FROM collection_exception WHERE waste_type_id = ${id})
-         + (SELECT count(*) FROM quiz_question WHERE correct_waste_type_id = ${id})
-         + (SELECT count(*) FROM recycling_point_material WHERE waste_type_id = ${id}) AS uses
-  `.execute(db);
-  return Number(rows[0].uses);
+  const uses = await countReferences(db, id, {
+    days: ['collection_day', 'waste_type_id'],
+    exceptions: ['collection_exception', 'waste_type_id'],
+    questions: ['quiz_question', 'correct_waste_type_id'],
+    materials: ['recycling_point_material', 'waste_type_id'],
+  });
+  return Object.values(uses).reduce((sum, n) => sum + n, 0);
 }
 

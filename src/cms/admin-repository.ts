@@ -1,6 +1,7 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, MenuItemTable, MenuTable, PageTable, SiteTable } from '../db/types.ts';
 import { childRecords } from '../db/child-records.ts';
+import { countReferences, recordsById } from '../db/records.ts';
 import { findSiteById, findSitesOfGroup, type SiteRow } from './repository.ts';
 
 /**
@@ -44,16 +45,10 @@ export async function updateSite(db: Db, id: string, values: Updateable<SiteTabl
 }
 
 /** What a site still holds: its pages and menus. */
-export async function countSiteContents(db: Db, siteId: string): Promise<{ pages: number; menus: number }> {
-  const { rows } = await sql<{ pages: string; menus: string }>`
-    SELECT (SELECT count(*) FROM page WHERE site_id = ${siteId}) AS pages, (SELECT count(*) FROM menu WHERE site_id = ${siteId}) AS menus
-  `.execute(db);
-  return { pages: Number(rows[0].pages), menus: Number(rows[0].menus) };
-}
+export const countSiteContents = (db: Db, siteId: string): Promise<{ pages: number; menus: number }> =>
+  countReferences(db, siteId, { pages: ['page', 'site_id'], menus: ['menu', 'site_id'] });
 
-export async function deleteSite(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('site').where('id', '=', id).execute();
-}
+export const deleteSite: (db: Db, id: string) => Promise<void> = recordsById('site').remove;
 
 // ---------------------------------------------------------------- pages
 

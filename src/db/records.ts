@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB } from './types.ts';
 
 /** The tables whose rows are known by an `id` column. */
@@ -29,4 +29,18 @@ export function recordsById<T extends TableWithId>(table: T) {
       await on(db).deleteFrom(name).where('id', '=', id).execute();
     },
   };
+}
+
+/** Where a record is named: a table and its column holding the record's id. */
+export type Reference = readonly [table: keyof DB & string, column: string];
+
+/**
+ * How many rows of each table name the record, in one query, under the caller's names: what its deletion would take
+ * with it or leave without it (a city's waste types, a site's pages, the uses of a waste type).
+ */
+export async function countReferences<K extends string>(db: Kysely<DB>, id: string, references: Record<K, Reference>): Promise<Record<K, number>> {
+  const entries = Object.entries<Reference>(references);
+  const counts = entries.map(([name, [table, column]]) => sql`(SELECT count(*) FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${id}) AS ${sql.ref(name)}`);
+  const { rows } = await sql<Record<K, string>>`SELECT ${sql.join(counts)}`.execute(db);
+  return Object.fromEntries(entries.map(([name]) => [name, Number(rows[0][name as K])])) as Record<K, number>;
 }
