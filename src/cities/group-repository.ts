@@ -42,10 +42,8 @@ export const deleteCityGroup = groups.remove;
  */
 export const countCityGroupHoldings = (db: Kysely<DB>, id: string) =>
   countReferences(db, id, {
-    cities: ['city', 'city_group_id'],
-    posts: ['blog_post', 'city_group_id'],
-    sites: ['site', 'city_group_id'],
-    conversations: ['conversation', 'city_group_id'],
+    cities: 'city.city_group_id', posts: 'blog_post.city_group_id', sites: 'site.city_group_id',
+    conversations: 'conversation.city_group_id',
   });
 
 export async function cityGroupExists(db: Kysely<DB>, id: string): Promise<boolean> {
@@ -68,10 +66,6 @@ export const deleteCity = cities.remove;
 /** What a city holds that its deletion would delete with it (every foreign key to a city cascades). */
 export const countCityHoldings = (db: Kysely<DB>, id: string) =>
   countReferences(db, id, {
-    wasteTypes: ['waste_type', 'city_id'],
-    places: ['collection_place', 'city_id'],
-    points: ['recycling_point', 'city_id'],
-    questions: ['quiz_question', 'city_id'],
-    challenges: ['challenge', 'city_id'],
-    conversations: ['conversation', 'city_id'],
+    wasteTypes: 'waste_type.city_id', places: 'collection_place.city_id', points: 'recycling_point.city_id',
+    questions: 'quiz_question.city_id', challenges: 'challenge.city_id', conversations: 'conversation.city_id',
   });

@@ -76,10 +76,8 @@ export const { list: listCityWasteTypes, insert: insertWasteType, update: update
 /** How many records name the waste type: collection days and exceptions, quiz questions, recycling points' materials. */
 export async function countWasteTypeUses(db: Kysely<DB>, id: string): Promise<number> {
   const uses = await countReferences(db, id, {
-    days: ['collection_day', 'waste_type_id'],
-    exceptions: ['collection_exception', 'waste_type_id'],
-    questions: ['quiz_question', 'correct_waste_type_id'],
-    materials: ['recycling_point_material', 'waste_type_id'],
+    days: 'collection_day.waste_type_id', exceptions: 'collection_exception.waste_type_id',
+    questions: 'quiz_question.correct_waste_type_id', materials: 'recycling_point_material.waste_type_id',
   });
   return Object.values(uses).reduce((sum, n) => sum + n, 0);
 }

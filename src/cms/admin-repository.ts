@@ -46,7 +46,7 @@ export async function updateSite(db: Db, id: string, values: Updateable<SiteTabl
 
 /** What a site still holds: its pages and menus. */
 export const countSiteContents = (db: Db, siteId: string): Promise<{ pages: number; menus: number }> =>
-  countReferences(db, siteId, { pages: ['page', 'site_id'], menus: ['menu', 'site_id'] });
+  countReferences(db, siteId, { pages: 'page.site_id', menus: 'menu.site_id' });
 
 export const deleteSite: (db: Db, id: string) => Promise<void> = recordsById('site').remove;
 

@@ -31,8 +31,8 @@ export function recordsById<T extends TableWithId>(table: T) {
   };
 }
 
-/** Where a record is named: a table and its column holding the record's id. */
-export type Reference = readonly [table: keyof DB & string, column: string];
+/** Where a record is named: `table.column`, the column holding the record's id. */
+export type Reference = `${keyof DB & string}.${string}`;
 
 /**
  * How many rows of each table name the record, in one query, under the caller's names: what its deletion would take
@@ -40,7 +40,10 @@ export type Reference = readonly [table: keyof DB & string, column: string];
  */
 export async function countReferences<K extends string>(db: Kysely<DB>, id: string, references: Record<K, Reference>): Promise<Record<K, number>> {
   const entries = Object.entries<Reference>(references);
-  const counts = entries.map(([name, [table, column]]) => sql`(SELECT count(*) FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${id}) AS ${sql.ref(name)}`);
+  const counts = entries.map(([name, reference]) => {
+    const table = reference.slice(0, reference.indexOf('.'));
+    return sql`(SELECT count(*) FROM ${sql.table(table)} WHERE ${sql.ref(reference)} = ${id}) AS ${sql.ref(name)}`;
+  });
   const { rows } = await sql<Record<K, string>>`SELECT ${sql.join(counts)}`.execute(db);
   return Object.fromEntries(entries.map(([name]) => [name, Number(rows[0][name as K])])) as Record<K, number>;
 }
