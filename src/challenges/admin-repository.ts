@@ -5,6 +5,7 @@ import { byOrderThenMaterial, byOrderThenName } from '../domain/challenges.ts';
 import { cityChildOwner, findCityOwner, type CityChildOwner } from '../domain/cities.ts';
 import { compareFrench } from '../kernel/french.ts';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
+import { countReferences } from '../db/records.ts';
 
 /**
  * What the admin API reads and writes of quiz questions, challenges, their badges and series (docs/api.md, the admin API),
@@ -85,14 +86,8 @@ export async function requiringNames(db: Kysely<DB>, id: string): Promise<string
   return rows.map((r) => r.name).sort(compareFrench);
 }
 
-export async function countCompletions(db: Kysely<DB>, challengeId: string): Promise<number> {
-  const { count } = await db
-    .selectFrom('challenge_completion')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('challenge_id', '=', challengeId)
-    .executeTakeFirstOrThrow();
-  return Number(count);
-}
+export const countCompletions = async (db: Kysely<DB>, challengeId: string): Promise<number> =>
+  (await countReferences(db, challengeId, { completions: 'challenge_completion.challenge_id' })).completions;
 
 /** The names of challenges by id (a requirement's). */
 export async function challengeNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {

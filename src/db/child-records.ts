@@ -1,9 +1,7 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 import type { DB } from './types.ts';
-
-/** The tables whose rows have an `id`. */
-type RecordTable = { [T in keyof DB]: DB[T] extends { id: unknown } ? T : never }[keyof DB];
+import { recordsById, type TableWithId as RecordTable } from './records.ts';
 
 /**
  * How the admin API reads and writes a table whose records hang off a parent by `parentColumn` (a city's waste types, a
@@ -24,14 +22,14 @@ export function childRecords<T extends RecordTable, P extends keyof DB[T] & stri
   // here once on an untyped handle, and typed by the signatures below.
   const untyped = (db: Kysely<DB>) => db as unknown as Kysely<any>;
   const name: string = table;
+  const records = recordsById(table);
   /** Every record of a parent, in their order. */
   const under = async (db: Kysely<DB>, parentId: string): Promise<Row[]> =>
     order((await untyped(db).selectFrom(name).selectAll().where(parentColumn as string, '=', parentId).execute()) as Row[]);
   return {
     /** The record and its parent's owner; the record alone locked until the end of the transaction with `forUpdate`. */
     async find(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<{ row: Row; owner: O } | undefined> {
-      const query = untyped(db).selectFrom(name).selectAll().where('id', '=', id);
-      const row = (await (options.forUpdate ? query.forUpdate() : query).executeTakeFirst()) as Row | undefined;
+      const row = await records.find(db, id, options);
       const owner = row && (await findOwner(db, (row as Record<string, string>)[parentColumn]));
       return row && owner && { row, owner };
     },
@@ -40,10 +38,7 @@ export function childRecords<T extends RecordTable, P extends keyof DB[T] & stri
     list: async (db: Kysely<DB>, parentId: string, page: PageRequest): Promise<{ rows: Row[]; total: number }> => pageOf(await under(db, parentId), page),
     insert: (db: Kysely<DB>, id: string, parentId: string, values: Values): Promise<Row> =>
       untyped(db).insertInto(name).values({ id, [parentColumn]: parentId, ...values }).returningAll().executeTakeFirstOrThrow() as Promise<Row>,
-    update: (db: Kysely<DB>, id: string, values: Values): Promise<Row> =>
-      untyped(db).updateTable(name).set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow() as Promise<Row>,
-    async remove(db: Kysely<DB>, id: string): Promise<void> {
-      await untyped(db).deleteFrom(name).where('id', '=', id).execute();
-    },
+    update: (db: Kysely<DB>, id: string, values: Values): Promise<Row> => records.update(db, id, values as unknown as Updateable<DB[T]>),
+    remove: records.remove,
   };
 }

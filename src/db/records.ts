@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable } f
 import type { DB } from './types.ts';
 
 /** The tables whose rows are known by an `id` column. */
-type TableWithId = { [T in keyof DB]: 'id' extends keyof DB[T] ? T : never }[keyof DB];
+export type TableWithId = { [T in keyof DB]: 'id' extends keyof DB[T] ? T : never }[keyof DB];
 
 /**
  * The four statements a record known by its id needs, written once for every table that has nothing more to them

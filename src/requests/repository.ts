@@ -3,7 +3,7 @@ import type { DB, RequestStatus, RequestTypeTable, ResidentRequestTable } from '
 import type { ChangeSource } from '../kernel/change-feed.ts';
 import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
 import { databaseJson } from '../kernel/schemas.ts';
-import { recordsById } from '../db/records.ts';
+import { countReferences, recordsById } from '../db/records.ts';
 
 /** Resident requests' rows (mapper.ts shapes them): SQL only. */
 
@@ -77,14 +77,8 @@ export async function retargetOpenRequests(db: Kysely<DB>, typeId: string, targe
 
 export const deleteType = types.remove;
 
-export async function countRequestsOfType(db: Kysely<DB>, typeId: string): Promise<number> {
-  const { n } = await db
-    .selectFrom('resident_request')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('type_id', '=', typeId)
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}
+export const countRequestsOfType = async (db: Kysely<DB>, typeId: string): Promise<number> =>
+  (await countReferences(db, typeId, { requests: 'resident_request.type_id' })).requests;
 
 /** Whether another type of the group has this code. */
 export async function codeTaken(db: Kysely<DB>, groupId: string, code: string, exceptId: string | null): Promise<boolean> {
