@@ -21,15 +21,8 @@ const cities = recordsById('city');
 export const findCityGroup = groups.find;
 
 /** One page of the groups among `scope` (null: every group), by name. */
-export async function listCityGroups(db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null) {
-  if (scope !== null && scope.length === 0) return { rows: [], total: 0 };
-  const rows = await db
-    .selectFrom('city_group')
-    .selectAll()
-    .$if(scope !== null, (qb) => qb.where('id', 'in', scope!))
-    .execute();
-  return pageOf(sortByText(rows, (g) => g.name), page);
-}
+export const listCityGroups = async (db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null) =>
+  pageOf(sortByText(await groups.within(db, 'id', scope), (g) => g.name), page);
 
 export const insertCityGroup = (db: Kysely<DB>, id: string, values: CityGroupValues, now: Date): Promise<CityGroupRow> =>
   groups.insert(db, { id, ...values, created_at: now, updated_at: now });

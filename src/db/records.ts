@@ -28,6 +28,12 @@ export function recordsById<T extends TableWithId>(table: T) {
     async remove(db: Kysely<DB>, id: string): Promise<void> {
       await on(db).deleteFrom(name).where('id', '=', id).execute();
     },
+    /** Every row whose `column` is among `scope` (an agent's groups; null: every row), unordered. */
+    async within(db: Kysely<DB>, column: keyof DB[T] & string, scope: readonly string[] | null): Promise<Row[]> {
+      if (scope !== null && scope.length === 0) return [];
+      const query = on(db).selectFrom(name).selectAll();
+      return (await (scope === null ? query : query.where(column as 'id', 'in', scope)).execute()) as Row[];
+    },
   };
 }
 

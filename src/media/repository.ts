@@ -27,15 +27,8 @@ const media = recordsById('media');
 export const findMedia = media.find;
 
 /** One page of the media of `scope`'s groups (null: every media, those of no group included), by file name. */
-export async function listMedia(db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: AdminMediaRow[]; total: number }> {
-  if (scope !== null && scope.length === 0) return { rows: [], total: 0 };
-  const rows = await db
-    .selectFrom('media')
-    .selectAll()
-    .$if(scope !== null, (qb) => qb.where('city_group_id', 'in', scope!))
-    .execute();
-  return pageOf(sortByText(rows, (m) => m.filename), page);
-}
+export const listMedia = async (db: Kysely<DB>, page: PageRequest, scope: readonly string[] | null): Promise<{ rows: AdminMediaRow[]; total: number }> =>
+  pageOf(sortByText(await media.within(db, 'city_group_id', scope), (m) => m.filename), page);
 
 export const insertMedia = (db: Kysely<DB>, id: string, values: MediaValues, now: Date): Promise<AdminMediaRow> =>
   media.insert(db, { id, ...values, created_at: now, updated_at: now });
