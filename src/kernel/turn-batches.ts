@@ -1,11 +1,3 @@
-/**
- * Group commit's scheduling, for writes that share a statement when they arrive together (challenge completions,
- * residents' requests): what is submitted in one turn of the event loop leaves after that turn's I/O, in batches of at
- * most `maxBatch`, with at most `maxInFlight` batches running at once; nothing waits for a batch to fill, so a lone
- * write leaves at once. `write` owns each batch's outcome (it settles every item's answer itself); `accepts` lets a
- * batch refuse an item that must wait for the next one (two completions of one record never share a batch).
- */
-
 /** Largest batch by default: past a few dozen rows a statement gains little, and one slow batch would delay many answers. */
 const MAX_BATCH = 64;
 
@@ -23,6 +15,13 @@ export interface TurnBatchesOptions<I, R> {
   accepts?: (batch: readonly Waiting<I, R>[], item: I) => boolean;
 }
 
+/**
+ * Group commit's scheduling, for writes that share a statement when they arrive together (challenge completions,
+ * residents' requests): what is submitted in one turn of the event loop leaves after that turn's I/O, in batches of at
+ * most `maxBatch`, with at most `maxInFlight` batches running at once; nothing waits for a batch to fill, so a lone
+ * write leaves at once. `write` owns each batch's outcome (it settles every item's answer itself); `accepts` lets a
+ * batch refuse an item that must wait for the next one (two completions of one record never share a batch).
+ */
 export class TurnBatches<I, R> {
   readonly #write: (batch: Waiting<I, R>[]) => Promise<void>;
   readonly #maxInFlight: number;
