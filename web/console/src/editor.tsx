@@ -56,7 +56,8 @@ export interface EditorOptions<R, F> {
   empty: F;
   toForm: (record: R) => F;
   toBody: (form: F, creating: boolean) => unknown;
-  onSaved?: (record: R, created: boolean) => void;
+  /** After a save, with the record as the server answered it and its new version (`etag`). */
+  onSaved?: (record: R, created: boolean, etag: string | null) => void;
   /** Fields kept out of the stored draft (a password): after an expired session they are typed again. */
   secret?: (keyof F)[];
 }
@@ -149,7 +150,7 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
       setConflict(null);
       const form = options.toForm(answer.data);
       setState({ key, draft: { form, base: form, etag: answer.etag }, restored: false });
-      options.onSaved?.(answer.data, creating);
+      options.onSaved?.(answer.data, creating, answer.etag);
     } catch (err) {
       if (err instanceof ApiError && err.status === 412 && url !== null) {
         // Someone saved meanwhile: show what they changed, from the record as it is now.

@@ -72,7 +72,7 @@ export function Problem({ error, retry }: { error: unknown; retry?: () => void }
 }
 
 /** Loading, error or the data: the usual three states of a screen's resource. */
-export function Loaded<T>({ resource, what, children }: { resource: Resource<T>; what?: string; children: (data: T) => ComponentChildren }) {
+export function Loaded<T>({ resource, what, children }: { resource: Omit<Resource<T>, 'replace'>; what?: string; children: (data: T) => ComponentChildren }) {
   if (resource.error) return <Problem error={resource.error} retry={resource.reload} />;
   if (resource.data === null) return <Loading what={what} />;
   return <>{children(resource.data)}</>;

@@ -2,7 +2,7 @@
 // « Rejetée ») and its assignee, each a form of the console's editor (the request's ETag as If-Match, a 412 shown as
 // the conflict with what the other agent saved, the API's refusal at its field).
 import { useEffect } from 'preact/hooks';
-import { currentUser, get } from '../api.ts';
+import { currentUser, get, type Answer } from '../api.ts';
 import { DateField } from '../date-field.tsx';
 import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
 import { useEditor, type Editor } from '../editor.tsx';
@@ -27,7 +27,7 @@ interface StatusForm {
 
 const STATUS_LABELS: Record<keyof StatusForm, string> = { status: 'Statut', plannedFor: 'Jour prévu', reason: 'Message à l’habitant' };
 
-export function StatusEditor({ requestId, version, onChanged }: { requestId: string; version: number; onChanged: (said: string) => void }) {
+export function StatusEditor({ requestId, version, onChanged }: { requestId: string; version: number; onChanged: (said: string, saved: Answer<AdminRequest>) => void }) {
   const editor = useEditor<AdminRequest, StatusForm>({
     key: `requestStatus:${requestId}`,
     url: `/admin/requests/${requestId}`,
@@ -38,7 +38,12 @@ export function StatusEditor({ requestId, version, onChanged }: { requestId: str
       ...(f.status === 'PLANIFIEE' ? { plannedFor: f.plannedFor || null } : {}),
       ...(f.reason.trim() ? { reason: f.reason.trim() } : {}),
     }),
-    onSaved: (r) => onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`),
+    onSaved: (r, _, etag) =>
+      onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`, {
+        data: r,
+        etag,
+        status: 200,
+      }),
   });
   useFollow(editor, version);
   return (
@@ -103,7 +108,7 @@ export function AssigneeEditor({
 }: {
   request: Pick<AdminRequest, 'id' | 'cityGroupId' | 'assignedTo' | 'assignedToName'>;
   version: number;
-  onChanged: (said: string) => void;
+  onChanged: (said: string, saved: Answer<AdminRequest>) => void;
 }) {
   const me = currentUser()!;
   const agents = useResource(`request-agents:${request.cityGroupId}`, () => loadAgents(request.cityGroupId));
@@ -113,8 +118,11 @@ export function AssigneeEditor({
     empty: { assignedTo: '' },
     toForm: (r) => ({ assignedTo: r.assignedTo ?? '' }),
     toBody: (f) => ({ assignedTo: f.assignedTo || null }),
-    onSaved: (r) =>
-      onChanged(r.assignedTo === null ? 'La demande n’est plus attribuée.' : r.assignedTo === me.id ? 'La demande vous est attribuée.' : `La demande est attribuée à ${r.assignedToName}.`),
+    onSaved: (r, _, etag) =>
+      onChanged(
+        r.assignedTo === null ? 'La demande n’est plus attribuée.' : r.assignedTo === me.id ? 'La demande vous est attribuée.' : `La demande est attribuée à ${r.assignedToName}.`,
+        { data: r, etag, status: 200 },
+      ),
   });
   useFollow(editor, version);
   // The agent first, then the group's agents by name, then the current assignee when they are no longer one of them

@@ -1,14 +1,15 @@
 // Answering a request: a public reply (the requester sees it, and is told by e-mail when they gave an address) or an
 // internal note (agents only), with the group's canned replies insertable (POST /admin/requests/:id/replies).
 import { useState } from 'preact/hooks';
-import { ApiError, post } from '../api.ts';
+import { ApiError, request, type Answer } from '../api.ts';
 import type { CannedReply } from '../chat-types.ts';
+import type { AdminRequest } from '../types.ts';
 import { RadioGroup, SelectField, TextArea } from '../form-fields.tsx';
 import { Problem } from '../ui.tsx';
 
 type Kind = 'public' | 'note';
 
-export function ReplyForm({ requestId, canned, onSent }: { requestId: string; canned: CannedReply[]; onSent: (said: string) => void }) {
+export function ReplyForm({ requestId, canned, onSent }: { requestId: string; canned: CannedReply[]; onSent: (said: string, saved: Answer<AdminRequest>) => void }) {
   const [kind, setKind] = useState<Kind>('public');
   const [text, setText] = useState('');
   const [cannedId, setCannedId] = useState('');
@@ -20,10 +21,10 @@ export function ReplyForm({ requestId, canned, onSent }: { requestId: string; ca
     setBusy(true);
     setError(null);
     try {
-      await post(`/admin/requests/${requestId}/replies`, { message: text, public: kind === 'public' });
+      const saved = await request<AdminRequest>('POST', `/admin/requests/${requestId}/replies`, { body: { message: text, public: kind === 'public' } });
       setText('');
       setCannedId('');
-      onSent(kind === 'public' ? 'Réponse envoyée à l’habitant.' : 'Note interne ajoutée.');
+      onSent(kind === 'public' ? 'Réponse envoyée à l’habitant.' : 'Note interne ajoutée.', saved);
     } catch (err) {
       setError(err);
     } finally {

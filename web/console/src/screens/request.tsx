@@ -4,7 +4,7 @@
 // stream) read it again, as do the agent's own changes.
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, getAll, request } from '../api.ts';
+import { ApiError, getAll, request, type Answer } from '../api.ts';
 import type { CannedReply } from '../chat-types.ts';
 import { frenchDate } from '../french.ts';
 import { listenTo, REQUEST_EVENTS } from '../live.ts';
@@ -50,13 +50,14 @@ export default function RequestScreen({ params }: ScreenProps) {
   const [problem, setProblem] = useState<unknown>(null);
 
   /**
-   * The agent changed the request (through `from`, a form that holds it as saved already, or a reply): read it again,
-   * and the other forms that hold nothing of the agent's.
+   * The agent changed the request (through `from`, a form that holds it as saved already, or a reply): the page holds
+   * the request as the server answered the change, with its new version, at once (an erasure clicked right after it
+   * must not meet a false conflict), and so do the other forms that hold nothing of the agent's.
    */
-  const changed = (said: string | null, from?: 'status' | 'assignee') => {
+  const changed = (said: string | null, saved: Answer<AdminRequest>, from?: 'status' | 'assignee') => {
     if (said) setStatus(said);
     setProblem(null);
-    details.reload();
+    details.replace(saved);
     bump(from);
     refreshRequestCounts();
   };
@@ -121,9 +122,9 @@ export default function RequestScreen({ params }: ScreenProps) {
             </div>
             <div>
               <h2 id="request-status-title">Statut</h2>
-              <StatusEditor key={`status:${id}`} requestId={id} version={versions.status} onChanged={(said) => changed(said, 'status')} />
+              <StatusEditor key={`status:${id}`} requestId={id} version={versions.status} onChanged={(said, saved) => changed(said, saved, 'status')} />
               <h2 id="request-assignee-title">Attribution</h2>
-              <AssigneeEditor key={`assignee:${id}`} request={r} version={versions.assignee} onChanged={(said) => changed(said, 'assignee')} />
+              <AssigneeEditor key={`assignee:${id}`} request={r} version={versions.assignee} onChanged={(said, saved) => changed(said, saved, 'assignee')} />
             </div>
           </div>
           <ReplyForm requestId={id} canned={context.data?.canned ?? []} onSent={changed} />
