@@ -26,6 +26,7 @@ import mediaRoutes from './media/routes.ts';
 import chatRoutes from './chat/routes.ts';
 import reminderRoutes from './reminders/routes.ts';
 import noticeRoutes from './notices/routes.ts';
+import { faqAdminRoutes, faqRoutes } from './faq/routes.ts';
 import requestRoutes from './requests/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import authRoutes from './auth/routes.ts';
@@ -87,6 +88,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [chatRoutes, '/public', 'public'],
   [reminderRoutes, '/public', 'public'],
   [noticeRoutes, '/public', 'public'],
+  [faqRoutes, '/public', 'public'],
   [requestRoutes, '/public', 'public'],
   // Open311 GeoReport v2 for the city groups' partners (docs/api.md, Open311): public data, with the public API's edge.
   [open311Routes, '', 'public'],
@@ -105,6 +107,7 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
   [challengeAdminRoutes, '/admin', 'admin'],
   [consoleAdminRoutes, '/admin', 'admin'],
   [noticeAdminRoutes, '/admin', 'admin'],
+  [faqAdminRoutes, '/admin', 'admin'],
   [requestAdminRoutes, '/admin', 'admin'],
   [open311AdminRoutes, '/admin', 'admin'],
   [webRoutes, '', 'web'],

@@ -249,6 +249,18 @@ export interface CannedReplyTable {
   updated_at: TimestampDefault;
 }
 
+/** A question residents ask the city group, answered once, one row of its list (docs/api.md, frequently asked questions; migration 0026). */
+export interface FaqEntryTable {
+  id: string;
+  city_group_id: string;
+  question: string;
+  answer: string;
+  /** The group's order, smallest first; ties: the oldest first. */
+  position: Generated<number>;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
 export interface SiteTable {
   id: string;
   name: string;
@@ -735,6 +747,7 @@ export interface DB {
   reminder_subscription: ReminderSubscriptionTable;
   reminder_delivery: ReminderDeliveryTable;
   canned_reply: CannedReplyTable;
+  faq: FaqEntryTable;
   reminder_place_calendar: ReminderPlaceCalendarTable;
   service_notice: ServiceNoticeTable;
   request_type: RequestTypeTable;

@@ -107,6 +107,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'whole group, some cities or some collection places. Agents write them under /admin/notices.',
         },
         {
+          name: 'faq',
+          description:
+            'The questions residents ask a city group, with their answers, in the order its agents chose (docs/api.md, frequently asked ' +
+            'questions). Agents holding CMS write them under /admin/city-groups/{cityGroupId}/faq.',
+        },
+        {
           name: 'requests',
           description:
             'Resident requests (docs/api.md, resident requests): a missed bin, a broken or stolen one, a full container, illegal ' +

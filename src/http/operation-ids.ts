@@ -19,7 +19,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 const AUDIENCES: Record<string, string> = { public: '', auth: '', admin: 'Admin', chat: 'Console' };
 
 /** Words that are the same in the singular and the plural, or not countable. */
-const UNINFLECTED = new Set(['series', 'media', 'status', 'analytics', 'progress', 'usage', 'news', 'cms']);
+const UNINFLECTED = new Set(['series', 'media', 'status', 'analytics', 'progress', 'usage', 'news', 'cms', 'faq']);
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 /** `waste-types` → `WasteTypes`, `calendar.ics` → `CalendarIcs`. */
@@ -35,7 +35,7 @@ export function singular(word: string): string {
 }
 
 /** Collections whose name has no plural of its own. */
-const UNINFLECTED_COLLECTIONS = new Set(['series', 'media']);
+const UNINFLECTED_COLLECTIONS = new Set(['series', 'media', 'faq']);
 const isCollection = (segment: string) =>
   !segment.includes('.') && (UNINFLECTED_COLLECTIONS.has(segment) || singular(segment) !== segment);
 

@@ -171,6 +171,7 @@ export const errors = {
 
   // Blog, CMS, media
   cannedReplyNotFound: () => make('cannedReplyNotFound', 404)('Réponse type introuvable'),
+  faqEntryNotFound: () => make('faqEntryNotFound', 404)('Question fréquente introuvable'),
   blogPostNotFound: () => make('blogPostNotFound', 404)('Article introuvable'),
   siteNotFound: () => make('siteNotFound', 404)('Site introuvable'),
   appNotFound: () => make('appNotFound', 404)('Application introuvable'),

@@ -115,6 +115,33 @@ for (const kind of testDatabaseKinds()) {
       await page.getByRole('status').filter({ hasText: 'Média « bacs-pays-des-abers.png » enregistré.' }).waitFor();
       await page.locator('.media-card').filter({ hasText: 'couvercle ouvert' }).waitFor();
 
+      // Frequently asked questions: one refused at its field, then two written, the second moved first; the residents of
+      // the group's communes read them in that order.
+      await nav.getByRole('link', { name: 'Questions fréquentes' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Questions fréquentes' }).waitFor();
+      await page.getByText('Aucune question fréquente pour l’instant.').waitFor();
+      const addQuestion = async (question: string, answer: string, position: string) => {
+        await page.getByRole('button', { name: 'Ajouter une question' }).click();
+        await page.getByLabel('Question', { exact: true }).fill(question);
+        await page.getByLabel('Réponse', { exact: true }).fill(answer);
+        await page.getByLabel('Position').fill(position);
+        await page.getByRole('button', { name: 'Enregistrer' }).click();
+      };
+      await addQuestion('Faut-il laver les bocaux ?', 'Non : videz-les bien, c’est suffisant.', '-3');
+      await page.getByText(/position.+doit être supérieur ou égal à 0/).waitFor();
+      assert.equal(await page.getByLabel('Position').getAttribute('aria-invalid'), 'true', 'refused at its field');
+      await page.getByLabel('Position').fill('1');
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await page.getByRole('status').filter({ hasText: 'Question « Faut-il laver les bocaux ? » créée.' }).waitFor();
+      await addQuestion('Où jeter un vieux canapé ?', 'Prenez rendez-vous pour un enlèvement des encombrants.', '0');
+      await page.getByRole('status').filter({ hasText: 'Question « Où jeter un vieux canapé ? » créée.' }).waitFor();
+      await page.getByRole('cell', { name: 'Où jeter un vieux canapé ?', exact: true }).waitFor();
+      await checkA11y(page, 'frequently asked questions');
+      const city = await server.database.db.selectFrom('city').select('id')
+        .where('city_group_id', '=', server.groupId).where('status', '=', 'ACTIF').orderBy('id').executeTakeFirstOrThrow();
+      const faq = await until<{ question: string }[]>(server, `/public/cities/${city.id}/faq`, (list) => list.length === 2);
+      assert.deepEqual(faq.map((q) => q.question), ['Où jeter un vieux canapé ?', 'Faut-il laver les bocaux ?']);
+
       // A new post: a callout previewed as the citizens' app draws it, a fault shown at its line.
       await nav.getByRole('link', { name: 'Actualités' }).click();
       await page.getByRole('heading', { level: 1, name: 'Actualités' }).waitFor();

@@ -146,6 +146,7 @@ for (const kind of testDatabaseKinds()) {
       assert.ok(cityGroups.length >= 2, 'the demo has two city groups');
       [groupA, groupB] = cityGroups.map((g) => g.id);
       await addCannedReplies();
+      await addFaq();
       await addServiceNotices();
       await addResidentRequests(app, database, 'fuzz-device-0001', new Date(NOW));
       await addOpen311Keys(database, new Date(NOW));
@@ -212,6 +213,16 @@ for (const kind of testDatabaseKinds()) {
         ['Bonjour', 'Merci'].map((title) => ({ id: randomUUID(), city_group_id: groupId, title, content: `${title}, je regarde votre demande.` })),
       );
       await database.db.insertInto('canned_reply').values(replies).execute();
+    }
+
+    /** The demo holds no frequently asked questions (they are not in the import bundle): two in each group. */
+    async function addFaq() {
+      const entries = [groupA, groupB].flatMap((groupId) =>
+        ['Faut-il laver les bocaux\u202f?', 'Où jeter un canapé\u202f?'].map((question, position) => ({
+          id: randomUUID(), city_group_id: groupId, question, answer: 'Voyez le guide du tri de votre commune.', position,
+        })),
+      );
+      await database.db.insertInto('faq').values(entries).execute();
     }
 
     /** Accounts really created and logged in, of several scopes; and tokens that must be refused. */

@@ -841,6 +841,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/cities/{cityId}/faq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The questions residents of a city ask, with their answers, in the city group’s order
+         * @description A bare array of the city group’s questions: `position` ascending, then the oldest first. A city of no group has none (`[]`). Unknown or NON_ACTIF city: 404 `cityNotFound`. Kept by caches until the group’s agents change a question.
+         */
+        get: operations["listCityFaq"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/requests/config": {
         parameters: {
             query?: never;
@@ -2835,6 +2855,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/city-groups/{cityGroupId}/faq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A city group’s frequently asked questions, in the public order
+         * @description The listing envelope. A group outside the agent’s groups answers 404, like an unknown one.
+         */
+        get: operations["listAdminCityGroupFaq"];
+        put?: never;
+        /**
+         * Add a question and its answer to a city group’s frequently asked questions
+         * @description `question` and `answer` are stored trimmed; `position` (default 0) places it in the list. A group outside the agent’s groups answers 404, like an unknown one. Recorded in the audit log (`faqEntry`); `GET /public/cities/{cityId}/faq` answers the change within a second.
+         */
+        post: operations["createAdminCityGroupFaq"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/faq/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One frequently asked question, with its ETag
+         * @description A group outside the agent’s groups answers 404, like an unknown one.
+         */
+        get: operations["getAdminFaq"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a frequently asked question
+         * @description With `If-Match`. Recorded in the audit log (`faqEntry`); `GET /public/cities/{cityId}/faq` answers the change within a second.
+         */
+        delete: operations["deleteAdminFaq"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a frequently asked question (partial): its text, its answer or its place in the list
+         * @description With `If-Match`, 412 when it changed since it was read. It stays with its group. Recorded in the audit log (`faqEntry`); `GET /public/cities/{cityId}/faq` answers the change within a second.
+         */
+        patch: operations["updateAdminFaq"];
         trace?: never;
     };
     "/admin/city-groups/{cityGroupId}/request-types": {
@@ -6084,6 +6156,54 @@ export interface operations {
                          */
                         startsAt: string;
                         endsAt: string | null;
+                    }[];
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCityFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City id */
+                cityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description As residents ask it, one line; stored trimmed */
+                        question: string;
+                        /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                        answer: string;
                     }[];
                 };
             };
@@ -20868,6 +20988,475 @@ export interface operations {
             };
             /** @description Error body of every failure */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminCityGroupFaq: {
+        parameters: {
+            query: {
+                /** @description Page number, from 1 to 100000 */
+                page: number;
+                /** @description Items per page, 1 to 100 */
+                pageSize: number;
+            };
+            header?: never;
+            path: {
+                /** @description City group id */
+                cityGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a listing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description As residents ask it, one line; stored trimmed */
+                            question: string;
+                            /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                            answer: string;
+                            /** @description Where it comes in the list, smallest first; ties: the oldest first */
+                            position: number;
+                            /**
+                             * Format: uuid
+                             * @description The city group it belongs to
+                             */
+                            cityGroupId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            pageSize: number;
+                            /** @description Number of items over all pages */
+                            total: number;
+                            /** @description ceil(total / pageSize); 0 when there is no item */
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminCityGroupFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description City group id */
+                cityGroupId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new frequently asked question */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description As residents ask it, one line; stored trimmed */
+                    question: string;
+                    /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                    answer: string;
+                    /** @description Where it comes in the list, smallest first; ties: the oldest first; default 0 */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A frequently asked question as agents see it, with its place in the list */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description As residents ask it, one line; stored trimmed */
+                        question: string;
+                        /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                        answer: string;
+                        /** @description Where it comes in the list, smallest first; ties: the oldest first */
+                        position: number;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Frequently asked question id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A frequently asked question as agents see it, with its place in the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description As residents ask it, one line; stored trimmed */
+                        question: string;
+                        /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                        answer: string;
+                        /** @description Where it comes in the list, smallest first; ties: the oldest first */
+                        position: number;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminFaq: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Frequently asked question id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminFaq: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the ETag of the version read (`*` for whatever version is there). 428 without it; 412 when the record changed since */
+                "if-match": string;
+            };
+            path: {
+                /** @description Frequently asked question id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description As residents ask it, one line; stored trimmed */
+                    question?: string;
+                    /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                    answer?: string;
+                    /** @description Where it comes in the list, smallest first; ties: the oldest first; default 0 */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A frequently asked question as agents see it, with its place in the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description As residents ask it, one line; stored trimmed */
+                        question: string;
+                        /** @description Plain text; a blank line starts a paragraph; stored trimmed */
+                        answer: string;
+                        /** @description Where it comes in the list, smallest first; ties: the oldest first */
+                        position: number;
+                        /**
+                         * Format: uuid
+                         * @description The city group it belongs to
+                         */
+                        cityGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error body of every failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error body of every failure */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

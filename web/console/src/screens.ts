@@ -62,6 +62,7 @@ export const screens: ScreenEntry[] = [
   { path: '/console/menus/:menuId', permission: 'CMS', load: () => import('./screens/menu.tsx') },
   { path: '/console/comptes', nav: 'Comptes des agents', section: 'Administration', permission: 'USERS', load: () => import('./screens/accounts.tsx') },
   { path: '/console/medias', nav: 'Médiathèque', section: 'Contenus', permission: 'CMS', load: () => import('./screens/media.tsx') },
+  { path: '/console/questions-frequentes', nav: 'Questions fréquentes', section: 'Contenus', permission: 'CMS', load: () => import('./screens/faq.tsx') },
   { path: '/console/communes/:cityId/encombrants', permission: 'REQUESTS', load: () => import('./screens/bulky-pickups.tsx') },
   { path: '/console/accessibilite', permission: null, public: true, load: () => import('./screens/accessibility.tsx') },
   { path: '/console/donnees-personnelles', permission: null, public: true, load: () => import('./screens/personal-data.tsx') },
