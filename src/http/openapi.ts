@@ -28,6 +28,10 @@ Conventions (docs/api.md in the repository says more):
 // Bookings of bulky-waste pickups are requests: their days and the group's assignees go with them.
 const aboutRequests = (path: string) =>
   /^\/admin\/(requests|request-types)(\/|$)|^\/admin\/city-groups\/[^/]+\/(request-types|request-agents)$|^\/admin\/cities\/[^/]+\/bulky-pickups(\/|$)/.test(path);
+// What the city group publishes (news, sites and their pages and menus, media, frequently asked questions) has a
+// back-office page of its own too: with the frequently asked questions, the back office passed 140 operations again.
+const aboutContent = (path: string) =>
+  /^\/admin\/(blog-posts|sites|pages|menus|menu-items|media|faq|content)(\/|$)|^\/admin\/city-groups\/[^/]+\/(blog-posts|sites|media|faq)$/.test(path);
 // The partners' keys are the back office's, shown beside the interface they open.
 const aboutOpen311 = (path: string) => path.startsWith('/open311/') || /^\/admin\/open311-keys(\/|$)/.test(path);
 
@@ -35,8 +39,9 @@ const aboutOpen311 = (path: string) => path.startsWith('/open311/') || /^\/admin
 export const DOCS_PAGES: Readonly<Record<string, (path: string) => boolean>> = {
   '/docs': (path) => !path.startsWith('/admin') && !aboutOpen311(path),
   '/docs/open311': aboutOpen311,
-  '/docs/admin': (path) => (path.startsWith('/admin') || path.startsWith('/auth')) && !aboutRequests(path) && !aboutOpen311(path),
+  '/docs/admin': (path) => (path.startsWith('/admin') || path.startsWith('/auth')) && !aboutRequests(path) && !aboutContent(path) && !aboutOpen311(path),
   '/docs/admin-requests': aboutRequests,
+  '/docs/admin-content': aboutContent,
 };
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -169,9 +174,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // BaseLayout: the page without Swagger's top bar, whose logo is an SVG carrying an inline <style> that the docs'
   // Content-Security-Policy (public-headers.ts, no 'unsafe-inline') refuses; the bar's "explore" box has no use here.
   //
-  // Four pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
-  // office, /docs/admin-requests the back office of residents' requests and bulky-waste pickups, /docs/open311 the
-  // partners' Open311 interface with its keys. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
+  // Five pages, one document: /docs shows the public API (with the console, login and probes), /docs/admin the back
+  // office, /docs/admin-requests the back office of residents' requests and bulky-waste pickups, /docs/admin-content
+  // that of what the group publishes, /docs/open311 the partners' Open311 interface with its keys. Swagger UI 5 stops drawing operations past about 140 in one page (no error: the page shows the first
   // tags and nothing more), and the back office alone has over 100; /openapi.json stays the whole document.
   const page = (routePrefix: string, keep: (path: string) => boolean) =>
     app.register(

@@ -82,6 +82,13 @@ describe('API documentation in a browser', { skip: SKIP, timeout: 120_000 }, () 
     await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${ofRequests}`, undefined, { timeout: 60_000 }).catch(() => {});
     assert.equal(await page.locator('.opblock').count(), ofRequests, 'every operation of the requests’ back office is drawn');
 
+    // What the city group publishes, on a page of its own.
+    await page.goto(`${origin}/docs/admin-content`);
+    await page.locator('.opblock-summary', { hasText: '/admin/faq/{id}' }).first().waitFor();
+    const ofContent = count(DOCS_PAGES['/docs/admin-content']);
+    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${ofContent}`, undefined, { timeout: 60_000 }).catch(() => {});
+    assert.equal(await page.locator('.opblock').count(), ofContent, 'every operation of the content’s back office is drawn');
+
     await context.close();
     assert.deepEqual(violations, []);
   });
