@@ -43,6 +43,7 @@ export const CONSOLE_ROUTES = [
   '/console/collectivites/:cityGroupId/widgets',
   '/console/conversations',
   '/console/conversations/:conversationId',
+  '/console/questions-frequentes',
   '/console/reponses-types',
   '/console/consommation',
   '/console/historique',
