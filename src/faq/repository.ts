@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { recordsById } from '../db/records.ts';
 import type { DB, FaqEntryTable } from '../db/types.ts';
-import { pageWindow, type PageRequest } from '../kernel/pagination.ts';
+import { pageOf, type PageRequest } from '../kernel/pagination.ts';
 
 /** Frequently asked questions: SQL only, rows out (faq.ts shapes them). */
 
@@ -17,19 +17,9 @@ export const deleteFaqEntry = entries.remove;
  * A group's questions in its order: `position`, then the oldest first (not by the question's text, which PostgreSQL
  * would sort by the server's collation, not the same on every server), then the id.
  */
-const inOrder = (db: Kysely<DB>, cityGroupId: string) =>
-  db.selectFrom('faq').selectAll().where('city_group_id', '=', cityGroupId).orderBy('position').orderBy('created_at').orderBy('id');
+export const findGroupFaq = (db: Kysely<DB>, cityGroupId: string): Promise<FaqEntryRow[]> =>
+  db.selectFrom('faq').selectAll().where('city_group_id', '=', cityGroupId).orderBy('position').orderBy('created_at').orderBy('id').execute();
 
-export const findGroupFaq = (db: Kysely<DB>, cityGroupId: string): Promise<FaqEntryRow[]> => inOrder(db, cityGroupId).execute();
-
-/** One page of a group's questions, in the public order, and their total. */
-export async function listGroupFaq(db: Kysely<DB>, cityGroupId: string, page: PageRequest): Promise<{ rows: FaqEntryRow[]; total: number }> {
-  const { total } = await db
-    .selectFrom('faq')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
-    .where('city_group_id', '=', cityGroupId)
-    .executeTakeFirstOrThrow();
-  const window = pageWindow(page, Number(total));
-  const rows = window ? await inOrder(db, cityGroupId).limit(window.limit).offset(window.offset).execute() : [];
-  return { rows, total: Number(total) };
-}
+/** One page of a group's questions, in the public order, and their total: a group's list is read whole (a few dozen). */
+export const listGroupFaq = async (db: Kysely<DB>, cityGroupId: string, page: PageRequest): Promise<{ rows: FaqEntryRow[]; total: number }> =>
+  pageOf(await findGroupFaq(db, cityGroupId), page);

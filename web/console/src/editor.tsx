@@ -3,7 +3,7 @@
 // field, reload or overwrite; merge.ts). The form
 // that shows it all is editor-form.tsx's EditorForm.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, request } from './api.ts';
+import { ApiError, request, type Answer } from './api.ts';
 import { setQuery } from './location.ts';
 import { mergeVersions, type Choice } from './merge.ts';
 
@@ -56,8 +56,8 @@ export interface EditorOptions<R, F> {
   empty: F;
   toForm: (record: R) => F;
   toBody: (form: F, creating: boolean) => unknown;
-  /** After a save, with the record as the server answered it and its new version (`etag`). */
-  onSaved?: (record: R, created: boolean, etag: string | null) => void;
+  /** After a save, with the record as the server answered it (`answer` adds its new version, its ETag). */
+  onSaved?: (record: R, created: boolean, answer: Answer<R>) => void;
   /** Fields kept out of the stored draft (a password): after an expired session they are typed again. */
   secret?: (keyof F)[];
 }
@@ -150,7 +150,7 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
       setConflict(null);
       const form = options.toForm(answer.data);
       setState({ key, draft: { form, base: form, etag: answer.etag }, restored: false });
-      options.onSaved?.(answer.data, creating, answer.etag);
+      options.onSaved?.(answer.data, creating, answer);
     } catch (err) {
       if (err instanceof ApiError && err.status === 412 && url !== null) {
         // Someone saved meanwhile: show what they changed, from the record as it is now.

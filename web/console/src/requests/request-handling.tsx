@@ -38,12 +38,8 @@ export function StatusEditor({ requestId, version, onChanged }: { requestId: str
       ...(f.status === 'PLANIFIEE' ? { plannedFor: f.plannedFor || null } : {}),
       ...(f.reason.trim() ? { reason: f.reason.trim() } : {}),
     }),
-    onSaved: (r, _, etag) =>
-      onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`, {
-        data: r,
-        etag,
-        status: 200,
-      }),
+    onSaved: (r, _, answer) =>
+      onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`, answer),
   });
   useFollow(editor, version);
   return (
@@ -118,10 +114,10 @@ export function AssigneeEditor({
     empty: { assignedTo: '' },
     toForm: (r) => ({ assignedTo: r.assignedTo ?? '' }),
     toBody: (f) => ({ assignedTo: f.assignedTo || null }),
-    onSaved: (r, _, etag) =>
+    onSaved: (r, _, answer) =>
       onChanged(
         r.assignedTo === null ? 'La demande n’est plus attribuée.' : r.assignedTo === me.id ? 'La demande vous est attribuée.' : `La demande est attribuée à ${r.assignedToName}.`,
-        { data: r, etag, status: 200 },
+        answer,
       ),
   });
   useFollow(editor, version);
