@@ -22,7 +22,6 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry point with this Node (type stripping), as production does. */
 /**
  * The V8 flags `npm start` runs the server with (package.json), so that what the bench measures is what operators
  * run: they bound its memory (docs/operating.md, Memory) and may cost speed.
@@ -34,9 +33,15 @@ export const SERVER_NODE_FLAGS: string[] = (() => {
   return flags[1].split(/\s+/).filter((flag) => flag !== '');
 })();
 
-export function startNode(args: string[], env: Record<string, string>, input?: string): Child {
+/**
+ * Runs a TypeScript entry point with this Node (type stripping), as production does. With `cpus` (a taskset list,
+ * `1` or `1-3`), the process and every thread it starts run only on those CPUs: taskset sets the affinity and execs
+ * node in place, so the pid is node's.
+ */
+export function startNode(args: string[], env: Record<string, string>, input?: string, cpus?: string): Child {
   const stdin = input === undefined ? 'ignore' : 'pipe';
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
+  const [command, commandArgs] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  const proc = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
   if (input !== undefined) proc.stdin!.end(input);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));

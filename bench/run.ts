@@ -8,6 +8,7 @@
  * that a neighbour's burst on this shared machine falls on both sides; a row's ratio is its worst turn's, so that a
  * service fast one turn and slow the next does not pass on its mean. `--aa` measures a second limit process beside the
  * first in the same slices, and prints its ratios under each row: what this machine's noise alone does to a ratio. The server runs with the V8 flags of `npm start`.
+ * `--pin` runs this process (the load) on the first CPU and the servers on the others.
  * Writes: POST /public/challenges/complete against the same upsert run directly through the same driver at the
  * same concurrency; admin PATCHes of a waste type and of an exception against the statements they cannot do without
  * (lock, update, audit entry, data version) sent raw, and how soon the public city shows such a change, on the
@@ -92,7 +93,7 @@ import { LAST_PLACES, RACE_BOOKINGS, runBulkyRace } from './bulky-pickups.ts';
 import { QUEUE_CASES, SEED_REQUESTS, creationBody, measureRawRequestInserts, queuePath, removeBenchRequests, seedRequests } from './requests.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { sql } from 'kysely';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { CITIES_STREAM_THRESHOLD } from '../src/config.ts';
 
 // `--reminders` alone: 100,000 devices.
@@ -115,6 +116,7 @@ const { values: opts } = parseArgs({
     turns: { type: 'string', default: '2' },
     slices: { type: 'string', default: '4' },
     aa: { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
     'no-fail': { type: 'boolean', default: false },
   },
 });
@@ -145,6 +147,23 @@ const QUEUE_P99_MS = 50;
 /** A place's calendar with its group's holiday rules costs at most 1.5 times as much as without. */
 const CALENDAR_RULES_TARGET = 0.67;
 const SCALE = opts.scale ? Number(opts.scale) : 0;
+
+/**
+ * `--pin`: this process (the load generator, autocannon runs in it) on the first CPU, every server it measures on the
+ * others. Unpinned, on two cores, the scheduler moves three busy processes over two CPUs and a turn's ratio moves
+ * with where it puts them, the limit's against a copy of itself included (docs/performance.md, Steady small reads).
+ */
+function pinLoadGenerator(): string {
+  const cpus = os.availableParallelism();
+  if (cpus < 2) {
+    console.error('--pin needs at least two CPUs: one for the load, the others for the servers');
+    process.exit(2);
+  }
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  return cpus === 2 ? '1' : `1-${cpus - 1}`;
+}
+/** The CPUs of the measured servers with --pin; undefined: wherever the scheduler puts them. */
+const SERVER_CPUS = opts.pin ? pinLoadGenerator() : undefined;
 /** Above this many ACTIF cities the service streams the list (its default CITIES_STREAM_THRESHOLD). */
 const STREAM_THRESHOLD = CITIES_STREAM_THRESHOLD;
 const READY_TARGET_MS = 3000;
@@ -293,7 +312,7 @@ async function main() {
   const UNCACHED = { RESPONSE_CACHE: 'false' };
   const startService = async (extraEnv: Record<string, string> = {}) => {
     const port = await freePort();
-    const child = startNode([...SERVER_NODE_FLAGS, 'src/cli.ts', 'serve'], { ...env, ...extraEnv, PORT: String(port) });
+    const child = startNode([...SERVER_NODE_FLAGS, 'src/cli.ts', 'serve'], { ...env, ...extraEnv, PORT: String(port) }, undefined, SERVER_CPUS);
     children.push(child);
     const readyMs = await waitFor(`http://127.0.0.1:${port}/ready`, child);
     return { port, child, readyMs };
@@ -378,7 +397,7 @@ async function main() {
     fs.writeFileSync(capturedFile, JSON.stringify(captured));
     const startLimit = async () => {
       const port = await freePort();
-      const child = startNode(['bench/limit-server.ts', capturedFile, String(port)], {});
+      const child = startNode(['bench/limit-server.ts', capturedFile, String(port)], {}, undefined, SERVER_CPUS);
       children.push(child);
       await waitFor(`http://127.0.0.1:${port}/`, child);
       return port;
@@ -640,7 +659,7 @@ async function main() {
           const file = path.join(dataDir, 'captured-lookup.json');
           fs.writeFileSync(file, JSON.stringify(captured));
           const port = await freePort();
-          lookupLimit = { port, child: startNode(['bench/limit-server.ts', file, String(port)], {}) };
+          lookupLimit = { port, child: startNode(['bench/limit-server.ts', file, String(port)], {}, undefined, SERVER_CPUS) };
           children.push(lookupLimit.child);
           await waitFor(`http://127.0.0.1:${port}/`, lookupLimit.child);
         }
