@@ -98,36 +98,30 @@ export async function markSentMany(db: Kysely<DB>, ids: string[], now: Date): Pr
   await db.updateTable('reminder_delivery').set({ status: 'SENT', sent_at: now, last_error: null }).where('id', 'in', ids).execute();
 }
 
-export async function markRetry(db: Kysely<DB>, id: string, runAfter: Date, error: string): Promise<void> {
+/**
+ * A claimed delivery (SENDING, and only so: a lease run out and claimed again by another worker is no longer this
+ * one's) leaves that state for `status`, with what went wrong, or why it was skipped, cut to 500 characters.
+ */
+async function settle(db: Kysely<DB>, id: string, status: 'PENDING' | 'FAILED' | 'SKIPPED', note: string, runAfter?: Date): Promise<void> {
   await db
     .updateTable('reminder_delivery')
-    .set({ status: 'PENDING', run_after: runAfter, last_error: error.slice(0, 500) })
+    .set({ status, last_error: note.slice(0, 500), ...(runAfter ? { run_after: runAfter } : {}) })
     .where('id', '=', id)
     .where('status', '=', 'SENDING')
     .execute();
 }
 
-export async function markFailed(db: Kysely<DB>, id: string, error: string): Promise<void> {
-  await db
-    .updateTable('reminder_delivery')
-    .set({ status: 'FAILED', last_error: error.slice(0, 500) })
-    .where('id', '=', id)
-    .where('status', '=', 'SENDING')
-    .execute();
-}
+/** Sent again at `runAfter`. */
+export const markRetry = (db: Kysely<DB>, id: string, runAfter: Date, error: string): Promise<void> => settle(db, id, 'PENDING', error, runAfter);
+
+/** Given up on. */
+export const markFailed = (db: Kysely<DB>, id: string, error: string): Promise<void> => settle(db, id, 'FAILED', error);
 
 /**
  * Not sent, and never will be: what the message said stopped being true after it was planned (a collection cancelled
  * or moved since, a notice deleted or ended). `reason` says which.
  */
-export async function markSkipped(db: Kysely<DB>, id: string, reason: string): Promise<void> {
-  await db
-    .updateTable('reminder_delivery')
-    .set({ status: 'SKIPPED', last_error: reason.slice(0, 500) })
-    .where('id', '=', id)
-    .where('status', '=', 'SENDING')
-    .execute();
-}
+export const markSkipped = (db: Kysely<DB>, id: string, reason: string): Promise<void> => settle(db, id, 'SKIPPED', reason);
 
 /** A push service said the subscription is gone (404, 410): it is deleted, its ledger rows with it. */
 export async function deleteGoneSubscription(db: Kysely<DB>, subscriptionId: string): Promise<void> {
