@@ -2,13 +2,13 @@
 // them for a super admin), creating one (the API's refusal shown at its field), changing its permissions, deactivating it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { OPERATOR, listUsers } from '../../src/auth/users.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 const NEW_PASSWORD = 'une phrase de passe assez longue';
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console accounts in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 180_000 }, () => {
     it('creates, changes and deactivates an account of the agent’s group; hidden from agents without USERS', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -2,7 +2,7 @@
 // one undone, the ring closed into the GeoJSON field, saved as the Polygon the admin API then answers.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, PASSWORD, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 interface PublicCity {
@@ -15,7 +15,7 @@ interface AdminPlace {
   attachedLocations: { latitude: number; longitude: number }[];
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console area drawing in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 180_000 }, () => {
     it('draws a polygon by clicking, undoes a vertex, closes it and saves it as the place’s area', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -1,5 +1,5 @@
 // The console's « Enlèvement des encombrants » and « Clés Open311 » screens (docs/api.md, bulky-waste pickups and
-// Open311) in headless Chromium, against a real server on both databases: next month's Tuesdays and Thursdays opened
+// Open311) in headless Chromium, against a real server: next month's Tuesdays and Thursdays opened
 // in bulk and seen on the calendar, one day's capacity set, bookings filed through the public API listed on their day
 // in the crew's order (by street, then by number), a day that would drop below its bookings refused (one day, then in
 // bulk: the API's 409 sentence, nothing changed), the crew's list printed alone; an Open311 key created by a super
@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, PASSWORD, PHONE, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 import { clipboardText } from '../helpers/browser.ts';
 
@@ -81,7 +81,7 @@ async function brest(server: ConsoleServer) {
   return { city, place };
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: bulky-waste pickups and Open311 keys, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 360_000 }, () => {
     it('opens pickup days in bulk and one by one, lists a day’s bookings in the crew’s order, refuses overbooking and prints the crew’s list', async (t) => {
       const server = await startConsoleServer(t, kind);
@@ -250,12 +250,7 @@ for (const kind of testDatabaseKinds()) {
       assert.deepEqual(context.cspViolations, []);
     });
 
-    // On PostgreSQL this screen's test hung in the full parallel CI run (alone it passes on both databases). Caught
-    // once: the close waited for the console's request-count stream, which had opened while the close began
-    // (src/http/live-streams.ts now refuses it; test/requests/live.test.ts). Until a full run confirms that was all, it
-    // runs on PGlite; the keys' API is tested on both databases in test/open311/.
-    const open311Skip = kind === 'postgres' ? 'hangs under the parallel CI run on PostgreSQL (see the note above)' : false;
-    it('lets a super admin create an Open311 key, shown once, and revoke it; other agents are not offered the screen', { skip: open311Skip }, async (t) => {
+    it('lets a super admin create an Open311 key, shown once, and revoke it; other agents are not offered the screen', async (t) => {
       const server = await startConsoleServer(t, kind);
       const { origin } = server;
       await createAgent(server, { email: 'root@collecte.fr', name: 'Morgane Le Bihan', superAdmin: true });

@@ -1,11 +1,11 @@
-// The console's collection data screens in headless Chromium, against a real server on both databases: cancelling
+// The console's collection data screens in headless Chromium, against a real server: cancelling
 // a collection with its preview and the public calendar, two agents editing the same waste type, and a session that
 // ends while a form is being filled.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { frenchDate } from '../../src/kernel/french.ts';
 import {
   CHROMIUM_SKIP,
@@ -51,7 +51,7 @@ async function logInAgain(page: Page, email: string) {
   await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console collection screens in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('cancels a collection: the preview shows it cancelled before saving, then the public calendar drops it', async (t) => {
       const server = await startConsoleServer(t, kind);

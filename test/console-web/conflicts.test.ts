@@ -1,9 +1,9 @@
-// Two agents editing the same recycling point in headless Chromium, against a real server on both databases: the
+// Two agents editing the same recycling point in headless Chromium, against a real server: the
 // second save answers 412, the conflict table shows each field with its value before, theirs and mine (mine marked),
 // a clash asks which to keep, and « Garder leurs changements et les miens » saves both agents' changes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, PASSWORD, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 interface PublicPoint {
@@ -13,7 +13,7 @@ interface PublicPoint {
   openingHours: string | null;
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console conflicts merged field by field (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('keeps both agents’ changes of a recycling point, each clash as the second agent chose', async (t) => {
       const server = await startConsoleServer(t, kind);

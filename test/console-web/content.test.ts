@@ -1,4 +1,4 @@
-// The console's content screens in headless Chromium, against a real server on both databases: an image uploaded to
+// The console's content screens in headless Chromium, against a real server: an image uploaded to
 // the media library and a blog post written, previewed, checked at its faulty line and scheduled, then seen by the
 // citizens' app once its time has come; a page published; a menu reordered and the public menu following.
 import { describe, it } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import {
   CHROMIUM_SKIP,
   PASSWORD,
@@ -68,7 +68,7 @@ function nineAm(days: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T09:00`;
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console content screens in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('uploads an image with its progress, writes and previews a post, shows an MDX fault at its line, schedules it, and the citizens see it in time', async (t) => {
       const clock = fixedClock(new Date().toISOString());

@@ -1,11 +1,11 @@
-// A conversation's place in the console, in headless Chromium against a real server on both databases: an agent who
+// A conversation's place in the console, in headless Chromium against a real server: an agent who
 // holds CHAT_CONVERSATIONS alone (no CITIES) reads the commune, the place and its next collections in French, with
 // a moved and an added collection said as such, beside the citizen's messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 const DAY_MS = 86_400_000;
@@ -24,7 +24,7 @@ function frenchDay(day: string, thisYear: string): string {
   return `${weekday} ${date === 1 ? '1er' : date} ${monthName}${String(year) === thisYear ? '' : ` ${year}`}`;
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console conversation place in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('shows an agent without CITIES the place of the conversation and its next collections in French', async (t) => {
       // The server's today stays the same through the test, whatever the time it takes.

@@ -1,10 +1,10 @@
-// The console's lists drawn from a field spec (web/console/src/crud/), in headless Chromium on both databases: a
+// The console's lists drawn from a field spec (web/console/src/crud/), in headless Chromium: a
 // challenge's badge and series under its form, each created, changed and deleted with its ETag; a refusal shown at
 // the field the API names; a 412 shown as the conflict and overwritten; the public challenges following each save.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, PASSWORD, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 interface PublicChallenge {
@@ -34,7 +34,7 @@ async function errorAt(page: Page, label: string, text: RegExp): Promise<void> {
   assert.match(await page.locator(`[id="${ids.at(-1)}"]`).innerText(), text);
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console lists drawn from a spec in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('writes a challenge’s badge and series: a refusal at its field, a 412 overwritten, deletions with If-Match', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -1,10 +1,10 @@
-// A record's history in headless Chromium, against a real server on both databases: a place's and an exception's
+// A record's history in headless Chromium, against a real server: a place's and an exception's
 // history reached from the place screen, in French (labels, days, waste types by name), and « Restaurer cette
 // version » writing the old values back as a new edit (public answers follow), a 412 meanwhile going through the
 // conflict panel, where the agent keeps the other agent's change and the restored one.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, PASSWORD, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -28,7 +28,7 @@ async function patch(origin: string, auth: Record<string, string>, url: string, 
   assert.equal(res.status, 200, await res.text());
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console history and restore in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('shows a place’s and an exception’s history in French and restores past versions, through a conflict when one arises', async (t) => {
       const server = await startConsoleServer(t, kind);

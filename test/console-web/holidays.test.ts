@@ -1,12 +1,12 @@
 // A city group's « Jours fériés » screen and a commune's holiday calendar (docs/api.md, exceptions and holiday
-// rules), in headless Chromium against a real server on both databases, as an agent holding CITIES uses them: a
+// rules), in headless Chromium against a real server, as an agent holding CITIES uses them: a
 // commune put on Alsace-Moselle's calendar, rules changed and added above the preview of the next twelve months
 // (which follows each change), a rule the API refuses marked on its row, rules reordered, saved, found again after a
 // reload, and saved over another agent's change through the conflict panel.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 import { settledFocus } from '../helpers/browser.ts';
 
@@ -28,7 +28,7 @@ const rule = async (page: Page, n: number) =>
 
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent ?? '');
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: holidays, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('edits a group’s holiday rules with what they do, marks a refused rule, saves them, finds them again; a commune on Alsace-Moselle’s calendar', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -1,16 +1,16 @@
-// The console's chat inbox and history screens in headless Chromium, against a real server on both databases: a
+// The console's chat inbox and history screens in headless Chromium, against a real server: a
 // citizen asks for a person in the citizens' web app, the agent sees it arrive live, answers with a canned reply that
 // reaches the citizen; the usage chart, the analytics tables and a record's history show what the server holds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, PASSWORD, PHONE, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 const CANNED = 'Bonjour, je suis votre conseillère : je regarde votre demande.';
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console chat inbox and history in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('shows a citizen’s request live, assigns it, answers with a canned reply that reaches the citizen’s app', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -1,12 +1,12 @@
 // « Déclaration d'accessibilité » and « Données personnelles » in the agents' console (web/shared/legal.tsx), in
-// headless Chromium on the demo data, on both databases: linked from the footer of the login screen and of every
+// headless Chromium on the demo data: linked from the footer of the login screen and of every
 // screen, open without logging in and inside the console once logged in, each with one h1 and its sections; the
 // console's main screens (login, home, a place's editor, the requests' queue, the two pages) through both
 // accessibility engines, axe-core and HTML_CodeSniffer (test/helpers/axe.ts). One cookie, the session's, once logged in.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { checkBothEngines } from '../helpers/axe.ts';
 import { CHROMIUM_SKIP, createAgent, logIn, newAgentContext, openBrowser, startConsoleServer } from '../helpers/console-browser.ts';
 
@@ -26,7 +26,7 @@ async function assertFooterLinks(page: Page, screen: string): Promise<void> {
 
 const sections = (page: Page) => page.locator('main h2').allInnerTexts();
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: accessibility statement and personal data (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('links both pages from the login screen and every screen, and the main screens pass both engines', async (t) => {
       const server = await startConsoleServer(t, kind);

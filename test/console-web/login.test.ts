@@ -1,10 +1,10 @@
-// The console's login, session and navigation in headless Chromium, against a real server on both databases.
+// The console's login, session and navigation in headless Chromium, against a real server.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console login in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 180_000 }, () => {
     it('logs in, stays logged in on reload through the refresh cookie, and logs out', async (t) => {
       const server = await startConsoleServer(t, kind);

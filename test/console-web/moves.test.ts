@@ -1,11 +1,11 @@
 // Collections that move (docs/api.md, exceptions and holiday rules) in the console, in headless Chromium against a
-// real server on both databases, as an agent does it: a collection moved to another day in the exception form (only the fields of a
+// real server, as an agent does it: a collection moved to another day in the exception form (only the fields of a
 // move, the 14 days said, the API's refusal at its field), then seen in the list, the preview and the public
 // calendar; a collection added.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { frenchDate } from '../../src/kernel/french.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 
@@ -44,7 +44,7 @@ function nextException(page: Page) {
     .then(async (r) => ({ sent: r.request().postDataJSON() as Record<string, unknown>, status: r.status(), body: (await r.json()) as Record<string, unknown> }));
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: collections that move, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('moves a collection to another day, refused past 14 days at the new day’s field, then listed, previewed and published; adds one', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -1,5 +1,5 @@
 // A city group's « Avis aux habitants » screen (docs/api.md, service notices), in headless Chromium against a real
-// server on both databases, as an agent holding CITIES uses it: a notice written for one secteur with « Prévenir les
+// server, as an agent holding CITIES uses it: a notice written for one secteur with « Prévenir les
 // abonnés » checked, who will receive it counted from the reminder subscriptions (and following the scope), an end
 // before the start refused by the API at the end's field, saved and listed « À venir », changed (until deleted), sent
 // while its form is open (the 412's conflict, overwritten, and the form saying an edit goes no further), deleted.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { ReminderChannel, ReminderStatus } from '../../src/db/types.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 
 /** A reminder subscription of a place, as the citizens' app leaves one (test/notices/audience.test.ts). */
@@ -56,7 +56,7 @@ async function storedNotices(server: ConsoleServer) {
     .execute();
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: service notices, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('writes a notice for one secteur with who will receive it, refuses an end before its start at its field, lists, changes and deletes it', async (t) => {
       const server = await startConsoleServer(t, kind);

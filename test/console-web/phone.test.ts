@@ -1,4 +1,4 @@
-// The console on a phone (390 × 844, touch) in headless Chromium, on both databases: the navigation folds behind an
+// The console on a phone (390 × 844, touch) in headless Chromium: the navigation folds behind an
 // accessible « Menu » button, so every screen starts with its content; real taps on a place's « Modifier », a list's
 // « Modifier » and the requests' queue reach their buttons and links (nothing lies over them); the menu opens, leads
 // to a screen and closes, also on Escape; no screen is wider than the phone (tables scroll in their own frame); the
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { PERMISSIONS } from '../../src/auth/permissions.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, CONSOLE_SHOTS, createAgent, DESKTOP, logIn, newAgentContext, openBrowser, PHONE, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 import { settledFocus } from '../helpers/browser.ts';
 
@@ -68,7 +68,7 @@ async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(CONSOLE_SHOTS, `phone-${name}.png`) });
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console on a phone, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('folds the navigation behind « Menu », and taps reach the screens’ buttons without widening the page', async (t) => {
       const server = await startConsoleServer(t, kind);

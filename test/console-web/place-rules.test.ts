@@ -1,8 +1,8 @@
-// More of the collection screens in headless Chromium, on both databases: a day every other week previewed before
+// More of the collection screens in headless Chromium: a day every other week previewed before
 // it is saved, a place's area pasted as GeoJSON, and the quiz questions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 
 interface PublicCity {
@@ -29,7 +29,7 @@ const mondayOf = (day: string) => {
   return n - ((new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7);
 };
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console place rules in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('previews a day every other week from its starting week, pastes an area, and writes a quiz question', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
 /** A public answer once `ready` says so (writes reach the public API within a second). */
@@ -32,7 +32,7 @@ interface PublicCity {
   wasteCollectionPlaces: { id: string; name: string; attachedLocations: { name: string; reference: string; latitude: number; longitude: number }[] }[];
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console record fields in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     it('edits a challenge’s pass mark, a group’s contact, a waste type’s materials and a place’s attached locations', async (t) => {
       const server = await startConsoleServer(t, kind);

@@ -2,10 +2,10 @@
 // the same answer the public API then gives.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, shoot, startConsoleServer } from '../helpers/console-browser.ts';
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console recycling points in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 180_000 }, () => {
     it('says whether a point is open now as the opening hours are typed, and saves them', async (t) => {
       const server = await startConsoleServer(t, kind);

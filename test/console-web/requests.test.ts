@@ -1,5 +1,5 @@
-// The console's « Demandes » screens (docs/console.md, Demandes) in headless Chromium, against a real server on both
-// databases: requests filed through the public API (one with a photo and a position) listed oldest first with the
+// The console's « Demandes » screens (docs/console.md, Demandes) in headless Chromium, against a real server:
+// requests filed through the public API (one with a photo and a position) listed oldest first with the
 // overdue flag, filtered in the address, counted in the navigation; a request handled (planned for a day, a public
 // reply and an internal note, a 412 conflict overwritten, rejected with its reason at its field, given to another agent
 // of the group chosen from those who may have it, then to oneself), its photo and its position shown, then erased; a
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, PASSWORD, PHONE, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 
 const HOUR = 3_600_000;
@@ -66,7 +66,7 @@ async function brest(server: ConsoleServer) {
   return { city, place };
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: residents' requests, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 360_000 }, () => {
     it('lists, filters, counts, handles and erases requests, and adds a request type to the catalogue', async (t) => {
       // The server's clock stands still at the test's start: three requests filed 80, 3 and 1 hours before it.

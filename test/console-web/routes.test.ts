@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { ensureWebBuilt } from '../helpers/web-fixtures.ts';
 import { CONSOLE_ROUTES } from '../../src/web/paths.ts';
@@ -18,7 +18,7 @@ describe('console client routes', () => {
   });
 });
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console serving (${kind})`, () => {
     it('serves the console’s page for its routes, revalidated, with the web app’s CSP', async (t) => {
       ensureWebBuilt();

@@ -1,5 +1,5 @@
-// A city group's « Widgets » screen (docs/widgets.md, docs/console.md) in headless Chromium, against a real server on
-// both databases, as an agent holding CITIES uses it: two sites allowed (one typed in upper case with a trailing
+// A city group's « Widgets » screen (docs/widgets.md, docs/console.md) in headless Chromium, against a real server,
+// as an agent holding CITIES uses it: two sites allowed (one typed in upper case with a trailing
 // slash, stored normalised, and the embed pages' frame-ancestors following), an http:// site refused at its row with
 // the API's sentence and nothing stored, sites removed (the focus following) and saved, a save over another agent's
 // change through the conflict panel; the code of a « calendrier » widget with a sector and a colour, copied to the
@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, checkA11y, createAgent, logIn, newAgentContext, openBrowser, PASSWORD, PHONE, shoot, startConsoleServer, type ConsoleServer } from '../helpers/console-browser.ts';
 import { clipboardText, settledFocus } from '../helpers/browser.ts';
 
@@ -54,7 +54,7 @@ async function tabTo(page: Page, wanted: (element: { tag: string; text: string; 
   assert.fail(`the keyboard does not reach ${what}`);
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`console: widgets, in a browser (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('allows sites (stored normalised, an http one refused at its row), removes them, and writes a widget’s code with its preview', async (t) => {
       const server = await startConsoleServer(t, kind);

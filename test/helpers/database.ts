@@ -16,6 +16,17 @@ export function testDatabaseKinds(): DatabaseKind[] {
 }
 
 /**
+ * The database the browser tests (test/web/, test/console-web/) run against: the embedded one, with or without
+ * DATABASE_URL. They check the web apps through the API, and the API's behaviour on each database is the API tests'
+ * (which run on both): a second database made every browser file run twice, a third of the CI run's time. The races
+ * the browser tests found on PostgreSQL were the web apps' own, timing under load, and load is what the parallel
+ * run gives either database.
+ */
+export function browserDatabaseKinds(): DatabaseKind[] {
+  return ['pglite'];
+}
+
+/**
  * A fresh, migrated database: an in-memory PGlite, or a PostgreSQL schema of its own that is dropped on close,
  * so test files never see each other's rows.
  */

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { checkA11y } from '../helpers/axe.ts';
 
@@ -46,7 +46,7 @@ interface PickupDay {
   remaining: number;
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app: bulky-waste pickup booking (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     let origin: string;
     let app: FastifyInstance;

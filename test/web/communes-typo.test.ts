@@ -10,11 +10,11 @@ import type { Browser, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { checkA11y } from '../helpers/axe.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 
 const PHONE = { width: 390, height: 844 };
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app: the commune list offers communes spelled otherwise (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     let origin: string;
     let browser: Browser;

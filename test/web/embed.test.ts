@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { ensureWebBuilt } from '../helpers/web-fixtures.ts';
 import { ids, seedCities } from '../helpers/city-fixtures.ts';
@@ -14,7 +14,7 @@ import { ids, seedCities } from '../helpers/city-fixtures.ts';
 const KINDS = ['calendrier', 'tri', 'points', 'demande'];
 const frameAncestors = (csp: unknown) => /frame-ancestors ([^;]+)/.exec(String(csp))?.[1];
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`widgets' files (${kind})`, () => {
     it('serves /widget.js as a small classic script, cached an hour, that reads no cookie nor storage', async (t) => {
       ensureWebBuilt();

@@ -1,5 +1,5 @@
 // « Déclaration d'accessibilité » and « Données personnelles » in the citizens' app (web/shared/legal.tsx), in headless
-// Chromium on the demo data, on both databases: both pages linked from the footer of every main screen, each with one
+// Chromium on the demo data: both pages linked from the footer of every main screen, each with one
 // h1 and its sections, the service's contact once a commune is chosen, no cookie set by the app; and the main screens
 // (home, calendar, sorting guide, recycling points, report form, the two pages) through both accessibility engines,
 // axe-core and HTML_CodeSniffer (test/helpers/axe.ts).
@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { checkBothEngines } from '../helpers/axe.ts';
 
@@ -29,7 +29,7 @@ async function assertFooterLinks(page: Page, screen: string): Promise<void> {
 /** The h2 headings of the page's main content, in order. */
 const sections = (page: Page) => page.locator('main h2').allInnerTexts();
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app: accessibility statement and personal data (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     it('links both pages from every main screen, which pass axe-core and HTML_CodeSniffer', async (t) => {
       const { origin } = await startDemoServer(t, kind);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
 import { checkA11y } from '../helpers/axe.ts';
 
@@ -31,7 +31,7 @@ interface Point {
   nextChange: string | null;
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app offline: points open now and « Où jeter ? » (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     let origin: string;
     let browser: Browser;

@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WEB_APP_CSP } from '../../src/http/url-space.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { checkA11y } from '../helpers/axe.ts';
 
@@ -68,7 +68,7 @@ function near(actual: LatLon, expected: LatLon, pixels: number, what: string) {
   assert.ok(off <= pixels, `${what}: ${JSON.stringify(actual)} is ${off.toFixed(2)} px from ${JSON.stringify(expected)}`);
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app: the report form's map (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     let mapped: string;
     let plain: string;

@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
 import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { completion, fakeModel } from '../helpers/fake-model.ts';
 import { checkA11y } from '../helpers/axe.ts';
@@ -68,7 +68,7 @@ interface ResidentRequest {
   updates: { at: string; status: string | null; message: string | null }[];
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app: resident requests (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     let origin: string;
     let app: FastifyInstance;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { ensureWebBuilt } from '../helpers/web-fixtures.ts';
 import { CLIENT_ROUTES } from '../../src/web/paths.ts';
@@ -16,7 +16,7 @@ describe('web app client routes', () => {
   });
 });
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`web app serving (${kind})`, () => {
     it('serves index.html at / and for client routes, revalidated, with the app CSP', async (t) => {
       ensureWebBuilt();

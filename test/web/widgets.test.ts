@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
-import { testDatabaseKinds } from '../helpers/database.ts';
+import { browserDatabaseKinds } from '../helpers/database.ts';
 import { createAccount, loginHeaders } from '../helpers/auth-fixtures.ts';
 import { checkA11y } from '../helpers/axe.ts';
 import { communePage, startCommuneSite, type CommuneSite } from './fixtures/commune-site.ts';
@@ -72,7 +72,7 @@ async function until<T>(what: string | (() => string), probe: () => Promise<T>, 
   return assert.fail(`${typeof what === 'string' ? what : what()}; last seen: ${JSON.stringify(last)}`);
 }
 
-for (const kind of testDatabaseKinds()) {
+for (const kind of browserDatabaseKinds()) {
   describe(`widgets on a commune's website (${kind})`, { skip: CHROMIUM_SKIP, timeout: 300_000 }, () => {
     let origin: string;
     let app: FastifyInstance;
