@@ -13,6 +13,7 @@ import { challenges, quizQuestions } from './demo/challenges.ts';
 import { sites } from './demo/cms.ts';
 import { checkAreas, sectorAreas } from './demo/areas.ts';
 import { collectionPlaces, sectorSite } from './demo/collection.ts';
+import { frequentlyAskedQuestions } from './demo/faq.ts';
 import { guidance } from './demo/guidance.ts';
 import { demoId } from './demo/ids.ts';
 import { writeMedia } from './demo/media.ts';
@@ -97,6 +98,7 @@ export async function buildDemo(demoDir: string = DEMO_DIR): Promise<Bundle> {
     ...t.contact,
     // As the cities' texts say: a collection on a public holiday is made the next day, Saturday included.
     holidayRules: [{ holiday: '*', wasteTypeId: null, action: 'NEXT_DAY' }],
+    faq: frequentlyAskedQuestions(t, CREATED_AT),
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
   }));

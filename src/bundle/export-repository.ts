@@ -29,6 +29,7 @@ export async function exportRows(db: Kysely<DB>, scope: ExportScope): Promise<Ex
     city_group: () => db.selectFrom('city_group').selectAll().$if(groups !== null, (qb) => qb.where('id', 'in', groups!)).orderBy('id').execute(),
     canned_reply: () =>
       db.selectFrom('canned_reply').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
+    faq: () => db.selectFrom('faq').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
     holiday_rule: () =>
       db.selectFrom('holiday_rule').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('city_group_id').orderBy('position').execute(),
     city: () => db.selectFrom('city').selectAll().where('id', 'in', cities).orderBy('id').execute(),

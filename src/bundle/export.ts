@@ -55,6 +55,7 @@ export async function exportBundle(
 export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOptions = { cannedReplies: true }): ExportedBundle {
   const by = <R, K extends keyof R>(list: R[], key: K) => Map.groupBy(list, (row) => row[key]);
   const repliesOf = by(rows.canned_reply, 'city_group_id');
+  const faqOf = by(rows.faq, 'city_group_id');
   const rulesOf = by(rows.holiday_rule, 'city_group_id');
   const detailsOf = by(rows.waste_type_detail, 'waste_type_id');
   const wasteTypesOf = by(rows.waste_type, 'city_id');
@@ -163,6 +164,10 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
   const bundle: Bundle = {
     cityGroups: rows.city_group.map((g) => ({
       ...toAdminCityGroup(g, (rulesOf.get(g.id) ?? []).sort((a, b) => a.position - b.position).map(toHolidayRule)),
+      // What residents read on the group's pages, in the group's order (position, then the oldest first).
+      faq: (faqOf.get(g.id) ?? [])
+        .sort((x, y) => x.position - y.position || x.created_at.getTime() - y.created_at.getTime() || x.id.localeCompare(y.id))
+        .map((e) => ({ id: e.id, question: e.question, answer: e.answer, position: e.position, ...timestamps(e) })),
       // The console's canned replies: the group's configuration, so that a moved group answers its citizens the same.
       ...(options.cannedReplies
         ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...timestamps(r) })) }

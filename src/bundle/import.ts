@@ -31,6 +31,8 @@ const COUNTED = {
   cityGroups: 'city_group',
   /** The console's canned replies of the groups that list them. */
   cannedReplies: 'canned_reply',
+  /** The frequently asked questions of the groups that list them. */
+  faq: 'faq',
   /** The holiday rules of the groups that list them. */
   holidayRules: 'holiday_rule',
   cities: 'city',

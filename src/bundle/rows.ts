@@ -14,7 +14,7 @@ import { datedRow, orNull as n, WRITE_ORDER, type BundleRows, type Row } from '.
 export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Date): BundleRows {
   const now = nowDate.toISOString();
   const rows = Object.fromEntries(WRITE_ORDER.map((table) => [table, []])) as unknown as BundleRows;
-  rows.listedParents = { canned_reply: [], holiday_rule: [] };
+  rows.listedParents = { canned_reply: [], faq: [], holiday_rule: [] };
 
   for (const g of bundle.cityGroups ?? []) {
     rows.city_group.push(
@@ -24,10 +24,16 @@ export function bundleRows(bundle: Bundle, media: ValidatedMedia[], nowDate: Dat
         now,
       ),
     );
-    // Left out: the group's holiday rules and canned replies stay as they are (schema.ts).
+    // Left out: the group's holiday rules, frequently asked questions and canned replies stay as they are (schema.ts).
     if (g.holidayRules != null) {
       rows.listedParents.holiday_rule.push(g.id);
       rows.holiday_rule.push(...holidayRuleRows(g.id, g.holidayRules));
+    }
+    if (g.faq != null) {
+      rows.listedParents.faq.push(g.id);
+      for (const entry of g.faq) {
+        rows.faq.push(datedRow({ id: entry.id, city_group_id: g.id, question: entry.question, answer: entry.answer, position: entry.position ?? 0 }, entry, now));
+      }
     }
     if (g.cannedReplies == null) continue;
     rows.listedParents.canned_reply.push(g.id);

@@ -5,6 +5,7 @@ import { BUNDLE_PATTERN_MESSAGES as explained, bundleMessages } from '../kernel/
 import { PHONE_PATTERN } from '../kernel/schemas.ts';
 import { MAX_MESSAGE_LENGTH } from '../chat/schemas.ts';
 import { MAX_CANNED_TITLE_LENGTH } from '../console/schemas.ts';
+import { MAX_FAQ_ANSWER_LENGTH, MAX_FAQ_POSITION, MAX_FAQ_QUESTION_LENGTH } from '../faq/schemas.ts';
 import { MAX_STREET_NUMBER } from '../cities/place-rules.ts';
 import { ExceptionKindSchema, HolidayCalendarSchema, holidayRuleSchema, MovedToDescription } from '../domain/city-model/schemas.ts';
 
@@ -75,6 +76,16 @@ export const BundleCannedReplySchema = Type.Object({
   ...Dates,
 });
 
+/** A frequently asked question of the group, with its answer (docs/api.md, frequently asked questions). */
+export const BundleFaqEntrySchema = Type.Object({
+  id: Id,
+  question: AgentText(MAX_FAQ_QUESTION_LENGTH),
+  answer: AgentText(MAX_FAQ_ANSWER_LENGTH),
+  /** Where it comes in the list, smallest first (ties: the oldest first); 0 when absent. */
+  position: Opt(Type.Integer({ minimum: 0, maximum: MAX_FAQ_POSITION })),
+  ...Dates,
+});
+
 export const BundleCityGroupSchema = Type.Object({
   id: Id,
   name: Text,
@@ -98,6 +109,11 @@ export const BundleCityGroupSchema = Type.Object({
    * write them in the console, and re-importing an older bundle must not wipe them. [] deletes them all.
    */
   cannedReplies: List(BundleCannedReplySchema),
+  /**
+   * The group's frequently asked questions, all of them, like cannedReplies: absent or null (a bundle written before
+   * they were exported) leaves the stored ones alone, [] deletes them all.
+   */
+  faq: List(BundleFaqEntrySchema),
   /**
    * The group's holiday rules (docs/api.md, collections that move and service notices), all of them, in order. Absent or null (a bundle written before
    * they existed) leaves the stored ones alone, like cannedReplies: they are written in the console's « Jours fériés »
@@ -369,6 +385,7 @@ export const BundleSchema = Type.Object({
 
 export type WeekdayName = (typeof WEEKDAY_NAMES)[number];
 export type BundleCannedReply = Static<typeof BundleCannedReplySchema>;
+export type BundleFaqEntry = Static<typeof BundleFaqEntrySchema>;
 export type BundleCityGroup = Static<typeof BundleCityGroupSchema>;
 export type BundleWasteTypeDetail = Static<typeof BundleWasteTypeDetailSchema>;
 export type BundleWasteType = Static<typeof BundleWasteTypeSchema>;

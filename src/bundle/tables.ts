@@ -10,6 +10,7 @@ import type { DB } from '../db/types.ts';
 /** The tables whose rows belong to a parent: the column naming it and the parent's table. */
 export const CHILD_TABLES = {
   canned_reply: { parentColumn: 'city_group_id', parent: 'city_group' },
+  faq: { parentColumn: 'city_group_id', parent: 'city_group' },
   waste_type: { parentColumn: 'city_id', parent: 'city' },
   waste_type_detail: { parentColumn: 'waste_type_id', parent: 'waste_type' },
   collection_place: { parentColumn: 'city_id', parent: 'city' },
@@ -32,9 +33,9 @@ export type ChildTable = keyof typeof CHILD_TABLES;
 /**
  * Child tables whose list a bundle may leave out (absent or null) to leave the stored rows alone, where every other
  * list left out means "none": rows that agents write in the console and that bundles written before they were exported
- * do not carry (a group's canned replies). An empty list still deletes them all.
+ * do not carry (a group's canned replies and frequently asked questions). An empty list still deletes them all.
  */
-export const KEPT_WHEN_LEFT_OUT = ['canned_reply'] as const satisfies readonly ChildTable[];
+export const KEPT_WHEN_LEFT_OUT = ['canned_reply', 'faq'] as const satisfies readonly ChildTable[];
 
 export type KeptWhenLeftOut = (typeof KEPT_WHEN_LEFT_OUT)[number];
 
@@ -68,7 +69,7 @@ export const LIST_TABLES = {
 export type ListTable = keyof typeof LIST_TABLES;
 
 /** The tables whose rows carry created_at / updated_at, which a bundle may give or leave to the import. */
-export const DATED_TABLES = ['city_group', 'canned_reply', 'city', 'blog_post', 'site', 'page', 'media'] as const;
+export const DATED_TABLES = ['city_group', 'canned_reply', 'faq', 'city', 'blog_post', 'site', 'page', 'media'] as const;
 
 export type DatedTable = (typeof DATED_TABLES)[number];
 
@@ -82,6 +83,7 @@ export type BundleTable = ChildTable | LinkTable | DatedTable | ListTable;
 export const WRITE_ORDER: readonly BundleTable[] = [
   'city_group',
   'canned_reply',
+  'faq',
   'city',
   'waste_type',
   'waste_type_detail',

@@ -65,6 +65,7 @@ export class BundleWalk {
     this.claim('city_group', group.id, path);
     this.report(path, cityGroupFaults(group));
     this.children('canned_reply', group.cannedReplies, `${path}.cannedReplies`, group.id);
+    this.children('faq', group.faq, `${path}.faq`, group.id);
     // The waste types they name are the group's cities', of the bundle or of the database.
     if (group.holidayRules != null) this.forDatabase.holidayRules.push({ groupId: group.id, rules: group.holidayRules, path });
   }

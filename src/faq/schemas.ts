@@ -6,12 +6,16 @@ import { adminSchemas, NonBlank, Timestamp, Uuid } from '../kernel/schemas.ts';
  * field described once; the public shape and the admin API's derived from them.
  */
 
+export const MAX_FAQ_QUESTION_LENGTH = 300;
+export const MAX_FAQ_ANSWER_LENGTH = 3000;
+export const MAX_FAQ_POSITION = 9999;
+
 const POSITION = 'Where it comes in the list, smallest first; ties: the oldest first';
-const Position = (description: string) => Type.Integer({ minimum: 0, maximum: 9999, description });
+const Position = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_FAQ_POSITION, description });
 
 const FaqFields = {
-  question: NonBlank(300, 'As residents ask it, one line; stored trimmed'),
-  answer: NonBlank(3000, 'Plain text; a blank line starts a paragraph; stored trimmed'),
+  question: NonBlank(MAX_FAQ_QUESTION_LENGTH, 'As residents ask it, one line; stored trimmed'),
+  answer: NonBlank(MAX_FAQ_ANSWER_LENGTH, 'Plain text; a blank line starts a paragraph; stored trimmed'),
 };
 
 export const FaqEntrySchema = Type.Object(

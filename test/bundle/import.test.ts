@@ -30,7 +30,7 @@ for (const kind of testDatabaseKinds()) {
       const before = await db.selectFrom('data_version').select('version').executeTakeFirstOrThrow();
       const summary = await run(validBundle(), FIRST);
       assert.deepEqual(summary.counts, {
-        cityGroups: 1, cannedReplies: 0, holidayRules: 0, cities: 1, wasteTypes: 2, wasteTypeDetails: 2, collectionPlaces: 1, collectionDays: 2,
+        cityGroups: 1, cannedReplies: 0, faq: 0, holidayRules: 0, cities: 1, wasteTypes: 2, wasteTypeDetails: 2, collectionPlaces: 1, collectionDays: 2,
         collectionExceptions: 1, attachedLocations: 1, streetRules: 0, recyclingPoints: 1, recyclingPointMaterials: 1, quizQuestions: 2, challenges: 2, badges: 1,
         series: 2, blogPosts: 1, sites: 2, pages: 3, menus: 2, menuItems: 5, media: 1,
       });
