@@ -145,6 +145,29 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await shoot('calendar');
   });
 
+  it("shows the group's frequently asked questions under the calendar, each answer opening under its question", async () => {
+    const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
+    const cityId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Plouzané')!.id;
+    const faq = await api<{ id: string; question: string; answer: string }[]>(`/public/cities/${cityId}/faq`);
+    assert.ok(faq.length >= 2, 'the demo group has questions');
+    const city = await api<City>(`/public/cities/${cityId}`);
+    await page.goto(`${origin}/communes/${cityId}/${city.wasteCollectionPlaces[0].id}`);
+    const section = page.getByRole('region', { name: 'Questions fréquentes' });
+    await section.getByRole('heading', { level: 2, name: 'Questions fréquentes' }).waitFor();
+    assert.deepEqual(await section.locator('summary').allInnerTexts(), faq.map((e) => e.question), 'the group’s order');
+
+    // Closed until asked: a click opens the first, the keyboard the second.
+    const firstAnswer = section.getByText(faq[0].answer.split(/\n\s*\n/)[0].trim());
+    assert.equal(await firstAnswer.isVisible(), false);
+    await section.locator('summary').first().click();
+    await firstAnswer.waitFor({ state: 'visible' });
+    await section.locator('summary').nth(1).focus();
+    await page.keyboard.press('Enter');
+    await section.getByText(faq[1].answer.split(/\n\s*\n/)[0].trim()).waitFor({ state: 'visible' });
+    assert.equal(await section.locator('details[open]').count(), 2);
+    await checkA11y('calendar with questions open');
+  });
+
   it('answers "pot de yaourt" with the waste type of the city', async () => {
     await page.getByRole('link', { name: 'Où jeter ?' }).click();
     await page.getByLabel('Objet ou matière').fill('pot de yaourt');

@@ -24,6 +24,9 @@ export type Badge = NonNullable<Challenge['badge']>;
 export type Progress = GetJson<'/public/challenges/progress/{deviceId}'>[number];
 export type Completion = JsonAnswer<paths['/public/challenges/complete']['post'], 201>;
 
+/** A question of the commune's group, with its answer (docs/api.md, frequently asked questions). */
+export type FaqEntry = GetJson<'/public/cities/{cityId}/faq'>[number];
+
 export type BlogPost = GetJson<'/public/blog-posts/{id}'>;
 
 export type Site = GetJson<'/public/cms/sites/{slug}'>;

@@ -14,6 +14,7 @@ import { nameWithMark, takesPlace } from '../collection-changes.ts';
 import { Changes, NextCollection, NextDays, YearCalendar } from './calendar-lists.tsx';
 import { MyPlaces } from './my-places.tsx';
 import { ReportEntry } from './report-entry.tsx';
+import { CityFaq } from './city-faq.tsx';
 
 /** « Dans mon agenda » and « Me prévenir la veille », loaded on first use (not part of the first screen). */
 const Agenda = lazy(() => import('./agenda.tsx').then((m) => m.Agenda));
@@ -216,6 +217,8 @@ function CalendarScreen({ view, inWidget }: { view: CalendarView; inWidget: bool
           </div>
         </>
       )}
+
+      {!view.offline && !inWidget && <CityFaq cityId={city.id} />}
     </section>
   );
 }
