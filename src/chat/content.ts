@@ -9,7 +9,7 @@ import type { CityKnowledge, ContentPassage } from './knowledge/model.ts';
 
 export interface ContentDocument {
   title: string;
-  /** Where the citizens' web app shows it (`/actualites/:id`, `/pages/:id`). */
+  /** Where the citizens' web app shows it (`/actualites/:id`, `/pages/:id`, `/communes/:cityId` for the group's questions). */
   path: string;
   /** MDX as stored. */
   content: string;
@@ -24,7 +24,8 @@ function plain(markdown: string): string {
     .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)')
     .replace(/[*_`]+/g, '')
     .replace(/^\s*(?:[-*+]|\d+\.)\s+/gm, '')
-    .replace(/\s+/g, ' ')
+    // Line breaks and runs of spaces become one space; the non-breaking spaces of French typography stay.
+    .replace(/[ \t\n\r\f\v]+/g, ' ')
     .trim();
 }
 

@@ -182,7 +182,7 @@ export async function loadCityKnowledge(db: Kysely<DB>, cityId: string, now: Dat
   );
   const city = cities[0];
   if (!city || !settings) return null;
-  const group = await loadGroupKnowledge(db, settings.city_group_id, now);
+  const group = await loadGroupKnowledge(db, settings.city_group_id, cityId, now);
   const taken = new Map<string, string[]>();
   for (const m of materials) taken.set(m.recycling_point_id, [...(taken.get(m.recycling_point_id) ?? []), m.waste_type_id]);
   return {
@@ -205,10 +205,18 @@ export async function addChatCount(db: Kysely<DB>, row: { day: string; cityId: s
     .execute();
 }
 
-/** What the assistants know of a city's group: passages of its published posts and pages, and its contact block. */
-async function loadGroupKnowledge(db: Kysely<DB>, groupId: string | null, now: Date): Promise<Pick<CityKnowledge, 'content' | 'contact'>> {
+/**
+ * What the assistants know of a city's group: passages of its published posts and pages and of its frequently asked
+ * questions (each answer under its question, read on the commune's screen of the citizens' app), and its contact block.
+ */
+async function loadGroupKnowledge(
+  db: Kysely<DB>,
+  groupId: string | null,
+  cityId: string,
+  now: Date,
+): Promise<Pick<CityKnowledge, 'content' | 'contact'>> {
   if (groupId === null) return { content: [], contact: { phone: null, email: null, hours: null, address: null, siteEmails: [] } };
-  const [group, sites, posts, pages] = await Promise.all([
+  const [group, sites, posts, pages, faq] = await Promise.all([
     db.selectFrom('city_group').select(['contact_phone', 'contact_email', 'contact_hours', 'contact_address']).where('id', '=', groupId).executeTakeFirst(),
     db.selectFrom('site').select(['name', 'settings']).where('city_group_id', '=', groupId).orderBy('name').execute(),
     db
@@ -229,6 +237,7 @@ async function loadGroupKnowledge(db: Kysely<DB>, groupId: string | null, now: D
       .where('page.published_at', '<=', now)
       .orderBy('page.id')
       .execute(),
+    db.selectFrom('faq').select(['question', 'answer']).where('city_group_id', '=', groupId).orderBy('position').orderBy('created_at').orderBy('id').execute(),
   ]);
   const siteEmails = sites.flatMap((site) => {
     const email = (site.settings as { contactEmail?: unknown } | null)?.contactEmail;
@@ -238,6 +247,9 @@ async function loadGroupKnowledge(db: Kysely<DB>, groupId: string | null, now: D
     content: [
       ...posts.flatMap((p) => passagesOf({ title: p.title, path: `/actualites/${p.id}`, content: p.content })),
       ...pages.flatMap((p) => passagesOf({ title: p.title, path: `/pages/${p.id}`, content: p.content })),
+      ...faq.flatMap((e) =>
+        passagesOf({ title: 'Questions fréquentes', path: `/communes/${cityId}`, content: `## ${e.question}\n\n${e.answer}` }),
+      ),
     ],
     contact: {
       phone: group?.contact_phone ?? null,

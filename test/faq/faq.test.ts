@@ -152,5 +152,29 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(deleted.statusCode, 204, deleted.body);
       assert.deepEqual(await db.selectFrom('faq').selectAll().execute(), []);
     });
+
+    it('is what the chat assistant quotes, with where residents read it, when nothing else answers the message', async (t) => {
+      const { app, asWebmaster } = await setup(t, kind);
+      const ask = async (content: string) => {
+        const opened = await app.inject({ method: 'POST', url: '/public/chat/conversations', payload: { deviceId: `faq-chat-${kind}`, cityId: ids.brest } });
+        assert.equal(opened.statusCode, 201, opened.body);
+        const said = await app.inject({ method: 'POST', url: `/public/chat/conversations/${opened.json().id}/messages`, payload: { content } });
+        assert.equal(said.statusCode, 201, said.body);
+        return said.json().content as string;
+      };
+      const question = 'Est-ce que la mairie prête un broyeur de végétaux ?';
+      const before = await ask(question);
+      assert.doesNotMatch(before, /samedi matin/);
+
+      const lending = {
+        question: 'La mairie prête-t-elle un broyeur de végétaux\u202f?',
+        answer: 'Oui\u00a0: le broyeur se réserve en mairie et se retire le samedi matin aux services techniques.',
+      };
+      assert.equal((await inject(app, asWebmaster, 'POST', FAQ, lending)).statusCode, 201);
+      const after = await ask(question);
+      assert.match(after, /Questions fréquentes/);
+      assert.ok(after.includes(`/communes/${ids.brest}`), after);
+      assert.ok(after.includes(lending.answer), after);
+    });
   });
 }

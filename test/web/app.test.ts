@@ -145,11 +145,17 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
     await shoot('calendar');
   });
 
-  it("shows the group's frequently asked questions under the calendar, each answer opening under its question", async () => {
+  it("shows the group's frequently asked questions on the commune's screen and under the calendar, each answer opening under its question", async () => {
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     const cityId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Plouzané')!.id;
     const faq = await api<{ id: string; question: string; answer: string }[]>(`/public/cities/${cityId}/faq`);
     assert.ok(faq.length >= 2, 'the demo group has questions');
+    // On the commune's screen, under the choice of a place (where the assistant's quotes send residents)…
+    await page.goto(`${origin}/communes/${cityId}`);
+    const onCommune = page.getByRole('region', { name: 'Questions fréquentes' });
+    await onCommune.getByRole('heading', { level: 2, name: 'Questions fréquentes' }).waitFor();
+    assert.deepEqual(await onCommune.locator('summary').allInnerTexts(), faq.map((e) => e.question));
+    // …and under each place's calendar.
     const city = await api<City>(`/public/cities/${cityId}`);
     await page.goto(`${origin}/communes/${cityId}/${city.wasteCollectionPlaces[0].id}`);
     const section = page.getByRole('region', { name: 'Questions fréquentes' });

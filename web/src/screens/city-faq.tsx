@@ -1,5 +1,5 @@
-// A city group's frequently asked questions (docs/api.md, frequently asked questions) at the foot of a place's
-// calendar: each question a disclosure its answer opens under, in the group's order.
+// A city group's frequently asked questions (docs/api.md, frequently asked questions) at the foot of the commune's
+// screen and of a place's calendar: each question a disclosure its answer opens under, in the group's order.
 import { get } from '../api.ts';
 import type { FaqEntry } from '../types.ts';
 import { useResource } from '../ui.tsx';

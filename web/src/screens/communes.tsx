@@ -6,6 +6,7 @@ import { chooseCity, write } from '../store.ts';
 import { fold } from '../text.ts';
 import type { City, CityGroup, CommuneCandidate } from '../types.ts';
 import { Loading, Problem, Title, useResource } from '../ui.tsx';
+import { CityFaq } from './city-faq.tsx';
 import { FindMyPlace } from './address.tsx';
 import { CityNotices } from '../notices.tsx';
 
@@ -198,6 +199,7 @@ export function PlaceChoice({ cityId, inWidget = false }: { cityId: string; inWi
           <Link href="/communes">Choisir une autre commune</Link>
         </p>
       )}
+      {!inWidget && <CityFaq cityId={cityId} />}
     </section>
   );
 }
