@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../db/types.ts';
+import { inFaqOrder } from '../domain/faq-order.ts';
 import { WRITE_ORDER, type BundleTable } from './tables.ts';
 
 /**
@@ -29,7 +30,8 @@ export async function exportRows(db: Kysely<DB>, scope: ExportScope): Promise<Ex
     city_group: () => db.selectFrom('city_group').selectAll().$if(groups !== null, (qb) => qb.where('id', 'in', groups!)).orderBy('id').execute(),
     canned_reply: () =>
       db.selectFrom('canned_reply').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
-    faq: () => db.selectFrom('faq').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('id').execute(),
+    // In the residents' order, which grouping by city group keeps (export.ts).
+    faq: () => inFaqOrder(db.selectFrom('faq').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!))).execute(),
     holiday_rule: () =>
       db.selectFrom('holiday_rule').selectAll().$if(groups !== null, (qb) => qb.where('city_group_id', 'in', groups!)).orderBy('city_group_id').orderBy('position').execute(),
     city: () => db.selectFrom('city').selectAll().where('id', 'in', cities).orderBy('id').execute(),

@@ -165,9 +165,7 @@ export function toBundle(rows: ExportRows, withMedia: boolean, options: ExportOp
     cityGroups: rows.city_group.map((g) => ({
       ...toAdminCityGroup(g, (rulesOf.get(g.id) ?? []).sort((a, b) => a.position - b.position).map(toHolidayRule)),
       // What residents read on the group's pages, in the group's order (position, then the oldest first).
-      faq: (faqOf.get(g.id) ?? [])
-        .sort((x, y) => x.position - y.position || x.created_at.getTime() - y.created_at.getTime() || x.id.localeCompare(y.id))
-        .map((e) => ({ id: e.id, question: e.question, answer: e.answer, position: e.position, ...timestamps(e) })),
+      faq: (faqOf.get(g.id) ?? []).map((e) => ({ id: e.id, question: e.question, answer: e.answer, position: e.position, ...timestamps(e) })),
       // The console's canned replies: the group's configuration, so that a moved group answers its citizens the same.
       ...(options.cannedReplies
         ? { cannedReplies: (repliesOf.get(g.id) ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, ...timestamps(r) })) }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { loadCities } from '../domain/city-model/read.ts';
+import { inFaqOrder } from '../domain/faq-order.ts';
 import { loadSchedules } from '../domain/schedules.ts';
 import { readSnapshot } from '../db/snapshot.ts';
 import type { ConversationTable, DB, MessageTable } from '../db/types.ts';
@@ -237,7 +238,7 @@ async function loadGroupKnowledge(
       .where('page.published_at', '<=', now)
       .orderBy('page.id')
       .execute(),
-    db.selectFrom('faq').select(['question', 'answer']).where('city_group_id', '=', groupId).orderBy('position').orderBy('created_at').orderBy('id').execute(),
+    inFaqOrder(db.selectFrom('faq').select(['question', 'answer']).where('city_group_id', '=', groupId)).execute(),
   ]);
   const siteEmails = sites.flatMap((site) => {
     const email = (site.settings as { contactEmail?: unknown } | null)?.contactEmail;

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATEGORIES, categoryOf, filesOf, listTestFiles, unitObstacles } from './categories.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CATEGORIES, ROOT, categoryOf, filesOf, listTestFiles, unitObstacles } from './categories.ts';
 import { importSpecifiers } from '../helpers/import-graph.ts';
 
 describe('test categories', () => {
@@ -29,6 +31,13 @@ describe('test categories', () => {
       else if (file.startsWith('test/fuzz/')) assert.equal(categoryOf(file), 'fuzz', file);
       else assert.match(categoryOf(file), /^(unit|api)$/, file);
     }
+  });
+
+  it('runs the browser files on one database (browserDatabaseKinds), never looping over both', () => {
+    const browser = filesOf(['browser']);
+    const looping = browser.filter((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').includes('testDatabaseKinds'));
+    assert.deepEqual(looping, [], 'browser files that would run twice under DATABASE_URL');
+    assert.ok(browser.some((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').includes('browserDatabaseKinds()')));
   });
 
   it('keeps out of unit every file that reaches the app, a database, Redis, a socket, a process or a worker', () => {
