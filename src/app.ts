@@ -13,6 +13,7 @@ import { forAudience, type Audience } from './http/audience.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { deriveOperationIds } from './http/operation-ids.ts';
 import { lazySerializers, lazyValidator } from './http/lazy-compilers.ts';
+import { withUnknownFieldsDropped } from './http/unknown-fields.ts';
 import healthRoutes from './health/routes.ts';
 import cityRoutes from './cities/routes.ts';
 import calendarRoutes from './calendar/routes.ts';
@@ -129,8 +130,8 @@ function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: st
   return [...trust];
 }
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+function makeAjv(coerceTypes: boolean | 'array', removeAdditional: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional, allErrors: false, strict: false });
   addFormats(ajv);
   return ajv;
 }
@@ -166,11 +167,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and paths arrive as text and are coerced ("2" -> 2); JSON bodies are not:
-  // a string "50" where a number is expected is a client error.
-  const bodyAjv = makeAjv(false);
-  const textAjv = makeAjv('array');
+  // a string "50" where a number is expected is a client error. A body's unknown fields are dropped before any
+  // handler sees it (src/http/unknown-fields.ts).
+  const bodyAjv = makeAjv(false, true);
+  const textAjv = makeAjv('array', false);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema))),
+    lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(withUnknownFieldsDropped(schema)) : textAjv.compile(schema))),
   );
 
   app.decorate('config', config);
