@@ -2,13 +2,20 @@
  * The test runner behind `npm test` and the `test:*` scripts: node:test over the test files, each in its own process,
  * as many at a time as the machine has cores (at least two), reported as `node --test` does.
  *
- *   node test/run.ts                          every test file (what `npm test` runs after tsc)
+ *   node test/run.ts                          every test file
+ *   node test/run.ts --typecheck              and tsc beside them (what `npm test` runs)
  *   node test/run.ts --category unit,api      the files of those categories (test/runner/categories.ts)
  *   node test/run.ts test/cms/*.test.ts       these files (paths or globs)
  *   node test/run.ts --concurrency 4 …        another number of files at a time
  *
  * Node runs the TypeScript itself (its type stripping, as `npm start` does; tsconfig's `erasableSyntaxOnly` keeps
  * the code within it): no loader in each file's process, whose start cost a quarter of a short file's CPU.
+ *
+ * Short unit and api files share a process, a few at a time (a batch): starting a process, loading the app's modules
+ * and an embedded database cost about a second of CPU, as much as such a file's tests. A batch is a file the runner
+ * writes (in the system's temporary folder) that imports its files one after the other; their tests run in
+ * turn and are reported under their own files. A file that fails to load fails as a test of its own, and the other
+ * files of its batch still run. `--batch-ms 0` runs every file in a process of its own, as before.
  *
  * The slowest files start first, so that the run does not end with one long file alone: each run records how long
  * each file took (node_modules/.cache/collecte-test/durations.json); a file never timed on this machine takes its
@@ -28,7 +35,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CATEGORIES, categoryOf, listTestFiles } from './runner/categories.ts';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { CATEGORIES, categoryOf, listTestFiles, mayShareProcess } from './runner/categories.ts';
 
 /** What V8 prints when it aborts the process (a CHECK, a fatal out-of-memory in a compiler zone, a crash signal). */
 const V8_FATAL = /^#\s*(Fatal error in|Fatal process out of memory)|Check failed: jit_page_/m;
@@ -40,7 +49,13 @@ const COMMITTED_DURATIONS = path.join(ROOT, 'test/runner/durations.json');
 
 const { values: options, positionals: patterns } = parseArgs({
   allowPositionals: true,
-  options: { category: { type: 'string', multiple: true }, concurrency: { type: 'string' } },
+  options: {
+    category: { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    'batch-ms': { type: 'string' },
+    durations: { type: 'string' },
+    typecheck: { type: 'boolean' },
+  },
 });
 
 const categories = (options.category ?? []).flatMap((c) => c.split(',')).filter((c) => c !== '');
@@ -50,11 +65,24 @@ for (const category of categories) {
     process.exit(2);
   }
 }
-const concurrency = options.concurrency ? Number(options.concurrency) : Math.max(2, os.availableParallelism());
+// One more process than cores: a browser file's process waits on Chromium half of its time (on two cores, three at a
+// time took the whole run from 507 to 493 seconds; four browser files at a time kept both cores busy).
+const concurrency = options.concurrency ? Number(options.concurrency) : Math.max(2, os.availableParallelism()) + 1;
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(`--concurrency wants a whole number of files at a time, not ${options.concurrency}\n`);
   process.exit(2);
 }
+
+/**
+ * A unit or api file whose known duration is under this shares its process with others (0: none does); the files of
+ * a batch add up to about BATCH_MS, so that batches are few but none holds the run's end alone.
+ */
+const batchFileMs = options['batch-ms'] === undefined ? 10_000 : Number(options['batch-ms']);
+if (!Number.isFinite(batchFileMs) || batchFileMs < 0) {
+  process.stderr.write(`--batch-ms wants a number of milliseconds, not ${options['batch-ms']}\n`);
+  process.exit(2);
+}
+const BATCH_MS = 20_000;
 
 /** The files named (paths or globs, relative to the working directory) or every test file, in the categories asked. */
 function selectFiles(): string[] {
@@ -89,16 +117,77 @@ function readDurations(file: string): Durations {
   }
 }
 
-/** Longest first; a file with no known duration first of all (a new file may be a long one). */
-function slowestFirst(files: string[]): string[] {
-  const local = readDurations(LOCAL_DURATIONS);
-  const committed = readDurations(COMMITTED_DURATIONS);
+/** Each file's known duration (milliseconds), Infinity for a file timed nowhere (a new file may be a long one). */
+function knownDurations(files: string[]): Map<string, number> {
+  const local = readDurations(options.durations ?? LOCAL_DURATIONS);
+  const committed = options.durations ? {} : readDurations(COMMITTED_DURATIONS);
   const other = MODE === 'pglite' ? 'postgres' : 'pglite';
   const known = (file: string): number => {
     const key = path.relative(ROOT, path.resolve(file)).split(path.sep).join('/');
     return local[MODE]?.[key] ?? committed[MODE]?.[key] ?? local[other]?.[key] ?? committed[other]?.[key] ?? Infinity;
   };
-  return files.map((file) => ({ file, ms: known(file) })).sort((a, b) => b.ms - a.ms).map((entry) => entry.file);
+  return new Map(files.map((file) => [file, known(file)]));
+}
+
+/** What one process runs: a test file, or a batch of short files (`entry` the file the runner wrote for them). */
+interface Unit {
+  entry: string;
+  files: string[];
+  ms: number;
+}
+
+/**
+ * The run's processes, longest first: the short unit and api files spread over batches of about BATCH_MS each (the
+ * longest file to the batch holding least so far), every other file alone.
+ */
+function plan(files: string[]): Unit[] {
+  const known = knownDurations(files);
+  const units: Unit[] = [];
+  const short: string[] = [];
+  for (const file of files) {
+    const ms = known.get(file)!;
+    if (ms < batchFileMs && mayShareProcess(path.resolve(file), ROOT)) short.push(file);
+    else units.push({ entry: file, files: [file], ms });
+  }
+  if (short.length > 1) {
+    short.sort((a, b) => known.get(b)! - known.get(a)!);
+    const total = short.reduce((sum, file) => sum + known.get(file)!, 0);
+    const batches = Array.from({ length: Math.max(1, Math.min(short.length, Math.round(total / BATCH_MS))) }, () => ({ files: [] as string[], ms: 0 }));
+    for (const file of short) {
+      const lightest = batches.reduce((a, b) => (b.ms < a.ms ? b : a));
+      lightest.files.push(file);
+      lightest.ms += known.get(file)!;
+    }
+    // A folder of this run's own (a run's test may start another run), gone when the run ends.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-test-batches-'));
+    process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+    batches.forEach((batch, index) => units.push({ entry: writeBatch(folder, index + 1, batch.files), ...batch }));
+  } else {
+    for (const file of short) units.push({ entry: file, files: [file], ms: known.get(file)! });
+  }
+  return units.sort((a, b) => b.ms - a.ms);
+}
+
+/** The file that runs `files` in one process, each imported in turn; one that fails to load fails as a test. */
+function writeBatch(folder: string, number: number, files: string[]): string {
+  const entry = path.join(folder, `batch-${String(number).padStart(2, '0')}.test.mjs`);
+  const members = files.map((file) => [path.relative(ROOT, path.resolve(file)).split(path.sep).join('/'), pathToFileURL(path.resolve(file)).href]);
+  fs.writeFileSync(
+    entry,
+    [
+      '// Written by test/run.ts: these test files in one process, one after the other.',
+      "import { test } from 'node:test';",
+      `for (const [name, url] of ${JSON.stringify(members)}) {`,
+      '  try {',
+      '    await import(url);',
+      '  } catch (err) {',
+      '    test(`${name} loads`, () => { throw err; });',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  return entry;
 }
 
 /** Adds this run's durations to the machine's own, written whole or not at all (another run may read it). */
@@ -119,22 +208,24 @@ function saveDurations(measured: Map<string, number>): void {
 }
 
 interface Outcome {
-  /** Files that had a failing test or whose process failed. */
+  /** Files (test files, batches) that had a failing test or whose process failed. */
   failed: Set<string>;
   /** Files with a failing test of their own (not only the file's process failing). */
   failedTests: Set<string>;
-  /** Everything each file wrote to stderr. */
+  /** Everything each process wrote to stderr, by the file it ran. */
   stderr: Map<string, string>;
-  /** How long each file's process took, for the files that passed. */
+  /** How long each process took, by the file it ran, for those that passed. */
   durations: Map<string, number>;
+  /** How long each test file's top-level tests took together. */
+  tests: Map<string, number>;
 }
 
-async function runFiles(files: string[]): Promise<Outcome> {
-  const outcome: Outcome = { failed: new Set(), failedTests: new Set(), stderr: new Map(), durations: new Map() };
+async function runUnits(units: Unit[]): Promise<Outcome> {
+  const outcome: Outcome = { failed: new Set(), failedTests: new Set(), stderr: new Map(), durations: new Map(), tests: new Map() };
   // PGlite's PostgreSQL is 9 MiB of WebAssembly, and V8 recompiled its hot functions with its optimizing compiler in
   // every test process: a quarter more CPU for each database a test starts, and some 500 MiB more memory. `npm start`
   // runs with the same flag (docs/operating.md, Memory).
-  const stream = run({ files, concurrency, execArgv: ['--liftoff-only'] });
+  const stream = run({ files: units.map((unit) => unit.entry), concurrency, execArgv: ['--liftoff-only'] });
   const watch = new Transform({
     objectMode: true,
     transform(
@@ -146,12 +237,14 @@ async function runFiles(files: string[]): Promise<Outcome> {
       done,
     ) {
       const file = event.data.file && path.resolve(event.data.file);
-      // The file's own entry is named by its path; every test in it has its own name.
+      // The process's own entry is named by the path of the file it ran; every test has its own name, and its own file.
       const isFileEntry = !!file && event.data.nesting === 0 && !!event.data.name && path.resolve(event.data.name) === file;
       if (event.type === 'test:fail' && file) outcome.failed.add(file);
       if (event.type === 'test:fail' && file && !isFileEntry) outcome.failedTests.add(file);
-      if (event.type === 'test:complete' && isFileEntry && event.data.details?.passed && event.data.details.duration_ms !== undefined) {
-        outcome.durations.set(file, event.data.details.duration_ms);
+      const ms = event.data.details?.duration_ms;
+      if (event.type === 'test:complete' && file && event.data.nesting === 0 && ms !== undefined) {
+        if (isFileEntry && event.data.details?.passed) outcome.durations.set(file, ms);
+        if (!isFileEntry) outcome.tests.set(file, (outcome.tests.get(file) ?? 0) + ms);
       }
       if (event.type === 'test:stderr' && file) outcome.stderr.set(file, (outcome.stderr.get(file) ?? '') + (event.data.message ?? ''));
       done(null, event);
@@ -164,38 +257,87 @@ async function runFiles(files: string[]): Promise<Outcome> {
   return outcome;
 }
 
+/** tsc on the project, incrementally (what it learnt kept in the cache folder): its exit code and what it printed. */
+function startTypecheck(): Promise<{ code: number | null; output: string }> {
+  const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+  const args = [tsc, '-p', ROOT, '--incremental', '--tsBuildInfoFile', path.join(CACHE_DIR, 'tsbuildinfo')];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (err) => resolve({ code: 1, output: err.message }));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** What the run learnt of its units: which failed, which died of V8's fault, and how long their files took. */
+function judge(units: Unit[], outcome: Outcome) {
+  const own = (file: string) => path.resolve(file);
+  const failed = units.filter((unit) => [unit.entry, ...unit.files].some((file) => outcome.failed.has(own(file))));
+  const printed = (unit: Unit) => outcome.stderr.get(own(unit.entry)) ?? '';
+  const crashed = failed.filter((unit) => V8_FATAL.test(printed(unit)));
+  const durations = new Map<string, number>();
+  for (const unit of units) {
+    if (unit.files.length === 1 && unit.entry === unit.files[0]) {
+      const ms = outcome.durations.get(own(unit.entry));
+      if (ms !== undefined) durations.set(own(unit.entry), ms);
+      continue;
+    }
+    // A batch's file is timed by its tests: the process's start is shared.
+    for (const file of unit.files) {
+      const ms = outcome.tests.get(own(file));
+      if (ms !== undefined && !outcome.failed.has(own(file))) durations.set(own(file), ms);
+    }
+  }
+  const diedOutsideTests = failed.filter((unit) => ![unit.entry, ...unit.files].some((file) => outcome.failedTests.has(own(file))));
+  return { failed, crashed, durations, diedOutsideTests, printed };
+}
+
 // Each file's process compiles the same few hundred modules: let Node keep their compiled code between processes.
 process.env.NODE_COMPILE_CACHE ??= path.join(ROOT, 'node_modules/.cache/node-compile-cache');
 
-const files = slowestFirst(selectFiles());
-if (files.length === 0) {
+// `--typecheck` (npm test): tsc beside the tests rather than before them, its verdict at the end.
+const typecheck = options.typecheck ? startTypecheck() : null;
+
+const selected = selectFiles();
+if (selected.length === 0) {
   process.stderr.write(`No test file to run${categories.length > 0 ? ` in ${categories.join(', ')}` : ''}\n`);
   process.exit(1);
 }
+const units = plan(selected);
 
-const first = await runFiles(files);
-const crashed = [...first.failed].filter((file) => V8_FATAL.test(first.stderr.get(file) ?? ''));
-const otherFailures = [...first.failed].filter((file) => !crashed.includes(file));
+const first = judge(units, await runUnits(units));
+const otherFailures = first.failed.filter((unit) => !first.crashed.includes(unit));
 
 let exitCode = otherFailures.length > 0 || process.exitCode === 1 ? 1 : 0;
 const durations = first.durations;
-if (crashed.length > 0) {
-  const names = crashed.map((file) => path.relative(process.cwd(), file));
+if (first.crashed.length > 0) {
+  const names = first.crashed.map((unit) => unit.entry);
   process.stdout.write(
-    `\nV8 aborted the process of ${names.join(', ')} (nodejs/node#64500); running ${crashed.length === 1 ? 'it' : 'them'} once more:\n`,
+    `\nV8 aborted the process of ${names.join(', ')} (nodejs/node#64500); running ${names.length === 1 ? 'it' : 'them'} once more:\n`,
   );
-  for (const file of crashed) {
-    const printed = first.stderr.get(file) ?? '';
-    process.stdout.write(`--- the end of what ${path.relative(process.cwd(), file)} printed before it died:\n${printed.slice(-4000)}\n`);
+  for (const unit of first.crashed) {
+    if (unit.files.length > 1) process.stdout.write(`--- ${unit.entry} runs ${unit.files.join(', ')}\n`);
+    process.stdout.write(`--- the end of what ${unit.entry} printed before it died:\n${first.printed(unit).slice(-4000)}\n`);
   }
-  const second = await runFiles(crashed.map((file) => path.relative(process.cwd(), file)));
-  if (second.failed.size > 0) exitCode = 1;
+  const second = judge(first.crashed, await runUnits(first.crashed));
+  if (second.failed.length > 0) exitCode = 1;
   for (const [file, ms] of second.durations) durations.set(file, ms);
 }
-// A file that failed with no failing test of its own died some other way: what it printed last says how.
-for (const file of otherFailures.filter((f) => !first.failedTests.has(f))) {
-  const printed = first.stderr.get(file) ?? '';
-  process.stdout.write(`\n--- ${path.relative(process.cwd(), file)} failed outside its tests; the end of what it printed:\n${printed.slice(-4000) || '(nothing)'}\n`);
+// A process that failed with no failing test of its own died some other way: what it printed last says how.
+for (const unit of otherFailures.filter((u) => first.diedOutsideTests.includes(u))) {
+  const batch = unit.files.length > 1 ? ` (running ${unit.files.join(', ')})` : '';
+  process.stdout.write(`\n--- ${unit.entry}${batch} failed outside its tests; the end of what it printed:\n${first.printed(unit).slice(-4000) || '(nothing)'}\n`);
+}
+if (typecheck) {
+  const { code, output } = await typecheck;
+  if (code !== 0) {
+    process.stdout.write(`\n--- the type check (tsc -p .) failed:\n${output}\n`);
+    exitCode = 1;
+  } else {
+    process.stdout.write('\nℹ type check (tsc -p .) passed\n');
+  }
 }
 saveDurations(new Map([...durations].filter(([file]) => file.startsWith(path.join(ROOT, 'test') + path.sep) && file.endsWith('.test.ts'))));
 process.exitCode = exitCode;

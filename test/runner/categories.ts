@@ -96,6 +96,16 @@ export function categoryOf(file: string, root = ROOT): Category {
   return unitObstacles(name, root).length === 0 ? 'unit' : 'api';
 }
 
+/**
+ * Whether a file may share its process with other short files (test/run.ts's batches): the unit and api files may,
+ * as they hold nothing beyond their tests (a database, an app, a server each test closes); a browser or fuzz file
+ * takes a process of its own, as do the files that are long anyway.
+ */
+export function mayShareProcess(file: string, root = ROOT): boolean {
+  const name = relative(root, file);
+  return ![...BROWSER_DIRS, ...FUZZ_DIRS].some((dir) => name.startsWith(dir));
+}
+
 /** The test files of the given categories, relative to the repository, sorted. */
 export function filesOf(categories: readonly Category[], root = ROOT): string[] {
   return listTestFiles(root).filter((file) => categories.includes(categoryOf(file, root)));
