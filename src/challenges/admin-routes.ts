@@ -7,6 +7,7 @@ import { challengeStore } from './admin-challenges.ts';
 import { quizQuestionStore } from './admin-quiz-questions.ts';
 import { serieStore } from './admin-series.ts';
 import { badgeSchemas, challengeSchemas, quizQuestionSchemas, serieSchemas } from './admin-schemas.ts';
+import { withDisplayName } from '../http/plugin-name.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public challenges and city answer the change within a second.';
 const stale = (kind: string) => `With \`If-Match\`, 412 when the ${kind} changed since it was read.`;
@@ -121,6 +122,6 @@ async function challengeRoutes(app: FastifyInstance) {
  * challenges with their badges and series the challenge managers' (CHALLENGES); each plugin holds its own guard.
  */
 export default async function challengeAdminRoutes(app: FastifyInstance) {
-  await app.register(quizQuestionRoutes);
-  await app.register(challengeRoutes);
+  await app.register(withDisplayName(quizQuestionRoutes));
+  await app.register(withDisplayName(challengeRoutes));
 }

@@ -10,6 +10,7 @@ import { wasteTypeDetailStore } from './admin-waste-type-details.ts';
 import { wasteTypeStore } from './admin-waste-types.ts';
 import { citySchemas, cityGroupSchemas, wasteTypeDetailSchemas } from './admin-schemas.ts';
 import { wasteTypeSchemas } from './schemas.ts';
+import { withDisplayName } from '../http/plugin-name.ts';
 
 const PUBLISHED = 'Recorded in the audit log; the public city, calendars and recycling guide answer the change within a second.';
 const STALE = 'With `If-Match`, 412 when it changed since it was read.';
@@ -19,9 +20,9 @@ const STALE = 'With `If-Match`, 412 when it changed since it was read.';
  * and, for agents holding CITIES, cities, waste types and their details, places with their days and attached locations.
  */
 export default async function cityAdminRoutes(app: FastifyInstance) {
-  await app.register(cityGroupAdminRoutes);
-  await app.register(citiesAdminRoutes);
-  await app.register(placeAdminRoutes);
+  await app.register(withDisplayName(cityGroupAdminRoutes));
+  await app.register(withDisplayName(citiesAdminRoutes));
+  await app.register(withDisplayName(placeAdminRoutes));
 }
 
 /** `/admin/city-groups`: every agent reads its own groups; only a super admin writes them. */

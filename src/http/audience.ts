@@ -1,3 +1,4 @@
+import { withDisplayName } from './plugin-name.ts';
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -59,8 +60,9 @@ export function forAudience<Options extends Record<string, unknown>>(
     await scope.register(routes, rest as Options);
   };
   Object.defineProperty(plugin, 'name', { value: `${routes.name || 'routes'} (${audience})` });
-  return plugin;
+  return withDisplayName(plugin, withDisplayName(routes).name);
 }
+
 
 const KNOWN = new Set<unknown>(AUDIENCES);
 

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { isClientRoute, isConsolePath, isConsoleRoute } from './paths.ts';
 import { isApiPath } from '../http/url-space.ts';
 import embedRoutes from './embed.ts';
+import { withDisplayName } from '../http/plugin-name.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the app. */
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
@@ -79,7 +80,7 @@ export default async function webRoutes(app: FastifyInstance, options: WebRoutes
   }
 
   // The widgets' pages, each under the CSP of its commune's group.
-  await app.register(embedRoutes, { root });
+  await app.register(withDisplayName(embedRoutes), { root });
 
   const fallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
