@@ -1,6 +1,7 @@
 /**
- * The test runner behind `npm test` and the `test:*` scripts: node:test over the test files, each in its own process,
- * as many at a time as the machine has cores (at least two), reported as `node --test` does.
+ * The test runner behind `npm test` and the `test:*` scripts: node:test over the test files, in processes of their own
+ * (short unit and api files share one, below), one more at a time than the machine has cores (at least two), reported
+ * as `node --test` does.
  *
  *   node test/run.ts                          every test file
  *   node test/run.ts --typecheck              and tsc beside them (what `npm test` runs)

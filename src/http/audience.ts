@@ -60,7 +60,8 @@ export function forAudience<Options extends Record<string, unknown>>(
     await scope.register(routes, rest as Options);
   };
   Object.defineProperty(plugin, 'name', { value: `${routes.name || 'routes'} (${audience})` });
-  return withDisplayName(plugin, withDisplayName(routes).name);
+  withDisplayName(routes);
+  return withDisplayName(plugin);
 }
 
 
