@@ -137,6 +137,15 @@ function makeAjv(coerceTypes: boolean | 'array', removeAdditional: boolean): Ajv
 }
 
 /**
+ * The process's two validator compilers, made on the first build: query strings and paths arrive as text and are
+ * coerced ("2" -> 2); JSON bodies are not (a string "50" where a number is expected is a client error), and a
+ * body's unknown fields are dropped before any handler sees it (src/http/unknown-fields.ts). Ajv keeps what it
+ * compiled by schema object, and the routes' schemas are the modules' own constants: an app built again in the same
+ * process (the tests build about a thousand) reuses each validator instead of generating its code again.
+ */
+let validatorCompilers: { body: Ajv; text: Ajv } | undefined;
+
+/**
  * Builds the application as a Fastify instance without listening. The caller owns the database:
  * it is not closed with the app.
  */
@@ -166,13 +175,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Query strings and paths arrive as text and are coerced ("2" -> 2); JSON bodies are not:
-  // a string "50" where a number is expected is a client error. A body's unknown fields are dropped before any
-  // handler sees it (src/http/unknown-fields.ts).
-  const bodyAjv = makeAjv(false, true);
-  const textAjv = makeAjv('array', false);
+  const ajv = (validatorCompilers ??= { body: makeAjv(false, true), text: makeAjv('array', false) });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    lazyValidator(() => (httpPart === 'body' ? bodyAjv.compile(withUnknownFieldsDropped(schema)) : textAjv.compile(schema))),
+    lazyValidator(() => (httpPart === 'body' ? ajv.body.compile(withUnknownFieldsDropped(schema)) : ajv.text.compile(schema))),
   );
 
   app.decorate('config', config);
