@@ -15,9 +15,19 @@ interface AxeResult {
   violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
 }
 
+/**
+ * Evaluates an engine's source in the document unless this document has it already (`global` is the name it
+ * defines): a screen checked again after the app changed it keeps the engine it was given, and a new document (a
+ * navigation, a reload) gets it anew. Each engine is hundreds of kilobytes that the page would otherwise receive and
+ * compile at every check.
+ */
+async function ensureEngine(page: Page | Frame, global: string, source: string): Promise<void> {
+  if ((await page.evaluate(`typeof globalThis[${JSON.stringify(global)}]`)) === 'undefined') await page.evaluate(source);
+}
+
 /** axe-core on what `page` (or a frame) shows: no serious or critical violation, else a failure naming each rule and node. */
 export async function checkAxe(page: Page | Frame, screen: string): Promise<void> {
-  await page.evaluate(AXE);
+  await ensureEngine(page, 'axe', AXE);
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: { run: () => Promise<AxeResult> } }).axe.run();
     return result.violations
@@ -52,7 +62,7 @@ export const HTMLCS_EXCLUSIONS: readonly { code: string; selector: string; reaso
  * message and element.
  */
 export async function checkHtmlcs(page: Page | Frame, screen: string): Promise<void> {
-  await page.evaluate(HTMLCS);
+  await ensureEngine(page, 'HTMLCS', HTMLCS);
   const exclusions = HTMLCS_EXCLUSIONS.map(({ code, selector }) => ({ code, selector }));
   const errors = (await page.evaluate(`(${RUN_HTMLCS})(${JSON.stringify(exclusions)})`)) as string[];
   assert.deepEqual(errors, [], `${screen}: HTML_CodeSniffer errors (WCAG2AA)`);
