@@ -1,9 +1,8 @@
+// Each command loads what it needs when it runs: the server's modules (the whole app) cost about half a second of CPU
+// to load, which `console-token` or `user create` have no use for.
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { operatorDatabaseOptions } from './db/options.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { serve, exitOnStartupError } from './server.ts';
+import { exitOnStartupError } from './startup-error.ts';
 
 const USAGE = `Usage: npm run collecte -- <command> [options]
 
@@ -22,10 +21,17 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
   switch (command) {
-    case 'serve':
+    case 'serve': {
+      const { serve } = await import('./server.ts');
       await serve(config, { demo: false });
       return -1; // keeps running until a signal
+    }
     case 'migrate': {
+      const [{ openDatabase }, { operatorDatabaseOptions }, { migrateToLatest }] = await Promise.all([
+        import('./db/database.ts'),
+        import('./db/options.ts'),
+        import('./db/migrate.ts'),
+      ]);
       const database = await openDatabase(operatorDatabaseOptions(config));
       try {
         const applied = await migrateToLatest(database.db, database.schema);

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
-import { loadConfig, ConfigError, type Config } from './config.ts';
-import { openDatabase, DatabaseLockedError } from './db/database.ts';
+import { loadConfig, type Config } from './config.ts';
+import { exitOnStartupError } from './startup-error.ts';
+import { openDatabase } from './db/database.ts';
 import { databaseOptions } from './db/options.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
@@ -94,16 +95,6 @@ export async function serve(given: Config, options: ServeOptions): Promise<void>
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-}
-
-/** Prints a start-up failure the way an operator can act on it, and exits non-zero. */
-export function exitOnStartupError(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DatabaseLockedError) {
-    console.error(`collecte: ${err.message}`);
-  } else {
-    console.error('collecte: could not start:', err);
-  }
-  process.exit(1);
 }
 
 if (import.meta.main) {

@@ -40,7 +40,7 @@ interface ImportError {
   stack: string | undefined;
   /** Its own enumerable fields (`code`, `faults`…). */
   fields: Record<string, unknown>;
-  /** A DatabaseLockedError, which the start prints as a sentence (server.ts exitOnStartupError). */
+  /** A DatabaseLockedError, which the start prints as a sentence (src/startup-error.ts). */
   locked: boolean;
 }
 
