@@ -38,7 +38,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { CATEGORIES, categoryOf, listTestFiles, mayShareProcess } from './runner/categories.ts';
+import { CATEGORIES, categoryOf, listTestFiles, sharingOf } from './runner/categories.ts';
 
 /** What V8 prints when it aborts the process (a CHECK, a fatal out-of-memory in a compiler zone, a crash signal). */
 const V8_FATAL = /^#\s*(Fatal error in|Fatal process out of memory)|Check failed: jit_page_/m;
@@ -85,7 +85,18 @@ if (!Number.isFinite(batchFileMs) || batchFileMs < 0) {
 }
 const BATCH_MS = 20_000;
 
-/** The files named (paths or globs, relative to the working directory) or every test file, in the categories asked. */
+/**
+ * The browser files' batches: a file known to take under BROWSER_FILE_MS shares its process with other browser files,
+ * in batches of about BROWSER_BATCH_MS. Each saves what a process of its own costs there: Node's start, Chromium's
+ * (shared by the process's files), and a colder embedded database.
+ */
+const BROWSER_FILE_MS = 3 * batchFileMs;
+const BROWSER_BATCH_MS = 3 * BATCH_MS;
+
+/**
+ * The files named (paths, folders or globs, relative to the working directory; a folder stands for the test files
+ * under it) or every test file, in the categories asked.
+ */
 function selectFiles(): string[] {
   let files: string[];
   if (patterns.length === 0) {
@@ -93,7 +104,10 @@ function selectFiles(): string[] {
   } else {
     files = [];
     for (const pattern of patterns) {
-      const matched = fs.globSync(pattern).sort();
+      const matched = fs
+        .globSync(pattern)
+        .flatMap((found) => (fs.statSync(found).isDirectory() ? fs.globSync(path.join(found, '**/*.test.ts')) : [found]))
+        .sort();
       if (matched.length === 0) {
         process.stderr.write(`No test file matches ${pattern}\n`);
         process.exitCode = 1;
@@ -139,32 +153,40 @@ interface Unit {
 
 /**
  * The run's processes, longest first: the short unit and api files spread over batches of about BATCH_MS each (the
- * longest file to the batch holding least so far), every other file alone.
+ * longest file to the batch holding least so far), the short browser files likewise over batches of their own, every
+ * other file alone.
  */
 function plan(files: string[]): Unit[] {
   const known = knownDurations(files);
   const units: Unit[] = [];
-  const short: string[] = [];
+  const pools = { tests: { fileMs: batchFileMs, batchMs: BATCH_MS, files: [] as string[] }, browser: { fileMs: BROWSER_FILE_MS, batchMs: BROWSER_BATCH_MS, files: [] as string[] } };
   for (const file of files) {
     const ms = known.get(file)!;
-    if (ms < batchFileMs && mayShareProcess(path.resolve(file), ROOT)) short.push(file);
+    const sharing = sharingOf(path.resolve(file), ROOT);
+    if (sharing && ms < pools[sharing].fileMs) pools[sharing].files.push(file);
     else units.push({ entry: file, files: [file], ms });
   }
-  if (short.length > 1) {
-    short.sort((a, b) => known.get(b)! - known.get(a)!);
+  let folder: string | undefined;
+  for (const pool of Object.values(pools)) {
+    if (pool.files.length < 2) {
+      for (const file of pool.files) units.push({ entry: file, files: [file], ms: known.get(file)! });
+      continue;
+    }
+    const short = pool.files.sort((a, b) => known.get(b)! - known.get(a)!);
     const total = short.reduce((sum, file) => sum + known.get(file)!, 0);
-    const batches = Array.from({ length: Math.max(1, Math.min(short.length, Math.round(total / BATCH_MS))) }, () => ({ files: [] as string[], ms: 0 }));
+    const batches = Array.from({ length: Math.max(1, Math.min(short.length, Math.round(total / pool.batchMs))) }, () => ({ files: [] as string[], ms: 0 }));
     for (const file of short) {
       const lightest = batches.reduce((a, b) => (b.ms < a.ms ? b : a));
       lightest.files.push(file);
       lightest.ms += known.get(file)!;
     }
-    // A folder of this run's own (a run's test may start another run), gone when the run ends.
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-test-batches-'));
-    process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
-    batches.forEach((batch, index) => units.push({ entry: writeBatch(folder, index + 1, batch.files), ...batch }));
-  } else {
-    for (const file of short) units.push({ entry: file, files: [file], ms: known.get(file)! });
+    if (folder === undefined) {
+      // A folder of this run's own (a run's test may start another run), gone when the run ends.
+      const made = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-test-batches-'));
+      process.on('exit', () => fs.rmSync(made, { recursive: true, force: true }));
+      folder = made;
+    }
+    for (const batch of batches) units.push({ entry: writeBatch(folder, units.length + 1, batch.files), ...batch });
   }
   return units.sort((a, b) => b.ms - a.ms);
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { after } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -11,14 +12,85 @@ export const CHROMIUM_SKIP = fs.existsSync(CHROMIUM)
 
 /**
  * Headless Chromium as every browser test runs it: no sandbox (containers), no GPU, no QUIC, nothing fetched in the
- * background. launch() always starts it on a fresh temporary --user-data-dir of its own (it refuses the flag in
- * args); `downloadsPath`, when given, is the caller's folder for downloads and traces, removed by the caller.
+ * background. launch() starts it on a fresh temporary profile of its own, downloads in a temporary folder it removes.
  */
-export function launchChromium(downloadsPath?: string): Promise<Browser> {
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    ...(downloadsPath ? { downloadsPath } : {}),
+  });
+}
+
+/**
+ * The process's Chromium, started on first use and closed when the process's tests are done: browser files share a
+ * process (test/run.ts's batches), and starting Chromium costs about half a second of CPU each time. One that went
+ * away (crashed, or closed by hand) is started again for the next caller.
+ */
+let shared: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  const current = shared;
+  if (current) return current.then((browser) => (browser.isConnected() ? browser : ((shared = undefined), sharedBrowser())));
+  const started = launch();
+  shared = started;
+  started.catch(() => {
+    if (shared === started) shared = undefined;
+  });
+  return started;
+}
+
+after(async () => {
+  const browser = await shared?.catch(() => undefined);
+  shared = undefined;
+  if (browser?.isConnected()) await browser.close();
+});
+
+/**
+ * A browser for a test file or a test: the process's Chromium, seen through a lease. Its contexts and pages are the
+ * lease's own (`contexts()` lists those alone), and closing it closes them, not Chromium: cookies, storage, service
+ * workers and caches belong to a context, so that a file never meets what another left. Once closed, the lease opens
+ * nothing more.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await sharedBrowser();
+  const owned = new Set<BrowserContext>();
+  let closed = false;
+  const own = (context: BrowserContext) => {
+    owned.add(context);
+    context.once('close', () => owned.delete(context));
+    return context;
+  };
+  const refuseWhenClosed = () => {
+    if (closed) throw new Error('this browser lease is closed');
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      switch (property) {
+        case 'newContext':
+          return async (options?: Parameters<Browser['newContext']>[0]) => {
+            refuseWhenClosed();
+            return own(await target.newContext(options));
+          };
+        case 'newPage':
+          return async (options?: Parameters<Browser['newPage']>[0]) => {
+            refuseWhenClosed();
+            const page = await target.newPage(options);
+            own(page.context());
+            return page;
+          };
+        case 'contexts':
+          return () => [...owned];
+        case 'close':
+          return async () => {
+            closed = true;
+            await Promise.all([...owned].map((context) => context.close().catch(() => {})));
+          };
+        default: {
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        }
+      }
+    },
   });
 }
 

@@ -58,14 +58,10 @@ export function createAgent(
   return createAccount(server.database.db, { cityGroupIds: values.superAdmin ? [] : [server.groupId], ...values }, new Date());
 }
 
-/** One browser for a test file; contexts are the agents (each its own cookies). */
+/** A browser for a test (the process's Chromium, test/helpers/browser.ts); contexts are the agents (each its own cookies). */
 export async function openBrowser(t: { after: (fn: () => Promise<void>) => void }): Promise<Browser> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-console-chromium-'));
-  const browser = await launchChromium(userDataDir);
-  t.after(async () => {
-    await browser.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
+  const browser = await launchChromium();
+  t.after(() => browser.close());
   return browser;
 }
 

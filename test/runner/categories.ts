@@ -97,13 +97,17 @@ export function categoryOf(file: string, root = ROOT): Category {
 }
 
 /**
- * Whether a file may share its process with other short files (test/run.ts's batches): the unit and api files may,
- * as they hold nothing beyond their tests (a database, an app, a server each test closes); a browser or fuzz file
- * takes a process of its own, as do the files that are long anyway.
+ * Which files a file may share its process with (test/run.ts's batches), or null for a process of its own:
+ * - `tests`: the unit and api files, which hold nothing beyond their tests (a database, an app, a server each test
+ *   closes);
+ * - `browser`: the browser files, among themselves: each holds its own server and browser contexts, and they share the
+ *   process's Chromium (test/helpers/browser.ts);
+ * - the fuzz files take a process of their own, as do the files that are long anyway.
  */
-export function mayShareProcess(file: string, root = ROOT): boolean {
+export function sharingOf(file: string, root = ROOT): 'tests' | 'browser' | null {
   const name = relative(root, file);
-  return ![...BROWSER_DIRS, ...FUZZ_DIRS].some((dir) => name.startsWith(dir));
+  if (FUZZ_DIRS.some((dir) => name.startsWith(dir))) return null;
+  return BROWSER_DIRS.some((dir) => name.startsWith(dir)) ? 'browser' : 'tests';
 }
 
 /** The test files of the given categories, relative to the repository, sorted. */

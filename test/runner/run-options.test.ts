@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -63,5 +63,17 @@ test('the test runner’s options and reports', async (t) => {
     assert.equal(missing.code, 1, missing.output);
     assert.match(missing.output, /No test file matches test\/runner\/fixtures\/no-such\.fixture\.ts/);
     assert.match(missing.output, /pass 1/);
+  });
+
+  await t.test('runs the test files under a folder named, and only those', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'collecte-runner-folder-'));
+    mkdirSync(path.join(folder, 'nested'));
+    copyFileSync(path.join(root, fixture('passes')), path.join(folder, 'top.test.ts'));
+    copyFileSync(path.join(root, fixture('passes')), path.join(folder, 'nested', 'deep.test.ts'));
+    writeFileSync(path.join(folder, 'helper.ts'), "throw new Error('not a test file');\n");
+    const { code, output } = await runRunner(['--batch-ms', '0', folder], marker());
+    assert.equal(code, 0, output);
+    assert.match(output, /tests 2/);
+    assert.match(output, /pass 2/);
   });
 });

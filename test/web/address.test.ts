@@ -4,7 +4,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -39,7 +38,6 @@ describe('web app: finding one’s place from an address or a position', { skip:
   let origin: string;
   let browser: Browser;
   let brestId: string;
-  let userDataDir: string;
   const cspViolations: string[] = [];
   const closers: (() => Promise<void>)[] = [];
 
@@ -52,9 +50,8 @@ describe('web app: finding one’s place from an address or a position', { skip:
   before(async () => {
     const server = await startDemoServer({ after: (fn) => closers.push(fn) });
     origin = server.origin;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
   });
@@ -62,7 +59,6 @@ describe('web app: finding one’s place from an address or a position', { skip:
   after(async () => {
     await browser?.close();
     for (const close of closers.reverse()) await close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {

@@ -4,7 +4,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -32,7 +31,6 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
   let browser: Browser;
   let phone: BrowserContext;
   let page: Page;
-  let userDataDir: string;
   const cspViolations: string[] = [];
   const closers: (() => Promise<void>)[] = [];
 
@@ -45,9 +43,8 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
   before(async () => {
     const server = await startDemoServer({ after: (fn) => closers.push(fn) });
     origin = server.origin;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
     phone = await newContext(PHONE);
     page = await phone.newPage();
   });
@@ -55,7 +52,6 @@ describe('web app in a browser', { skip: SKIP, timeout: 240_000 }, () => {
   after(async () => {
     await browser?.close();
     for (const close of closers.reverse()) await close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   async function newContext(viewport: { width: number; height: number }, options: Parameters<Browser['newContext']>[0] = {}) {

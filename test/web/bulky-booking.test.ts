@@ -8,7 +8,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -51,7 +50,6 @@ for (const kind of browserDatabaseKinds()) {
     let origin: string;
     let app: FastifyInstance;
     let browser: Browser;
-    let userDataDir: string;
     let brestId: string;
     const clock = fixedClock(NOW);
     const closers: (() => Promise<void>)[] = [];
@@ -101,15 +99,13 @@ for (const kind of browserDatabaseKinds()) {
       await bookElsewhere('2026-11-28');
       await bookElsewhere('2026-11-28');
 
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
       fs.mkdirSync(SHOTS, { recursive: true });
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     /** A phone in Brest, its clock on NOW, with its own device id. */

@@ -3,9 +3,6 @@
 // address without choosing it first) and offers what the resident probably meant under « Vouliez-vous dire : ».
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
@@ -18,20 +15,17 @@ for (const kind of browserDatabaseKinds()) {
   describe(`web app: the commune list offers communes spelled otherwise (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     let origin: string;
     let browser: Browser;
-    let userDataDir: string;
     const closers: (() => Promise<void>)[] = [];
 
     before(async () => {
       const server = await startDemoServer({ after: (fn) => closers.push(fn) }, kind);
       origin = server.origin;
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     async function communes(): Promise<{ page: Page; close: () => Promise<void>; goOffline: () => Promise<void> }> {

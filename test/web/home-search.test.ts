@@ -3,9 +3,6 @@
 // choosing from the commune list first, and lands on their calendar or their commune, by keyboard.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
@@ -26,7 +23,6 @@ for (const kind of browserDatabaseKinds()) {
   describe(`web app: the home screen's address or commune box (${kind})`, { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
     let origin: string;
     let browser: Browser;
-    let userDataDir: string;
     const closers: (() => Promise<void>)[] = [];
 
     const api = async <T,>(url: string): Promise<T> => {
@@ -38,14 +34,12 @@ for (const kind of browserDatabaseKinds()) {
     before(async () => {
       const server = await startDemoServer({ after: (fn) => closers.push(fn) }, kind);
       origin = server.origin;
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     /** A resident's first visit: nothing remembered, the home screen shows the box. */

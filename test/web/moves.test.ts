@@ -8,7 +8,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -45,7 +44,6 @@ interface Collection {
 describe('web app: collections that move and service notices', { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
   let origin: string;
   let browser: Browser;
-  let userDataDir: string;
   let cityId: string;
   let placeId: string;
   let types: { emballages: string; ordures: string; verre: string };
@@ -115,15 +113,13 @@ describe('web app: collections that move and service notices', { skip: CHROMIUM_
         notice({ title: 'Avis terminé', body: 'Ne doit plus paraître.', severity: 'WARNING', startsAt: '2026-12-10T08:00:00.000Z', endsAt: '2026-12-20T08:00:00.000Z' }),
       ])
       .execute();
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
     for (const close of closers.reverse()) await close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   /** A phone whose clock, like the server's, is at NOW; no service worker (the offline copy is the app's own). */

@@ -5,9 +5,6 @@
 // device and says so. Both databases.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { fixedClock } from '../helpers/app.ts';
@@ -36,7 +33,6 @@ for (const kind of browserDatabaseKinds()) {
     let origin: string;
     let browser: Browser;
     let brestId: string;
-    let userDataDir: string;
     const clock = fixedClock(MONDAY_MORNING);
     const closers: (() => Promise<void>)[] = [];
 
@@ -49,8 +45,7 @@ for (const kind of browserDatabaseKinds()) {
     before(async () => {
       const server = await startDemoServer({ after: (fn) => closers.push(fn) }, kind, { clock });
       origin = server.origin;
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
       const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
       brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
     });
@@ -58,7 +53,6 @@ for (const kind of browserDatabaseKinds()) {
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     const cards = (page: Page) => page.getByRole('list', { name: 'Points de collecte' }).getByRole('listitem');

@@ -6,7 +6,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -57,7 +56,6 @@ describe('web app: recycling points and « Où jeter ? »', { skip: CHROMIUM_SKI
   let origin: string;
   let browser: Browser;
   let brestId: string;
-  let userDataDir: string;
   const clock = fixedClock(MONDAY_LUNCH);
   const cspViolations: string[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -71,9 +69,8 @@ describe('web app: recycling points and « Où jeter ? »', { skip: CHROMIUM_SKI
   before(async () => {
     const server = await startDemoServer({ after: (fn) => closers.push(fn) }, 'pglite', { clock });
     origin = server.origin;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
   });
@@ -81,7 +78,6 @@ describe('web app: recycling points and « Où jeter ? »', { skip: CHROMIUM_SKI
   after(async () => {
     await browser?.close();
     for (const close of closers.reverse()) await close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   /** A phone in Brest, the commune chosen, the server's and the page's clocks at `at`. */

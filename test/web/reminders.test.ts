@@ -11,9 +11,6 @@
 // the worker are tested on both databases in test/reminders.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
@@ -86,7 +83,6 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
   let place: City['wasteCollectionPlaces'][number];
   /** The place's waste types, two of them at least. */
   let types: { id: string; name: string }[];
-  let userDataDir: string;
   const closers: (() => Promise<void>)[] = [];
 
   const api = async <T,>(url: string): Promise<T> => {
@@ -101,8 +97,7 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     const env = { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' };
     const server = await startDemoServer({ after: (fn) => closers.push(fn) }, 'pglite', { env });
     ({ origin, app, database } = server);
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     const brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
     city = await api<City>(`/public/cities/${brestId}`);
@@ -116,7 +111,6 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     for (const close of closers.reverse()) await close();
     await push?.close();
     await mail?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   async function newPage(options: Parameters<Browser['newContext']>[0] = {}, scripts: string[] = []): Promise<{ context: BrowserContext; page: Page }> {

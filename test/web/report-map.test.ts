@@ -8,7 +8,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -74,7 +73,6 @@ for (const kind of browserDatabaseKinds()) {
     let plain: string;
     let tileOrigin: string;
     let browser: Browser;
-    let userDataDir: string;
     let brest: City;
     let centre: City['wasteCollectionPlaces'][number];
     const tileHits: string[] = [];
@@ -111,15 +109,13 @@ for (const kind of browserDatabaseKinds()) {
       brest = await api<City>(mapped, `/public/cities/${groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id}`);
       centre = brest.wasteCollectionPlaces.find((p) => p.name.startsWith('Centre-ville'))!;
 
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
       fs.mkdirSync(SHOTS, { recursive: true });
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     /** A phone whose chosen place is Centre-ville, with its own device id; every URL it asks for written down. */

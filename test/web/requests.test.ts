@@ -7,7 +7,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import sharp from 'sharp';
@@ -73,7 +72,6 @@ for (const kind of browserDatabaseKinds()) {
     let origin: string;
     let app: FastifyInstance;
     let browser: Browser;
-    let userDataDir: string;
     let brest: City;
     let centre: { id: string; name: string };
     let missedType: { id: string; name: string };
@@ -112,15 +110,13 @@ for (const kind of browserDatabaseKinds()) {
       missedType = { id: collected.wasteTypeId, name: collected.wasteTypeName };
       await createAccount(server.database.db, { email: 'agent@brest.fr', name: 'Yann Agent', permissions: ['REQUESTS'], cityGroupIds: [brest.cityGroup.id] });
 
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
       fs.mkdirSync(SHOTS, { recursive: true });
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     /** A phone in Brest whose chosen place is Centre-ville, its clock on NOW, with its own device id. */

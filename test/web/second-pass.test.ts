@@ -3,9 +3,6 @@
 // context per test so that no test leans on another's storage.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
 import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
@@ -36,7 +33,6 @@ describe('web app, second pass', { skip: CHROMIUM_SKIP, timeout: 300_000 }, () =
   let origin: string;
   let server: Awaited<ReturnType<typeof startDemoServer>>;
   let browser: Browser;
-  let userDataDir: string;
   const closers: (() => Promise<void>)[] = [];
 
   const api = async <T,>(url: string): Promise<T> => {
@@ -53,14 +49,12 @@ describe('web app, second pass', { skip: CHROMIUM_SKIP, timeout: 300_000 }, () =
   before(async () => {
     server = await startDemoServer({ after: (fn) => closers.push(fn) });
     origin = server.origin;
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-    browser = await launchChromium(userDataDir);
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
     for (const close of closers.reverse()) await close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name, exact: true });

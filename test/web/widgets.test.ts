@@ -9,9 +9,6 @@
 // On PGlite, and on PostgreSQL too when DATABASE_URL is set.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
@@ -77,7 +74,6 @@ for (const kind of browserDatabaseKinds()) {
     let origin: string;
     let app: FastifyInstance;
     let browser: Browser;
-    let userDataDir: string;
     let site: CommuneSite;
     let brest: City;
     let centre: { id: string; name: string };
@@ -128,14 +124,12 @@ for (const kind of browserDatabaseKinds()) {
       assert.equal(patched.statusCode, 200, patched.body);
       assert.deepEqual(patched.json().embedOrigins, [site.listedOrigin]);
 
-      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'collecte-chromium-'));
-      browser = await launchChromium(userDataDir);
+      browser = await launchChromium();
     });
 
     after(async () => {
       await browser?.close();
       for (const close of closers.reverse()) await close();
-      if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     });
 
     /** A visitor of the commune's site (its certificate is self-signed), with what the page and its frames report. */
