@@ -342,12 +342,20 @@ for (const kind of browserDatabaseKinds()) {
       });
       const page = await (await newAgentContext(await openBrowser(t))).newPage();
       await logIn(page, origin, 'lena@brest.fr');
+      const isReading = (r: { method(): string; url(): string }) => r.method() === 'GET' && new URL(r.url()).pathname === `/admin/requests/${filed.id}`;
+      // The screen's first readings (its view, and each form its own) are all answered before the change below: on
+      // a loaded machine the status form's could still be on its way, and be counted as a reading of the change.
+      let firstReadings = 0;
+      const countFirst = (r: { method(): string; url(): string }) => void (isReading(r) && firstReadings++);
+      page.on('requestfinished', countFirst);
       await page.goto(`${origin}/console/demandes/${filed.id}`);
       const assignee = page.getByRole('form', { name: 'Attribuer la demande' });
       await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
+      for (let i = 0; i < 200 && firstReadings < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      page.off('requestfinished', countFirst);
+      assert.equal(firstReadings, 3, 'the screen reads the request once for its view and once for each form');
 
       // The screen's next reading of the request is held until the agent has chosen: it lands after the choice.
-      const isReading = (r: { method(): string; url(): string }) => r.method() === 'GET' && new URL(r.url()).pathname === `/admin/requests/${filed.id}`;
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route((url) => url.pathname === `/admin/requests/${filed.id}`, async (route) => {
