@@ -56,6 +56,22 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
+    it('keeps the embedded database of a finished test for the next test, rather than starting another', { skip: kind !== 'pglite' && 'PGlite alone is kept whole' }, async () => {
+      // A PGlite started from the image begins at the image's transaction counter; one kept goes on from where the
+      // test before it (and the emptying) left it.
+      const counter = async (db: Kysely<DB>) => Number((await sql<{ xid: string }>`SELECT txid_current()::text AS xid`.execute(db)).rows[0].xid);
+      const first = await createTestDatabase(kind);
+      const before = await counter(first.db);
+      await scribble(first.db);
+      await first.close();
+      const next = await createTestDatabase(kind);
+      try {
+        assert.ok((await counter(next.db)) > before + 1, 'the next test got the same PGlite, emptied');
+      } finally {
+        await next.close();
+      }
+    });
+
     it('throws away a database whose schema a test changed, and hands the next test a whole one', async () => {
       const first = await createTestDatabase(kind);
       await sql`ALTER TABLE city_group ADD COLUMN scribbled int`.execute(first.db);
