@@ -1,6 +1,6 @@
 /**
  * The test runner behind `npm test` and the `test:*` scripts: node:test over the test files, in processes of their own
- * (short unit and api files share one, below), one more at a time than the machine has cores (at least two), reported
+ * (short files share one in batches, below), one more at a time than the machine has cores (at least two), reported
  * as `node --test` does.
  *
  *   node test/run.ts                          every test file

@@ -345,13 +345,17 @@ for (const kind of browserDatabaseKinds()) {
       const isReading = (r: { method(): string; url(): string }) => r.method() === 'GET' && new URL(r.url()).pathname === `/admin/requests/${filed.id}`;
       // The screen's first readings (its view, and each form its own) are all answered before the change below: on
       // a loaded machine the status form's could still be on its way, and be counted as a reading of the change.
+      /** Waits (10 s at most) for a count to reach three, the readings of a view and its two forms. */
+      const reachesThree = async (count: () => number) => {
+        for (let i = 0; i < 200 && count() < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      };
       let firstReadings = 0;
       const countFirst = (r: { method(): string; url(): string }) => void (isReading(r) && firstReadings++);
       page.on('requestfinished', countFirst);
       await page.goto(`${origin}/console/demandes/${filed.id}`);
       const assignee = page.getByRole('form', { name: 'Attribuer la demande' });
       await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
-      for (let i = 0; i < 200 && firstReadings < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await reachesThree(() => firstReadings);
       page.off('requestfinished', countFirst);
       assert.equal(firstReadings, 3, 'the screen reads the request once for its view and once for each form');
 
@@ -372,7 +376,7 @@ for (const kind of browserDatabaseKinds()) {
       });
       assert.equal(changed.status, 200, await changed.clone().text());
       // The request's view and its two forms each read it again.
-      for (let i = 0; i < 200 && readings < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await reachesThree(() => readings);
       assert.equal(readings, 3, 'the screen reads the request again once for its view and once for each form');
       const select = assignee.getByLabel('Attribuée à');
       await select.selectOption({ label: 'Yann Le Gall' });

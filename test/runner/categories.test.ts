@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CATEGORIES, ROOT, categoryOf, filesOf, listTestFiles, unitObstacles } from './categories.ts';
+import { CATEGORIES, ROOT, categoryOf, filesOf, listTestFiles, sharingOf, unitObstacles } from './categories.ts';
 import { importSpecifiers } from '../helpers/import-graph.ts';
 
 describe('test categories', () => {
@@ -30,6 +30,13 @@ describe('test categories', () => {
       if (/^test\/(web|console-web)\//.test(file)) assert.equal(categoryOf(file), 'browser', file);
       else if (file.startsWith('test/fuzz/')) assert.equal(categoryOf(file), 'fuzz', file);
       else assert.match(categoryOf(file), /^(unit|api)$/, file);
+    }
+  });
+
+  it('lets unit and api files share a process with each other, browser files with browser files, fuzz files with none', () => {
+    for (const file of files) {
+      const expected = { unit: 'tests', api: 'tests', browser: 'browser', fuzz: null }[categoryOf(file)];
+      assert.equal(sharingOf(file), expected, file);
     }
   });
 

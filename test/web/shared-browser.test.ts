@@ -1,0 +1,63 @@
+// The browser tests' Chromium (test/helpers/browser.ts): one per process, seen by each test file through a lease
+// whose contexts are its own and close with it, so that files sharing a process never meet each other's state.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+
+describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => {
+  it('gives each lease its own contexts, closes them with the lease, and keeps Chromium for the next', async () => {
+    const first = await launchChromium();
+    const second = await launchChromium();
+    try {
+      const mine = await first.newContext();
+      const page = await first.newPage();
+      const theirs = await second.newContext();
+      assert.equal(first.contexts().length, 2);
+      assert.deepEqual(second.contexts(), [theirs]);
+
+      // Cookies are a context's: the other lease's contexts do not see them.
+      await mine.addCookies([{ name: 'lease', value: 'first', url: 'http://127.0.0.1/' }]);
+      assert.deepEqual(await theirs.cookies(), []);
+
+      let closed = 0;
+      mine.once('close', () => closed++);
+      page.context().once('close', () => closed++);
+      await first.close();
+      assert.equal(closed, 2, 'both of the lease’s contexts closed');
+      assert.deepEqual(first.contexts(), []);
+      await assert.rejects(first.newContext(), /lease is closed/);
+
+      // Chromium itself is still there for the other lease, and for a new one.
+      assert.ok(second.isConnected());
+      const later = await launchChromium();
+      try {
+        const fresh = await later.newPage();
+        await fresh.setContent('<p>encore là</p>');
+        assert.equal(await fresh.textContent('p'), 'encore là');
+        assert.deepEqual(await fresh.context().cookies(), [], 'a new lease starts without the cookies of one before');
+      } finally {
+        await later.close();
+      }
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('starts Chromium again for the next lease when it went away', async () => {
+    const lease = await launchChromium();
+    const page = await lease.newPage();
+    // The real browser behind the lease: closing it ends Chromium for every lease of the process.
+    await page.context().browser()!.close();
+    const next = await launchChromium();
+    try {
+      assert.ok(next.isConnected());
+      const fresh = await next.newPage();
+      await fresh.setContent('<p>relancé</p>');
+      assert.equal(await fresh.textContent('p'), 'relancé');
+    } finally {
+      await next.close();
+      await lease.close();
+    }
+  });
+});
