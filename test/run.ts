@@ -247,8 +247,10 @@ async function runUnits(units: Unit[]): Promise<Outcome> {
   const outcome: Outcome = { failed: new Set(), failedTests: new Set(), stderr: new Map(), durations: new Map(), tests: new Map() };
   // PGlite's PostgreSQL is 9 MiB of WebAssembly, and V8 recompiled its hot functions with its optimizing compiler in
   // every test process: a quarter more CPU for each database a test starts, and some 500 MiB more memory. `npm start`
-  // runs with the same flag (docs/operating.md, Memory).
-  const stream = run({ files: units.map((unit) => unit.entry), concurrency, execArgv: ['--liftoff-only'] });
+  // runs with the same flag (docs/operating.md, Memory). TEST_CPU_PROF=<folder>: a CPU profile of each test process
+  // there (Node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.TEST_CPU_PROF)}`] : [];
+  const stream = run({ files: units.map((unit) => unit.entry), concurrency, execArgv: ['--liftoff-only', ...profile] });
   const watch = new Transform({
     objectMode: true,
     transform(

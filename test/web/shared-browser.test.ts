@@ -2,7 +2,21 @@
 // whose contexts are its own and close with it, so that files sharing a process never meet each other's state.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHROMIUM_SKIP, launchChromium } from '../helpers/browser.ts';
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_OPTIONS, CHROMIUM_SKIP, UNSEEN_UI_FEATURES, launchChromium } from '../helpers/browser.ts';
+
+/** The features a Chromium started with these options runs without: the last `--disable-features` of its command line. */
+async function disabledFeatures(options: Parameters<typeof chromium.launchServer>[0]): Promise<string[]> {
+  const server = await chromium.launchServer(options);
+  try {
+    const args = fs.readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0');
+    const last = args.findLast((arg) => arg.startsWith('--disable-features='));
+    return last ? last.slice('--disable-features='.length).split(',') : [];
+  } finally {
+    await server.close();
+  }
+}
 
 describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => {
   it('gives each lease its own contexts, closes them with the lease, and keeps Chromium for the next', async () => {
@@ -57,6 +71,35 @@ describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => 
       assert.equal(await fresh.textContent('p'), 'relancé');
     } finally {
       await next.close();
+      await lease.close();
+    }
+  });
+
+  it('keeps every feature Playwright switches off, and makes no browser UI for a new window', async () => {
+    // Chromium reads the last --disable-features alone: ours must hold Playwright's whole list, as it is today.
+    const playwrights = await disabledFeatures({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
+    assert.ok(playwrights.length > 0, 'Playwright switches features off');
+    const ours = await disabledFeatures({ ...CHROMIUM_OPTIONS, args: [...CHROMIUM_OPTIONS.args] });
+    assert.deepEqual(
+      playwrights.filter((feature) => !ours.includes(feature)),
+      [],
+      'features Playwright switches off that test/helpers/browser.ts does not (add them to PLAYWRIGHT_DISABLED_FEATURES)',
+    );
+    for (const feature of UNSEEN_UI_FEATURES) assert.ok(ours.includes(feature), feature);
+
+    // Headless Chromium makes the address bar's pop-up pages for every window unless told not to.
+    const lease = await launchChromium();
+    try {
+      const page = await lease.newPage();
+      await page.setContent('<p>sans barre d’adresse</p>');
+      const session = await lease.newBrowserCDPSession();
+      const { targetInfos } = (await session.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+      assert.deepEqual(
+        targetInfos.filter((target) => target.type === 'browser_ui').map((target) => target.url),
+        [],
+      );
+      assert.ok(targetInfos.some((target) => target.type === 'page'));
+    } finally {
       await lease.close();
     }
   });
