@@ -13,7 +13,7 @@ export const ChallengeListSchema = Type.Array(ChallengeSchema, {
 
 export const CityIdParamsSchema = Type.Object({ cityId: Uuid });
 
-/** Client-generated device identifier (contract section 4): 8 to 128 letters, digits, `-` and `_`. */
+/** Client-generated device identifier (docs/api.md, Conventions): 8 to 128 letters, digits, `-` and `_`. */
 export const DeviceIdParamsSchema = Type.Object({ deviceId: DeviceId });
 
 export const CompleteChallengeBodySchema = Type.Object({

@@ -1,5 +1,5 @@
 /**
- * French addresses as citizens type them (contract section 11): the street-name key used to store and match street
+ * French addresses as citizens type them (docs/api.md, From an address to a collection place): the street-name key used to store and match street
  * rules and the parser that reads a house number, its suffix and a street from free text. Pure functions; no
  * database, no area.
  *
@@ -14,7 +14,7 @@
  * The number rules of a street and the typo measure are in street-rules.ts.
  */
 
-/** Longest address text the lookup reads; longer is the caller's 400 (contract section 11). */
+/** Longest address text the lookup reads; longer is the caller's 400 (docs/api.md, From an address to a collection place). */
 export const ADDRESS_MAX_LENGTH = 200;
 
 /** Highest house number: four digits (five are a postcode; more are not an address number). */

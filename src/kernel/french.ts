@@ -1,7 +1,7 @@
 import { dayInTimeZone, formatDayNumber, wallClockParts } from './dates.ts';
 /**
- * French text and dates, as every area needs them: the one ordering rule of contract section 1 ("by name, French
- * collation"), and timestamps in the contract's text form.
+ * French text and dates, as every area needs them: the one ordering rule of the API (docs/api.md, Conventions:
+ * names in French collation), and timestamps in the API's text form.
  */
 
 /** French collation, used for every "ordered by name" rule so both databases sort alike (numbers in natural order). */

@@ -1,5 +1,5 @@
 /**
- * The number rules of a street (contract section 11: an inclusive range, open at either end, and a side), their
+ * The number rules of a street (docs/api.md, From an address to a collection place: an inclusive range, open at either end, and a side), their
  * French labels, and the small typo measure the lookup can fall back on without SQL. Pure functions.
  */
 import { looseStreetKey } from './address.ts';

@@ -11,7 +11,7 @@ import { SEED_FUNCTION } from './0020-resident-requests.ts';
  *   set below what is booked (the CHECK says so too).
  * - `request_mail` learns the evening-before message of a booking (`PICKUP_EVE`), once per request.
  * - The `encombrants` type of the default catalogue no longer requires a place: a booking is made for an address
- *   (CONTRACT section 18), the place found from it when it can be.
+ *   (docs/api.md, Bulky-waste pickups), the place found from it when it can be.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await runStatements(db, `
