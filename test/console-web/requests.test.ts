@@ -344,10 +344,18 @@ for (const kind of browserDatabaseKinds()) {
       await logIn(page, origin, 'lena@brest.fr');
       const isReading = (r: { method(): string; url(): string }) => r.method() === 'GET' && new URL(r.url()).pathname === `/admin/requests/${filed.id}`;
       // The screen's first readings (its view, and each form its own) are all answered before the change below: on
-      // a loaded machine the status form's could still be on its way, and be counted as a reading of the change.
-      /** Waits (10 s at most) for a count to reach three, the readings of a view and its two forms. */
+      // a loaded machine the status form's could still be on its way, and be counted as a reading of the change. The
+      // live queue, once connected, may make the screen read the request once more to catch up: a fourth first
+      // reading is the screen's right, so the first readings are counted once they have stopped coming.
+      /** Waits (10 s at most) for a count to reach three, the readings of a view and its two forms, and to stay. */
       const reachesThree = async (count: () => number) => {
-        for (let i = 0; i < 200 && count() < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        let seen = -1;
+        let stableSince = Date.now();
+        for (let i = 0; i < 200; i++) {
+          if (count() !== seen) [seen, stableSince] = [count(), Date.now()];
+          if (seen >= 3 && Date.now() - stableSince >= 750) return;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
       };
       let firstReadings = 0;
       const countFirst = (r: { method(): string; url(): string }) => void (isReading(r) && firstReadings++);
@@ -357,7 +365,7 @@ for (const kind of browserDatabaseKinds()) {
       await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
       await reachesThree(() => firstReadings);
       page.off('requestfinished', countFirst);
-      assert.equal(firstReadings, 3, 'the screen reads the request once for its view and once for each form');
+      assert.ok(firstReadings >= 3, `the screen reads the request once for its view and once for each form (${firstReadings})`);
 
       // The screen's next reading of the request is held until the agent has chosen: it lands after the choice.
       let release!: () => void;
