@@ -1,7 +1,7 @@
 /**
- * French addresses as citizens type them (docs/api.md, From an address to a collection place): the street-name key used to store and match street
- * rules and the parser that reads a house number, its suffix and a street from free text. Pure functions; no
- * database, no area.
+ * French addresses as citizens type them (docs/api.md, From an address to a collection place): the street-name key
+ * used to store and match street rules and the parser that reads a house number, its suffix and a street from free
+ * text. Pure functions; no database, no area.
  *
  * Matching, as the lookup is meant to use these keys:
  * 1. `streetKey` of the typed street equals the stored rule's `streetKey` (case, accents, hyphens, apostrophes,
@@ -14,7 +14,10 @@
  * The number rules of a street and the typo measure are in street-rules.ts.
  */
 
-/** Longest address text the lookup reads; longer is the caller's 400 (docs/api.md, From an address to a collection place). */
+/**
+ * Longest address text the lookup reads; longer is the caller's 400 (docs/api.md, From an address to a collection
+ * place).
+ */
 export const ADDRESS_MAX_LENGTH = 200;
 
 /** Highest house number: four digits (five are a postcode; more are not an address number). */

@@ -2,9 +2,9 @@ import { Type, type TProperties, type TSchema } from 'typebox';
 import { Envelope } from './pagination.ts';
 
 /**
- * The building blocks every area's schemas are made of (docs/api.md, Conventions): ids, nullable fields, timestamps, the
- * error body, the device id, the short reference to a city group, and the field groups the API and the import bundle
- * share. One definition each, so that every route validates and documents them alike.
+ * The building blocks every area's schemas are made of (docs/api.md, Conventions): ids, nullable fields, timestamps,
+ * the error body, the device id, the short reference to a city group, and the field groups the API and the import
+ * bundle share. One definition each, so that every route validates and documents them alike.
  */
 
 /** A UUID, case-insensitive: what every id of the API is. */

@@ -1,6 +1,7 @@
 /**
- * The number rules of a street (docs/api.md, From an address to a collection place: an inclusive range, open at either end, and a side), their
- * French labels, and the small typo measure the lookup can fall back on without SQL. Pure functions.
+ * The number rules of a street (docs/api.md, From an address to a collection place: an inclusive range, open at
+ * either end, and a side), their French labels, and the small typo measure the lookup can fall back on without SQL.
+ * Pure functions.
  */
 import { looseStreetKey } from './address.ts';
 

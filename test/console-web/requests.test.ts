@@ -347,12 +347,13 @@ for (const kind of browserDatabaseKinds()) {
       // a loaded machine the status form's could still be on its way, and be counted as a reading of the change. The
       // live queue, once connected, may make the screen read the request once more to catch up: a fourth first
       // reading is the screen's right, so the first readings are counted once they have stopped coming.
-      /** Waits (10 s at most) for a count to reach three, the readings of a view and its two forms, and to stay. */
-      const reachesThree = async (count: () => number) => {
+      /** Waits (10 s at most) for a count to reach three, the readings of a view and its two forms, and to stay put. */
+      const settlesFromThree = async (count: () => number) => {
         let seen = -1;
         let stableSince = Date.now();
         for (let i = 0; i < 200; i++) {
-          if (count() !== seen) [seen, stableSince] = [count(), Date.now()];
+          const now = count();
+          if (now !== seen) [seen, stableSince] = [now, Date.now()];
           if (seen >= 3 && Date.now() - stableSince >= 750) return;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
@@ -363,7 +364,7 @@ for (const kind of browserDatabaseKinds()) {
       await page.goto(`${origin}/console/demandes/${filed.id}`);
       const assignee = page.getByRole('form', { name: 'Attribuer la demande' });
       await assignee.locator('option', { hasText: 'Yann Le Gall' }).waitFor({ state: 'attached' });
-      await reachesThree(() => firstReadings);
+      await settlesFromThree(() => firstReadings);
       page.off('requestfinished', countFirst);
       assert.ok(firstReadings >= 3, `the screen reads the request once for its view and once for each form (${firstReadings})`);
 
@@ -384,7 +385,7 @@ for (const kind of browserDatabaseKinds()) {
       });
       assert.equal(changed.status, 200, await changed.clone().text());
       // The request's view and its two forms each read it again.
-      await reachesThree(() => readings);
+      await settlesFromThree(() => readings);
       assert.equal(readings, 3, 'the screen reads the request again once for its view and once for each form');
       const select = assignee.getByLabel('Attribuée à');
       await select.selectOption({ label: 'Yann Le Gall' });

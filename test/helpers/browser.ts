@@ -46,7 +46,7 @@ export const UNSEEN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
  * background, no unseen browser UI. launch() starts it on a fresh temporary profile of its own, downloads in a
  * temporary folder it removes.
  */
-export const CHROMIUM_OPTIONS = {
+export const CHROMIUM_OPTIONS: { executablePath: string; args: string[] } = {
   executablePath: CHROMIUM,
   args: [
     '--headless',
@@ -59,10 +59,10 @@ export const CHROMIUM_OPTIONS = {
     '--disable-sync',
     `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_UI_FEATURES].join(',')}`,
   ],
-} as const;
+};
 
 function launch(): Promise<Browser> {
-  return chromium.launch({ ...CHROMIUM_OPTIONS, args: [...CHROMIUM_OPTIONS.args] });
+  return chromium.launch(CHROMIUM_OPTIONS);
 }
 
 /**

@@ -79,7 +79,7 @@ describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => 
     // Chromium reads the last --disable-features alone: ours must hold Playwright's whole list, as it is today.
     const playwrights = await disabledFeatures({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
     assert.ok(playwrights.length > 0, 'Playwright switches features off');
-    const ours = await disabledFeatures({ ...CHROMIUM_OPTIONS, args: [...CHROMIUM_OPTIONS.args] });
+    const ours = await disabledFeatures(CHROMIUM_OPTIONS);
     assert.deepEqual(
       playwrights.filter((feature) => !ours.includes(feature)),
       [],
