@@ -116,7 +116,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 function isCompressible(type: unknown): boolean {
-  return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json)|text\/)/.test(type);
+  return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json|xml|x-yaml)|text\/)/.test(type);
 }
 
 const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
@@ -226,6 +226,13 @@ function representationIn(cache: ResponseCache, entry: CachedResponse, encoding:
   );
 }
 
+/**
+ * The audiences whose reads are kept: the public API, and the API's documentation (the same for everyone, and costly
+ * to write: a page's YAML is a copy of the whole document, some 150 ms of CPU). Its answers carry no Cache-Control
+ * of their own; they are kept here until data changes or CACHE_TTL_MS.
+ */
+const CACHED_AUDIENCES: ReadonlySet<string> = new Set(['public', 'docs']);
+
 function isPrivate(cacheControl: unknown): boolean {
   return typeof cacheControl === 'string' && /no-store|no-cache|private/.test(cacheControl);
 }
@@ -248,7 +255,7 @@ async function conditionalResponses(app: FastifyInstance) {
     // HEAD routes too: Fastify's HEAD of a GET route is a route of its own, and answers from the same entry.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const read = methods.includes('GET') || methods.includes('HEAD');
-    if (read && route.config?.audience === 'public' && route.config.cache !== false && app.config.responseCache) {
+    if (read && CACHED_AUDIENCES.has(route.config?.audience ?? 'fallback') && route.config?.cache !== false && app.config.responseCache) {
       const plan: CacheKeyPlan = {
         url: route.url,
         params: declaredNames(route.schema?.params),

@@ -8,7 +8,8 @@ import { isPublicUrl } from './url-space.ts';
  * The first hook of every request, and the only one a cached read meets. Every request gets the security (and, for
  * the public API, CORS) headers of its route's audience (audience.ts); every public request is counted against its
  * client IP's budget (429 past it); then a GET or HEAD the response cache holds is answered at once, in one write of
- * prebuilt headers plus this request's rate-limit figures.
+ * prebuilt headers plus this request's rate-limit figures. The API's documentation is answered from the cache too,
+ * uncounted.
  *
  * A request no route answers (the not-found handler, whose context has no route config, or the web app's catch-all,
  * audience `fallback`) is judged by its URL instead, as it always was: an unknown /public URL gets the public API's
@@ -43,6 +44,8 @@ async function requestEntry(app: FastifyInstance) {
     const audience = config.audience ?? 'fallback';
     if (audience !== 'public') {
       if (audience !== 'fallback') {
+        // The documentation is kept by the response cache too (conditional.ts), and not counted.
+        if (audience === 'docs' && app.answerFromCache(request, reply, config, withTransportSecurity(request, null))) return;
         reply.headers(headers.byAudience[audience]);
         return done();
       }
@@ -51,7 +54,7 @@ async function requestEntry(app: FastifyInstance) {
         return done();
       }
     }
-    // Only public requests are counted, and only public routes are ever cached.
+    // Only public requests are counted.
     const verdict = limit ? limit(request) : null;
     // Not returned: a hook that answers a promise is taken for an async one.
     if (verdict instanceof Promise) void verdict.then((v) => proceed(request, reply, config, v, done), done);

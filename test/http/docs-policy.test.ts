@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
 import { buildTestApp } from '../helpers/app.ts';
 import { testDatabaseKinds } from '../helpers/database.ts';
 
@@ -46,6 +47,35 @@ for (const kind of testDatabaseKinds()) {
         assert.equal(res.statusCode, 200, url);
         assert.equal(res.headers['content-security-policy'], page.headers['content-security-policy'], url);
       }
+    });
+
+    it('answers the documents from the response cache, uncounted, under the docs\' policy, with 304 and brotli', async (t) => {
+      // A page's YAML is the whole document written again (some 150 ms of CPU), and the docs are not counted
+      // against the public rate limit: written at each request, a few clients could keep a core busy.
+      const { app } = await buildTestApp(t, kind);
+      for (const url of ['/docs/admin/yaml', '/docs/json', '/openapi.json']) {
+        const first = await app.inject(url);
+        assert.equal(first.statusCode, 200, url);
+        assert.equal(first.headers['x-ratelimit-limit'], undefined, `${url}: not counted`);
+        const hits = app.metrics.cacheHits;
+        const again = await app.inject(url);
+        assert.equal(app.metrics.cacheHits, hits + 1, `${url}: the second answer came from the response cache`);
+        assert.equal(again.statusCode, 200);
+        assert.equal(again.body, first.body, url);
+        assert.equal(again.headers.etag, first.headers.etag, url);
+        assert.equal(again.headers['content-type'], first.headers['content-type'], url);
+        assert.equal(again.headers['content-security-policy'], first.headers['content-security-policy'], url);
+        assert.match(String(again.headers['content-security-policy']), /script-src 'self'/, url);
+        assert.equal(again.headers['x-ratelimit-limit'], undefined, `${url}: not counted`);
+
+        const notModified = await app.inject({ url, headers: { 'if-none-match': String(first.headers.etag) } });
+        assert.equal(notModified.statusCode, 304, url);
+        assert.equal(notModified.body, '');
+        const compressed = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+        assert.equal(compressed.headers['content-encoding'], 'br', url);
+        assert.equal(brotliDecompressSync(compressed.rawPayload).toString(), first.body, url);
+      }
+      assert.match((await app.inject('/docs/admin/yaml')).body, /^openapi: 3\./m);
     });
   });
 }
