@@ -527,9 +527,10 @@ const QUERY_FORMS: Record<string, string[][]> = {
 
 function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<string> {
   const valid = validQueryValues(v);
-  return fc
-    .constantFrom(...forms)
-    .chain((form) =>
+  // Each form's arbitrary made once, not at every draw (a constantFrom indexes its values when it is made).
+  const byForm = new Map(
+    forms.map((form) => [
+      form,
       fc.tuple(
         ...form.map((entry) => {
           // `param:values`: the parameter `param` with the valid values of another name.
@@ -537,7 +538,11 @@ function queryFormArbitrary(forms: string[][], v: DemoValues): fc.Arbitrary<stri
           return fc.constantFrom(...valid[values]).map((text) => `${name}=${text}`);
         }),
       ),
-    )
+    ]),
+  );
+  return fc
+    .constantFrom(...forms)
+    .chain((form) => byForm.get(form)!)
     .map((pairs) => pairs.join('&'));
 }
 
@@ -653,15 +658,18 @@ const HEADER_VALUES: Record<string, string[]> = {
 /** None, or a few headers with typical, odd or random values. */
 function headersArbitrary(v: DemoValues): fc.Arbitrary<Record<string, string>> {
   const values: Record<string, string[]> = { ...HEADER_VALUES, authorization: [...HEADER_VALUES.authorization, ...v.authorizations] };
-  const header = fc.constantFrom(...Object.keys(values)).chain((name) =>
-    fc.tuple(
-      fc.constant(name),
-      fc.oneof(
-        { weight: name === 'authorization' ? 12 : 4, arbitrary: fc.constantFrom(...values[name]) },
-        { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 30 }) },
+  // Made once per header name, not at every draw: a grapheme string's arbitrary builds its tables when it is made.
+  const anyText = fc.string({ unit: 'grapheme-ascii', maxLength: 30 });
+  const byName = new Map(
+    Object.keys(values).map((name) => [
+      name,
+      fc.tuple(
+        fc.constant(name),
+        fc.oneof({ weight: name === 'authorization' ? 12 : 4, arbitrary: fc.constantFrom(...values[name]) }, { weight: 1, arbitrary: anyText }),
       ),
-    ),
+    ]),
   );
+  const header = fc.constantFrom(...Object.keys(values)).chain((name) => byName.get(name)!);
   // A valid console token half of the time, so that the console's routes are fuzzed past their 401.
   const authorization = v.authorizations.length
     ? fc.option(fc.constantFrom(...v.authorizations), { freq: v.authorizationFreq ?? 2, nil: undefined })
@@ -671,8 +679,18 @@ function headersArbitrary(v: DemoValues): fc.Arbitrary<Record<string, string>> {
     .map(([auth, pairs]) => ({ ...(auth ? { authorization: auth } : {}), ...Object.fromEntries(pairs) }));
 }
 
-/** A JSON value of the kind a confused or hostile client sends in a field. */
+/**
+ * A JSON value of the kind a confused or hostile client sends in a field. Made once per set of demo values: its binary
+ * string's arbitrary indexes every code point when it is made (some 60 ms).
+ */
+const fieldValues = new WeakMap<DemoValues, fc.Arbitrary<unknown>>();
 function fieldValue(v: DemoValues): fc.Arbitrary<unknown> {
+  let made = fieldValues.get(v);
+  if (!made) fieldValues.set(v, (made = makeFieldValue(v)));
+  return made;
+}
+
+function makeFieldValue(v: DemoValues): fc.Arbitrary<unknown> {
   const all = allValid(v);
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...all) },
