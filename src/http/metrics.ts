@@ -121,7 +121,7 @@ async function metrics(app: FastifyInstance) {
   });
   new Counter({
     name: 'collecte_cache_hits_total',
-    help: 'Public reads answered from the response cache',
+    help: 'Reads answered from the response cache (the public API and the API documentation)',
     registers: [registry],
     collect() {
       this.reset();
