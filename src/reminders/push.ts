@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type WebPush from 'web-push';
@@ -47,9 +47,15 @@ let webPushModule: Promise<typeof WebPush> | undefined;
 // A CommonJS package: its API is the namespace's default (the types describe it as named exports).
 const loadWebPush = () => (webPushModule ??= import('web-push').then((loaded) => (loaded as unknown as { default: typeof WebPush }).default));
 
+/**
+ * node:http's CommonJS exports. Imported as an ES module, its namespace reads every export, among them the lazy
+ * `WebSocket`, `CloseEvent` and `MessageEvent`, and so loads Node's fetch (undici): some MiB held for nothing.
+ */
+const plainHttp = process.getBuiltinModule('node:http');
+
 /** Agents and VAPID tokens of one worker; destroyed when it stops. */
 export function createPushAgents(): PushAgents {
-  const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+  const agents = { http: new plainHttp.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
   const tokens = new Map<string, { header: string; signedAt: number }>();
   return {
     ...agents,
@@ -104,7 +110,7 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
     },
   };
   const secure = url.protocol === 'https:';
-  const client = secure ? https : http;
+  const client = secure ? https : plainHttp;
   return new Promise<PushAnswer>((resolve, reject) => {
     const request = client.request(
       url,

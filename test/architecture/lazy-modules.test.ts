@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { moduleGraph } from '../helpers/import-graph.ts';
@@ -45,5 +46,19 @@ describe('packages loaded on demand', () => {
       [],
       'statically imported, hence loaded at start',
     );
+  });
+});
+
+describe("Node's own modules loaded at start", () => {
+  it("leaves out Node's fetch (undici), which node:http imported as an ES module would load", () => {
+    // The ES module namespace of node:http reads every export, the lazy WebSocket, CloseEvent and MessageEvent among
+    // them, and these load undici: some MiB at rest (src/reminders/push.ts takes node:http's CommonJS exports).
+    // Importing src/server.ts loads every module of the server without serving (it serves when run, not imported).
+    const script = `import(${JSON.stringify(path.join(ROOT, 'src/server.ts'))}).then(() => {
+      process.stdout.write(JSON.stringify(process.moduleLoadList));
+    })`;
+    const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
+    assert.ok(loaded.some((name) => name.includes('internal/http2/core')), 'the list holds what Fastify loads');
+    assert.deepEqual(loaded.filter((name) => name.includes('undici')), []);
   });
 });
