@@ -116,7 +116,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 function isCompressible(type: unknown): boolean {
-  return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json|xml|x-yaml)|text\/)/.test(type);
+  return typeof type === 'string' && /^(application\/(json|problem\+json|geo\+json|x-yaml)|text\/)/.test(type);
 }
 
 const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });

@@ -44,8 +44,8 @@ async function requestEntry(app: FastifyInstance) {
     const audience = config.audience ?? 'fallback';
     if (audience !== 'public') {
       if (audience !== 'fallback') {
-        // The documentation is kept by the response cache too (conditional.ts), and not counted.
-        if (audience === 'docs' && app.answerFromCache(request, reply, config, withTransportSecurity(request, null))) return;
+        // What else the response cache keeps (the documentation: conditional.ts says which routes) is not counted.
+        if (app.answerFromCache(request, reply, config, withTransportSecurity(request, null))) return;
         reply.headers(headers.byAudience[audience]);
         return done();
       }

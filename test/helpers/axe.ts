@@ -31,8 +31,8 @@ export async function checkAxe(page: Page | Frame, screen: string): Promise<void
   const violations = await page.evaluate(async () => {
     // Only the violations' details: axe-core then skips describing every node that passes (a third of its run on the
     // app's home screen).
-    const page = globalThis as unknown as { axe: { run: (context: unknown, options: object) => Promise<AxeResult> }; document: unknown };
-    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
+    const inPage = globalThis as unknown as { axe: { run: (context: unknown, options: object) => Promise<AxeResult> }; document: unknown };
+    const result = await inPage.axe.run(inPage.document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
