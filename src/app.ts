@@ -2,12 +2,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Config, TrustProxy } from './config.ts';
+import type { Config } from './config.ts';
 import { withRedactedRequests } from './logger.ts';
 import type { Database } from './db/database.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { frameworkErrors } from './http/error-handler.ts';
+import { trustProxyOption } from './http/client-address.ts';
 import edge from './http/edge.ts';
 import { forAudience, type Audience } from './http/audience.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -118,17 +119,6 @@ const ROUTES: [FastifyPluginAsync, string, Audience][] = [
 const BODY_LIMIT = 100 * 1024;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-/**
- * Fastify's trustProxy for TRUST_PROXY. Fastify 5 trusts nothing when given a bare number (a hop count cannot
- * tell a proxy from a client that reaches the service directly), so a hop count is a function trusting the
- * nearest hops: right only where the service can be reached through those proxies alone (README, Operating).
- */
-function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (trust === false) return false;
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return [...trust];
-}
 
 function makeAjv(coerceTypes: boolean | 'array', removeAdditional: boolean): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional, allErrors: false, strict: false });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,6 +22,13 @@ declare module 'fastify' {
      * `config` is the request's route config, as the caller already read it.
      */
     answerFromCache(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, extraHeaders: string[] | null): boolean;
+    /** The fresh entry the response cache holds for a cache key (`request.cacheKey`), if any. */
+    cachedAnswer(key: string): CachedResponse | undefined;
+    /**
+     * Writes a fresh entry as the whole answer to a GET or HEAD, in one write, as `answerFromCache` does: for an
+     * answer written before Fastify's request exists (request-entry.ts's early hits).
+     */
+    writeCachedAnswer(request: IncomingMessage, response: ServerResponse, entry: CachedResponse, extraHeaders: string[] | null): void;
     /**
      * While the database is down: answers a GET or HEAD with the last good answer the cache kept for it, however
      * stale (up to STALE_IF_ERROR_MS past its expiry), with the reply's own rate-limit headers. False when none.
@@ -165,7 +173,7 @@ function preferredEncoding(header: string | undefined): Encoding {
   return encoding;
 }
 
-function pickEncoding(request: FastifyRequest, compressible: boolean, size: number): Encoding {
+function pickEncoding(request: FastifyRequest | IncomingMessage, compressible: boolean, size: number): Encoding {
   return compressible && size >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : 'identity';
 }
 
@@ -275,17 +283,21 @@ async function conditionalResponses(app: FastifyInstance) {
     return request.cacheKey;
   };
 
-  /** Writes a cached entry as this request's whole answer: 304 or 200, in the coding the client takes. */
-  const writeEntry = (request: FastifyRequest, reply: FastifyReply, entry: CachedResponse, extraHeaders: string[] | null) => {
+  /** Writes a cached entry as a request's whole answer: 304 or 200, in the coding the client takes. */
+  const writeEntry = (request: IncomingMessage, response: ServerResponse, entry: CachedResponse, extraHeaders: string[] | null) => {
     const rep = representationIn(cache, entry, pickEncoding(request, entry.compressible, entry.identity.body.length));
     const notModified = etagMatches(request.headers['if-none-match'], rep.etag);
     const lines = notModified ? rep.notModified : rep.ok;
-    // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
-    // onResponse hooks (the request log, metrics) still run.
-    reply.hijack();
-    reply.raw.writeHead(notModified ? 304 : 200, extraHeaders ? lines.concat(extraHeaders) : lines);
-    reply.raw.end(notModified || request.method === 'HEAD' ? undefined : rep.body);
+    response.writeHead(notModified ? 304 : 200, extraHeaders ? lines.concat(extraHeaders) : lines);
+    response.end(notModified || request.method === 'HEAD' ? undefined : rep.body);
   };
+
+  const cachedAnswer = (key: string) => cache.get(key, app.dataVersion.current, app.clock().getTime());
+  app.decorate('cachedAnswer', cachedAnswer);
+  app.decorate('writeCachedAnswer', (request: IncomingMessage, response: ServerResponse, entry: CachedResponse, extraHeaders: string[] | null) => {
+    app.metrics.cacheHits++;
+    writeEntry(request, response, entry, extraHeaders);
+  });
 
   // An entry exists only for a URL a cacheable route answered with 200, and a URL always reaches the same
   // route: a hit needs no look at the route's options.
@@ -294,10 +306,13 @@ async function conditionalResponses(app: FastifyInstance) {
     if (method !== 'GET' && method !== 'HEAD') return false;
     const key = keyOf(request, config);
     if (key === null) return false;
-    const entry = cache.get(key, app.dataVersion.current, app.clock().getTime());
+    const entry = cachedAnswer(key);
     if (!entry) return false;
     app.metrics.cacheHits++;
-    writeEntry(request, reply, entry, extraHeaders);
+    // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
+    // onResponse hooks (the request log, metrics) still run.
+    reply.hijack();
+    writeEntry(request.raw, reply.raw, entry, extraHeaders);
     return true;
   });
 
@@ -312,7 +327,8 @@ async function conditionalResponses(app: FastifyInstance) {
       if (value !== undefined) extra.push(name, String(value));
     }
     app.metrics.staleAnswers++;
-    writeEntry(request, reply, entry, extra);
+    reply.hijack();
+    writeEntry(request.raw, reply.raw, entry, extra);
     return true;
   });
 

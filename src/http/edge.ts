@@ -20,8 +20,9 @@ import draining from './draining.ts';
  *
  * | step | hook | owner | does, reading |
  * |---|---|---|---|
+ * | 0 | the server's request event | request-entry.ts | the early hits: a GET/HEAD of a raw URL step 3 already answered from the cache, while fresh, answered as step 3 would, before routing; else on to Fastify |
  * | 1 | onRoute (at start) | audience.ts | writes each route's audience into its config (its own, else its area's); none stops the start |
- * | 2 | onRoute (at start) | conditional.ts | plans the cache key of each GET of audience public from its declared parameters |
+ * | 2 | onRoute (at start) | conditional.ts, metrics.ts | plans the cache key of each GET of audience public or docs from its declared parameters; each route's recorder for /metrics |
  * | 3 | onRequest | request-entry.ts | reads config.audience once: that audience's headers (public-headers.ts); counts a public request against the client IP (rate-limit.ts, 429 past it); answers a cached GET/HEAD at once (conditional.ts + response-cache.ts), 304 included. A cache hit ends here. |
  * | 4 | onRequest, preValidation | the route's own | e.g. the admin guard, the chat's per-device limit |
  * | 5 | validation | Fastify + Ajv | the contract's 400 with the French message naming the field (error-handler.ts) |

@@ -27,10 +27,20 @@ export interface MetricSources {
   redisAvailable?: () => boolean | null;
 }
 
+/** Counts one answer of a route: its method, status and time in seconds from the request to the end of the answer. */
+export type AnswerRecorder = (method: string, status: number, seconds: number) => void;
+
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: HotCounters;
     metricSources: MetricSources;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Set at start-up on every route: counts an answer in /metrics. Fastify's onResponse calls it; so does an answer
+     * written before Fastify's request exists (request-entry.ts's early hits).
+     */
+    countAnswer?: AnswerRecorder;
   }
 }
 
@@ -185,32 +195,34 @@ async function metrics(app: FastifyInstance) {
     },
   });
 
-  // Each route counts its own requests, with a hook made for it as it is registered: the hot path looks up no
+  // Each route counts its own requests, with a recorder made for it as it is registered: the hot path looks up no
   // label set and builds no key. A route serving several methods (GET and HEAD are two routes) keeps one per method.
   const countRefusal = (route: string) => refusals.inc({ limit: route.startsWith('/public/chat/') ? 'chat' : 'general' });
-  /** Counts an answer under its route's label, in the figures of its method (made at the method's first request). */
-  const recordIn = (byMethod: Map<string, RouteFigures>, route: string, request: FastifyRequest, reply: FastifyReply) => {
-    let f = byMethod.get(request.method);
-    if (!f) byMethod.set(request.method, (f = figuresFor(request.method, route)));
-    const status = reply.statusCode;
-    f.record(status, reply.elapsedTime / 1000);
-    if (status === 429) countRefusal(route);
+  /** A recorder of answers under one route's label, in the figures of their method (made at the method's first request). */
+  const recorderFor = (route: string): AnswerRecorder => {
+    const byMethod = new Map<string, RouteFigures>();
+    return (method, status, seconds) => {
+      let f = byMethod.get(method);
+      if (!f) byMethod.set(method, (f = figuresFor(method, route)));
+      f.record(status, seconds);
+      if (status === 429) countRefusal(route);
+    };
   };
   app.addHook('onRoute', (route) => {
-    const url = route.url;
-    const byMethod = new Map<string, RouteFigures>();
+    const countAnswer = recorderFor(route.url);
     const counter = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      recordIn(byMethod, url, request, reply);
+      countAnswer(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
     const own = route.onResponse;
     route.onResponse = own === undefined ? [counter] : Array.isArray(own) ? [...own, counter] : [own, counter];
+    route.config = { ...route.config, countAnswer };
   });
   // A URL no route answers (or one a route handed to the not-found handler) reaches the not-found handler's
   // context, which has no route hook: it is counted here, under one label.
-  const unmatched = new Map<string, RouteFigures>();
+  const unmatched = recorderFor('unmatched');
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.is404) recordIn(unmatched, 'unmatched', request, reply);
+    if (request.is404) unmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

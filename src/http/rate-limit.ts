@@ -34,8 +34,11 @@ declare module 'fastify' {
      * in the same windows as the rate limits (shared through Redis when REDIS_URL is set, failing open like them).
      */
     rateBudget(name: string, max: number, windowMs: number): Budget;
-    /** The general limit per client IP on every request of audience public, or to an unknown /public URL (request-entry.ts); null when RATE_LIMIT_MAX=0. */
-    publicRateLimit: ((request: FastifyRequest) => RateVerdict | Promise<RateVerdict>) | null;
+    /**
+     * The general limit per client IP (`request.ip`) on every request of audience public, or to an unknown /public URL
+     * (request-entry.ts); null when RATE_LIMIT_MAX=0.
+     */
+    publicRateLimit: ((ip: string | undefined) => RateVerdict | Promise<RateVerdict>) | null;
   }
 }
 
@@ -102,7 +105,7 @@ async function rateLimits(app: FastifyInstance) {
   });
 
   const general = config.rateLimitMax > 0 ? limiter(windows(), config.rateLimitMax, config.rateLimitWindowS * 1000) : null;
-  app.decorate('publicRateLimit', general && ((request: FastifyRequest) => general(`ip:${request.ip}`)));
+  app.decorate('publicRateLimit', general && ((ip: string | undefined) => general(`ip:${ip}`)));
 }
 
 export default fp(rateLimits, { name: 'collecte-rate-limits', dependencies: ['collecte-metrics'] });

@@ -13,14 +13,15 @@ const HSTS_LINES = ['strict-transport-security', HSTS];
  * (Fastify's `request.protocol`). A plain-HTTP answer never carries HSTS: browsers ignore it there (RFC 6797 8.1),
  * and a proxy-less client must not be able to ask for it.
  */
-const isHttps = (request: FastifyRequest) => request.protocol === 'https';
+export const isHttps = (request: FastifyRequest) => request.protocol === 'https';
 
 /**
- * The extra header lines of a cached answer (request-entry.ts): `lines`, plus HSTS when the request is HTTPS.
- * The cache's own header lines are shared by HTTP and HTTPS requests to a URL, so HSTS is never among them.
+ * The extra header lines of a cached answer (request-entry.ts): `lines`, plus HSTS when the request came over HTTPS
+ * (`request.protocol`, or ClientAddress.isHttps before Fastify's request exists). The cache's own header lines are
+ * shared by HTTP and HTTPS requests to a URL, so HSTS is never among them.
  */
-export function withTransportSecurity(request: FastifyRequest, lines: string[] | null): string[] | null {
-  if (!isHttps(request)) return lines;
+export function withTransportSecurity(https: boolean, lines: string[] | null): string[] | null {
+  if (!https) return lines;
   return lines ? lines.concat(HSTS_LINES) : HSTS_LINES;
 }
 
