@@ -144,29 +144,56 @@ async function requestEntry(app: FastifyInstance) {
       app.writeCachedAnswer(request, response, entry, withTransportSecurity(client.isHttps(request), rate));
       url.countAnswer?.(request.method!, response.statusCode, (performance.now() - start) / 1000);
     };
-    /** After the count: the answer, or Fastify with the verdict (the 429's, or an entry that went stale meanwhile). */
+    /** After the count: the answer (true), or Fastify with the verdict (the 429's, or an entry gone stale meanwhile). */
     const settle = (request: IncomingMessage, response: ServerResponse, url: KnownUrl, verdict: RateVerdict, entry: CachedResponse | undefined, start: number) => {
-      if (!verdict.exceeded && entry !== undefined) return write(request, response, url, entry, verdict.headers, start);
+      if (!verdict.exceeded && entry !== undefined) {
+        write(request, response, url, entry, verdict.headers, start);
+        return true;
+      }
       countedEarly.set(request, verdict);
-      fastify(request, response);
+      return false;
+    };
+
+    /** Answers a request here, or says it goes to Fastify; true too while its count waits on Redis. */
+    const answer = (request: IncomingMessage, response: ServerResponse): boolean => {
+      const method = request.method;
+      const url = method === 'GET' ? known.GET.get(request.url!) : method === 'HEAD' ? known.HEAD.get(request.url!) : undefined;
+      if (url === undefined || closing) return false;
+      const entry = app.cachedAnswer(url.key);
+      if (entry === undefined) return false;
+      const start = performance.now();
+      if (!url.counted || !limit) {
+        write(request, response, url, entry, null, start);
+        return true;
+      }
+      const verdict = limit(client.ip(request));
+      if (!(verdict instanceof Promise)) return settle(request, response, url, verdict, entry, start);
+      // The count waited on Redis: the entry is looked up again.
+      verdict.then(
+        (v) => guarded(request, response, () => settle(request, response, url, v, app.cachedAnswer(url.key), start)),
+        () => fastify(request, response),
+      );
+      return true;
+    };
+    /**
+     * Runs a step of the early answer so that a fault in it cannot take the process down (the server's event has no
+     * Fastify around it): one that fails before writing anything leaves the request to Fastify, one that fails after
+     * closes the connection.
+     */
+    const guarded = (request: IncomingMessage, response: ServerResponse, step: (request: IncomingMessage, response: ServerResponse) => boolean) => {
+      let handled: boolean;
+      try {
+        handled = step(request, response);
+      } catch (err) {
+        app.log.error({ err }, 'a cached answer could not be written before the router');
+        if (response.headersSent) response.destroy();
+        handled = response.headersSent;
+      }
+      if (!handled) fastify(request, response);
     };
 
     server.removeListener('request', fastify);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      const method = request.method;
-      const url = method === 'GET' ? known.GET.get(request.url!) : method === 'HEAD' ? known.HEAD.get(request.url!) : undefined;
-      const entry = url === undefined || closing ? undefined : app.cachedAnswer(url.key);
-      if (entry === undefined) return fastify(request, response);
-      const start = performance.now();
-      if (!url!.counted || !limit) return write(request, response, url!, entry, null, start);
-      const verdict = limit(client.ip(request));
-      if (!(verdict instanceof Promise)) return settle(request, response, url!, verdict, entry, start);
-      // The count waited on Redis: the entry is looked up again.
-      verdict.then(
-        (v) => settle(request, response, url!, v, app.cachedAnswer(url!.key), start),
-        () => fastify(request, response),
-      );
-    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => guarded(request, response, answer));
     return true;
   }
 }

@@ -25,7 +25,9 @@ describe('the client as the early hits read it', () => {
       }));
       t.after(() => app.close());
       const address = fc.constantFrom(...ADDRESSES);
-      const forwardedFor = fc.option(fc.array(address, { minLength: 1, maxLength: 4 }).map((list) => list.join(', ')), { nil: undefined });
+      // What proxies and clients really write there: addresses, and now and then something that is not one.
+      const hop = fc.oneof({ weight: 8, arbitrary: address }, { weight: 1, arbitrary: fc.constantFrom('unknown', '', '1.2.3', '[::1]:80', '300.1.1.1', ' 10.0.0.5 ') });
+      const forwardedFor = fc.option(fc.array(hop, { minLength: 1, maxLength: 4 }).map((list) => list.join(', ')), { nil: undefined });
       const forwardedProto = fc.option(fc.constantFrom('https', 'http', 'http, https', 'https, http', ' https '), { nil: undefined });
       await fc.assert(
         fc.asyncProperty(address, forwardedFor, forwardedProto, async (remoteAddress, xff, proto) => {
