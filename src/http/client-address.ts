@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyAddr from '@fastify/proxy-addr';
-import type { TrustProxy } from '../config.ts';
+import type { FastifyInstance } from 'fastify';
+
+/** TRUST_PROXY as the configuration reads it: none, a hop count, or addresses and ranges. */
+type TrustProxy = FastifyInstance['config']['trustProxy'];
 
 /** Whether to believe the proxy at `address`, `hop` proxies from this server (0: the socket's peer). */
 export type TrustFunction = (address: string, hop: number) => boolean;
