@@ -293,11 +293,12 @@ async function conditionalResponses(app: FastifyInstance) {
   };
 
   const cachedAnswer = (key: string) => cache.get(key, app.dataVersion.current, app.clock().getTime());
-  app.decorate('cachedAnswer', cachedAnswer);
-  app.decorate('writeCachedAnswer', (request: IncomingMessage, response: ServerResponse, entry: CachedResponse, extraHeaders: string[] | null) => {
+  const writeCachedAnswer = (request: IncomingMessage, response: ServerResponse, entry: CachedResponse, extraHeaders: string[] | null) => {
     app.metrics.cacheHits++;
     writeEntry(request, response, entry, extraHeaders);
-  });
+  };
+  app.decorate('cachedAnswer', cachedAnswer);
+  app.decorate('writeCachedAnswer', writeCachedAnswer);
 
   // An entry exists only for a URL a cacheable route answered with 200, and a URL always reaches the same
   // route: a hit needs no look at the route's options.
@@ -308,11 +309,10 @@ async function conditionalResponses(app: FastifyInstance) {
     if (key === null) return false;
     const entry = cachedAnswer(key);
     if (!entry) return false;
-    app.metrics.cacheHits++;
     // Fastify's reply pipeline (onSend hooks, header merging) has nothing left to do: write the answer directly.
     // onResponse hooks (the request log, metrics) still run.
     reply.hijack();
-    writeEntry(request.raw, reply.raw, entry, extraHeaders);
+    writeCachedAnswer(request.raw, reply.raw, entry, extraHeaders);
     return true;
   });
 
