@@ -60,6 +60,13 @@ export interface EditorOptions<R, F> {
   onSaved?: (record: R, created: boolean, answer: Answer<R>) => void;
   /** Fields kept out of the stored draft (a password): after an expired session they are typed again. */
   secret?: (keyof F)[];
+  /**
+   * The record as the screen around the form holds it (the screen's own reading, kept fresh by the screen): the form
+   * starts from it and follows each new one while it holds nothing of the agent's, instead of reading the record
+   * itself. A form the agent changed stays on the version it started from, so that a save meets the other change as
+   * a conflict. `reload()` starts again from it.
+   */
+  answer?: Answer<R>;
 }
 
 export interface Editor<R, F> {
@@ -105,6 +112,10 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
     const kept = readDraft<F>(key);
     if (kept) return setState({ key, draft: kept, restored: true });
     if (url === null) return setState({ key, draft: { form: options.empty, base: options.empty, etag: null }, restored: false });
+    if (options.answer) {
+      const form = options.toForm(options.answer.data);
+      return setState({ key, draft: { form, base: form, etag: options.answer.etag }, restored: false });
+    }
     // A reload (reload(), the record changed elsewhere) keeps the form on screen while it reads the record again.
     const reloadingFrom = state.key === key ? state.draft : null;
     if (!reloadingFrom) setState({ key, draft: null, restored: false });
@@ -127,6 +138,18 @@ export function useEditor<R, F extends object>(options: EditorOptions<R, F>): Ed
       live = false;
     };
   }, [key, url, attempt]);
+
+  // The screen read the record anew: the form follows unless it holds the agent's own (changes, a conflict, a save).
+  const followed = options.answer;
+  useEffect(() => {
+    if (!followed || url === null || conflict || saving) return;
+    setState((current) => {
+      const held = current.key === key ? current.draft : null;
+      if (!held || current.restored || held.etag === followed.etag || !same(held.form, held.base)) return current;
+      const form = options.toForm(followed.data);
+      return { key, draft: { form, base: form, etag: followed.etag }, restored: false };
+    });
+  }, [followed]);
 
   const draft = state.key === key ? state.draft : null;
 

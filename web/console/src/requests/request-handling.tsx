@@ -1,23 +1,15 @@
 // Handling a request (docs/console.md, Demandes): its status (a planned day for « Planifiée », a reason for
 // « Rejetée ») and its assignee, each a form of the console's editor (the request's ETag as If-Match, a 412 shown as
 // the conflict with what the other agent saved, the API's refusal at its field).
-import { useEffect } from 'preact/hooks';
 import { currentUser, get, type Answer } from '../api.ts';
 import { DateField } from '../date-field.tsx';
 import { EditorForm, fieldError, showValue } from '../editor-form.tsx';
-import { useEditor, type Editor } from '../editor.tsx';
+import { useEditor } from '../editor.tsx';
 import { SelectField, TextArea } from '../form-fields.tsx';
 import { frenchDate } from '../french.ts';
 import type { AdminRequest, RequestAgent, RequestStatus } from '../types.ts';
 import { useResource } from '../ui.tsx';
 import { REQUEST_STATUS_LABELS, REQUEST_STATUSES } from './request-text.ts';
-
-/** Reloads a form that holds nothing of the agent's own when the request changed elsewhere (`version` moved). */
-function useFollow<R, F>(editor: Editor<R, F>, version: number) {
-  useEffect(() => {
-    if (version > 0 && !editor.dirty && !editor.conflict && !editor.saving) editor.reload();
-  }, [version]);
-}
 
 interface StatusForm {
   status: RequestStatus;
@@ -27,10 +19,16 @@ interface StatusForm {
 
 const STATUS_LABELS: Record<keyof StatusForm, string> = { status: 'Statut', plannedFor: 'Jour prévu', reason: 'Message à l’habitant' };
 
-export function StatusEditor({ requestId, version, onChanged }: { requestId: string; version: number; onChanged: (said: string, saved: Answer<AdminRequest>) => void }) {
+/**
+ * The request's status. `answer` is the request as its screen holds it: both forms start from it and follow it (the
+ * screen reads the request once for all three when it changes elsewhere).
+ */
+export function StatusEditor({ answer, onChanged }: { answer: Answer<AdminRequest>; onChanged: (said: string, saved: Answer<AdminRequest>) => void }) {
+  const requestId = answer.data.id;
   const editor = useEditor<AdminRequest, StatusForm>({
     key: `requestStatus:${requestId}`,
     url: `/admin/requests/${requestId}`,
+    answer,
     empty: { status: 'RECUE', plannedFor: '', reason: '' },
     toForm: (r) => ({ status: r.status, plannedFor: r.plannedFor ?? '', reason: '' }),
     toBody: (f) => ({
@@ -41,7 +39,6 @@ export function StatusEditor({ requestId, version, onChanged }: { requestId: str
     onSaved: (r, _, answer) =>
       onChanged(`Statut enregistré\u00a0: ${REQUEST_STATUS_LABELS[r.status]}${r.status === 'PLANIFIEE' && r.plannedFor ? `, le ${frenchDate(r.plannedFor)}` : ''}.`, answer),
   });
-  useFollow(editor, version);
   return (
     <EditorForm
       editor={editor}
@@ -97,20 +94,15 @@ interface AssigneeForm {
 /** The agents a request of `groupId` may be given to (what `assignedTo` accepts), by name; none when they cannot be read. */
 const loadAgents = (groupId: string) => get<RequestAgent[]>(`/admin/city-groups/${groupId}/request-agents`).catch((): RequestAgent[] => []);
 
-export function AssigneeEditor({
-  request,
-  version,
-  onChanged,
-}: {
-  request: Pick<AdminRequest, 'id' | 'cityGroupId' | 'assignedTo' | 'assignedToName'>;
-  version: number;
-  onChanged: (said: string, saved: Answer<AdminRequest>) => void;
-}) {
+/** The request's assignee, following the screen's `answer` as StatusEditor does. */
+export function AssigneeEditor({ answer, onChanged }: { answer: Answer<AdminRequest>; onChanged: (said: string, saved: Answer<AdminRequest>) => void }) {
+  const request = answer.data;
   const me = currentUser()!;
   const agents = useResource(`request-agents:${request.cityGroupId}`, () => loadAgents(request.cityGroupId));
   const editor = useEditor<AdminRequest, AssigneeForm>({
     key: `requestAssignee:${request.id}`,
     url: `/admin/requests/${request.id}`,
+    answer,
     empty: { assignedTo: '' },
     toForm: (r) => ({ assignedTo: r.assignedTo ?? '' }),
     toBody: (f) => ({ assignedTo: f.assignedTo || null }),
@@ -120,7 +112,6 @@ export function AssigneeEditor({
         answer,
       ),
   });
-  useFollow(editor, version);
   // The agent first, then the group's agents by name, then the current assignee when they are no longer one of them
   // (their access changed since), kept so that the form shows the request as it is.
   const known = new Map<string, string>([[me.id, `Moi (${me.name})`]]);

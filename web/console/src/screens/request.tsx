@@ -42,33 +42,26 @@ export default function RequestScreen({ params }: ScreenProps) {
   const details = useResource(`request:${id}`, () => request<AdminRequest>('GET', url));
   const r = details.data?.data ?? null;
   const context = useResource(r ? `request-context:${r.cityGroupId}:${r.typeCode}` : null, () => loadContext(r!));
-  // Bumped when the request changed elsewhere than in a form: the forms holding nothing of the agent's read it again.
-  const [versions, setVersions] = useState({ status: 0, assignee: 0 });
-  const bump = (except?: 'status' | 'assignee') =>
-    setVersions((v) => ({ status: v.status + (except === 'status' ? 0 : 1), assignee: v.assignee + (except === 'assignee' ? 0 : 1) }));
   const [status, setStatus] = useState<string | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
 
   /**
-   * The agent changed the request (through `from`, a form that holds it as saved already, or a reply): the page holds
-   * the request as the server answered the change, with its new version, at once (an erasure clicked right after it
-   * must not meet a false conflict), and so do the other forms that hold nothing of the agent's.
+   * The agent changed the request (through a form, or a reply): the page holds the request as the server answered the
+   * change, with its new version, at once (an erasure clicked right after it must not meet a false conflict), and the
+   * forms that hold nothing of the agent's follow it.
    */
-  const changed = (said: string | null, saved: Answer<AdminRequest>, from?: 'status' | 'assignee') => {
+  const changed = (said: string | null, saved: Answer<AdminRequest>) => {
     if (said) setStatus(said);
     setProblem(null);
     details.replace(saved);
-    bump(from);
     refreshRequestCounts();
   };
 
   useEffect(
     () =>
       listenTo(REQUEST_EVENTS, ({ event, data }) => {
-        if (event === 'reset' || (event === 'request' && (data as { id: string }).id === id)) {
-          details.reload();
-          bump();
-        }
+        // Read once for the page and its forms, which follow what it reads.
+        if (event === 'reset' || (event === 'request' && (data as { id: string }).id === id)) details.reload();
       }),
     [id],
   );
@@ -91,88 +84,91 @@ export default function RequestScreen({ params }: ScreenProps) {
 
   return (
     <Loaded resource={details} what="de la demande">
-      {({ data: r, etag }) => (
-        <section>
-          <Breadcrumbs items={[{ href: '/console/demandes', label: 'Demandes' }]} />
-          <Title text={`Demande ${r.reference}`}>
-            Demande {r.reference}&nbsp;: {r.typeName}
-          </Title>
-          <p>
-            <RequestStatusTag request={r} /> Reçue le {frenchInstant(r.createdAt)}
-            {r.status === 'PLANIFIEE' && r.plannedFor ? ` · intervention prévue le ${frenchDate(r.plannedFor)}` : ''}
-            {r.closedAt ? ` · close le ${frenchInstant(r.closedAt)}` : ` · à traiter avant le ${frenchInstant(r.dueAt)}`}
-          </p>
-          <Notices status={status} problem={problem} />
-          <div class="two">
-            <div>
-              <h2>Ce que l’habitant a signalé</h2>
-              <Facts request={r} context={context.data} />
-              {r.photos.length > 0 && (
-                <>
-                  <h2>Photos</h2>
-                  <RequestPhotos request={r} />
-                </>
-              )}
-              {r.latitude !== null && r.longitude !== null && (
-                <>
-                  <h2>Position</h2>
-                  <RequestPosition request={r} />
-                </>
-              )}
+      {(answer) => {
+        const { data: r, etag } = answer;
+        return (
+          <section>
+            <Breadcrumbs items={[{ href: '/console/demandes', label: 'Demandes' }]} />
+            <Title text={`Demande ${r.reference}`}>
+              Demande {r.reference}&nbsp;: {r.typeName}
+            </Title>
+            <p>
+              <RequestStatusTag request={r} /> Reçue le {frenchInstant(r.createdAt)}
+              {r.status === 'PLANIFIEE' && r.plannedFor ? ` · intervention prévue le ${frenchDate(r.plannedFor)}` : ''}
+              {r.closedAt ? ` · close le ${frenchInstant(r.closedAt)}` : ` · à traiter avant le ${frenchInstant(r.dueAt)}`}
+            </p>
+            <Notices status={status} problem={problem} />
+            <div class="two">
+              <div>
+                <h2>Ce que l’habitant a signalé</h2>
+                <Facts request={r} context={context.data} />
+                {r.photos.length > 0 && (
+                  <>
+                    <h2>Photos</h2>
+                    <RequestPhotos request={r} />
+                  </>
+                )}
+                {r.latitude !== null && r.longitude !== null && (
+                  <>
+                    <h2>Position</h2>
+                    <RequestPosition request={r} />
+                  </>
+                )}
+              </div>
+              <div>
+                <h2 id="request-status-title">Statut</h2>
+                <StatusEditor key={`status:${id}`} answer={answer} onChanged={changed} />
+                <h2 id="request-assignee-title">Attribution</h2>
+                <AssigneeEditor key={`assignee:${id}`} answer={answer} onChanged={changed} />
+              </div>
             </div>
-            <div>
-              <h2 id="request-status-title">Statut</h2>
-              <StatusEditor key={`status:${id}`} requestId={id} version={versions.status} onChanged={(said, saved) => changed(said, saved, 'status')} />
-              <h2 id="request-assignee-title">Attribution</h2>
-              <AssigneeEditor key={`assignee:${id}`} request={r} version={versions.assignee} onChanged={(said, saved) => changed(said, saved, 'assignee')} />
-            </div>
-          </div>
-          <ReplyForm requestId={id} canned={context.data?.canned ?? []} onSent={changed} />
-          <div class="two">
-            <section aria-labelledby="request-history-title">
-              <h2 id="request-history-title">Historique vu par l’habitant</h2>
-              <ol class="timeline">
-                {r.updates.map((u, i) => (
-                  <li key={i}>
-                    <span class="who">
-                      {u.status ? REQUEST_STATUS_LABELS[u.status] : 'Réponse publique'}, le {frenchInstant(u.at)}
-                    </span>
-                    {u.message && <p>{u.message}</p>}
-                  </li>
-                ))}
-              </ol>
-            </section>
-            <section aria-labelledby="request-notes-title">
-              <h2 id="request-notes-title">Notes internes</h2>
-              {r.notes.length === 0 ? (
-                <p class="muted">Aucune note.</p>
-              ) : (
+            <ReplyForm requestId={id} canned={context.data?.canned ?? []} onSent={changed} />
+            <div class="two">
+              <section aria-labelledby="request-history-title">
+                <h2 id="request-history-title">Historique vu par l’habitant</h2>
                 <ol class="timeline">
-                  {r.notes.map((n, i) => (
-                    <li key={i} class="note">
+                  {r.updates.map((u, i) => (
+                    <li key={i}>
                       <span class="who">
-                        {n.author ? n.author.name : 'Agent supprimé'}, le {frenchInstant(n.at)}
+                        {u.status ? REQUEST_STATUS_LABELS[u.status] : 'Réponse publique'}, le {frenchInstant(u.at)}
                       </span>
-                      <p>{n.message}</p>
+                      {u.message && <p>{u.message}</p>}
                     </li>
                   ))}
                 </ol>
-              )}
+              </section>
+              <section aria-labelledby="request-notes-title">
+                <h2 id="request-notes-title">Notes internes</h2>
+                {r.notes.length === 0 ? (
+                  <p class="muted">Aucune note.</p>
+                ) : (
+                  <ol class="timeline">
+                    {r.notes.map((n, i) => (
+                      <li key={i} class="note">
+                        <span class="who">
+                          {n.author ? n.author.name : 'Agent supprimé'}, le {frenchInstant(n.at)}
+                        </span>
+                        <p>{n.message}</p>
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </section>
+            </div>
+            <section class="card" aria-labelledby="request-erase-title">
+              <h2 id="request-erase-title">Effacer la demande</h2>
+              <p>
+                Pour un habitant qui demande à être oublié&nbsp;: la demande, ses photos, son historique et ses notes sont effacés pour de bon. Les statistiques
+                n’en gardent que le compte.
+              </p>
+              {problem !== null && <Problem error={problem} />}
+              <button type="button" class="button danger" onClick={() => void erase(r, etag)}>
+                Effacer la demande
+              </button>
             </section>
-          </div>
-          <section class="card" aria-labelledby="request-erase-title">
-            <h2 id="request-erase-title">Effacer la demande</h2>
-            <p>
-              Pour un habitant qui demande à être oublié&nbsp;: la demande, ses photos, son historique et ses notes sont effacés pour de bon. Les statistiques
-              n’en gardent que le compte.
-            </p>
-            {problem !== null && <Problem error={problem} />}
-            <button type="button" class="button danger" onClick={() => void erase(r, etag)}>
-              Effacer la demande
-            </button>
           </section>
-        </section>
-      )}
+        );
+      }}
     </Loaded>
   );
 }
