@@ -84,91 +84,88 @@ export default function RequestScreen({ params }: ScreenProps) {
 
   return (
     <Loaded resource={details} what="de la demande">
-      {(answer) => {
-        const { data: r, etag } = answer;
-        return (
-          <section>
-            <Breadcrumbs items={[{ href: '/console/demandes', label: 'Demandes' }]} />
-            <Title text={`Demande ${r.reference}`}>
-              Demande {r.reference}&nbsp;: {r.typeName}
-            </Title>
-            <p>
-              <RequestStatusTag request={r} /> Reçue le {frenchInstant(r.createdAt)}
-              {r.status === 'PLANIFIEE' && r.plannedFor ? ` · intervention prévue le ${frenchDate(r.plannedFor)}` : ''}
-              {r.closedAt ? ` · close le ${frenchInstant(r.closedAt)}` : ` · à traiter avant le ${frenchInstant(r.dueAt)}`}
-            </p>
-            <Notices status={status} problem={problem} />
-            <div class="two">
-              <div>
-                <h2>Ce que l’habitant a signalé</h2>
-                <Facts request={r} context={context.data} />
-                {r.photos.length > 0 && (
-                  <>
-                    <h2>Photos</h2>
-                    <RequestPhotos request={r} />
-                  </>
-                )}
-                {r.latitude !== null && r.longitude !== null && (
-                  <>
-                    <h2>Position</h2>
-                    <RequestPosition request={r} />
-                  </>
-                )}
-              </div>
-              <div>
-                <h2 id="request-status-title">Statut</h2>
-                <StatusEditor key={`status:${id}`} answer={answer} onChanged={changed} />
-                <h2 id="request-assignee-title">Attribution</h2>
-                <AssigneeEditor key={`assignee:${id}`} answer={answer} onChanged={changed} />
-              </div>
+      {({ data: r, etag }) => (
+        <section>
+          <Breadcrumbs items={[{ href: '/console/demandes', label: 'Demandes' }]} />
+          <Title text={`Demande ${r.reference}`}>
+            Demande {r.reference}&nbsp;: {r.typeName}
+          </Title>
+          <p>
+            <RequestStatusTag request={r} /> Reçue le {frenchInstant(r.createdAt)}
+            {r.status === 'PLANIFIEE' && r.plannedFor ? ` · intervention prévue le ${frenchDate(r.plannedFor)}` : ''}
+            {r.closedAt ? ` · close le ${frenchInstant(r.closedAt)}` : ` · à traiter avant le ${frenchInstant(r.dueAt)}`}
+          </p>
+          <Notices status={status} problem={problem} />
+          <div class="two">
+            <div>
+              <h2>Ce que l’habitant a signalé</h2>
+              <Facts request={r} context={context.data} />
+              {r.photos.length > 0 && (
+                <>
+                  <h2>Photos</h2>
+                  <RequestPhotos request={r} />
+                </>
+              )}
+              {r.latitude !== null && r.longitude !== null && (
+                <>
+                  <h2>Position</h2>
+                  <RequestPosition request={r} />
+                </>
+              )}
             </div>
-            <ReplyForm requestId={id} canned={context.data?.canned ?? []} onSent={changed} />
-            <div class="two">
-              <section aria-labelledby="request-history-title">
-                <h2 id="request-history-title">Historique vu par l’habitant</h2>
+            <div>
+              <h2 id="request-status-title">Statut</h2>
+              <StatusEditor key={`status:${id}`} answer={details.data!} onChanged={changed} />
+              <h2 id="request-assignee-title">Attribution</h2>
+              <AssigneeEditor key={`assignee:${id}`} answer={details.data!} onChanged={changed} />
+            </div>
+          </div>
+          <ReplyForm requestId={id} canned={context.data?.canned ?? []} onSent={changed} />
+          <div class="two">
+            <section aria-labelledby="request-history-title">
+              <h2 id="request-history-title">Historique vu par l’habitant</h2>
+              <ol class="timeline">
+                {r.updates.map((u, i) => (
+                  <li key={i}>
+                    <span class="who">
+                      {u.status ? REQUEST_STATUS_LABELS[u.status] : 'Réponse publique'}, le {frenchInstant(u.at)}
+                    </span>
+                    {u.message && <p>{u.message}</p>}
+                  </li>
+                ))}
+              </ol>
+            </section>
+            <section aria-labelledby="request-notes-title">
+              <h2 id="request-notes-title">Notes internes</h2>
+              {r.notes.length === 0 ? (
+                <p class="muted">Aucune note.</p>
+              ) : (
                 <ol class="timeline">
-                  {r.updates.map((u, i) => (
-                    <li key={i}>
+                  {r.notes.map((n, i) => (
+                    <li key={i} class="note">
                       <span class="who">
-                        {u.status ? REQUEST_STATUS_LABELS[u.status] : 'Réponse publique'}, le {frenchInstant(u.at)}
+                        {n.author ? n.author.name : 'Agent supprimé'}, le {frenchInstant(n.at)}
                       </span>
-                      {u.message && <p>{u.message}</p>}
+                      <p>{n.message}</p>
                     </li>
                   ))}
                 </ol>
-              </section>
-              <section aria-labelledby="request-notes-title">
-                <h2 id="request-notes-title">Notes internes</h2>
-                {r.notes.length === 0 ? (
-                  <p class="muted">Aucune note.</p>
-                ) : (
-                  <ol class="timeline">
-                    {r.notes.map((n, i) => (
-                      <li key={i} class="note">
-                        <span class="who">
-                          {n.author ? n.author.name : 'Agent supprimé'}, le {frenchInstant(n.at)}
-                        </span>
-                        <p>{n.message}</p>
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </section>
-            </div>
-            <section class="card" aria-labelledby="request-erase-title">
-              <h2 id="request-erase-title">Effacer la demande</h2>
-              <p>
-                Pour un habitant qui demande à être oublié&nbsp;: la demande, ses photos, son historique et ses notes sont effacés pour de bon. Les statistiques
-                n’en gardent que le compte.
-              </p>
-              {problem !== null && <Problem error={problem} />}
-              <button type="button" class="button danger" onClick={() => void erase(r, etag)}>
-                Effacer la demande
-              </button>
+              )}
             </section>
+          </div>
+          <section class="card" aria-labelledby="request-erase-title">
+            <h2 id="request-erase-title">Effacer la demande</h2>
+            <p>
+              Pour un habitant qui demande à être oublié&nbsp;: la demande, ses photos, son historique et ses notes sont effacés pour de bon. Les statistiques
+              n’en gardent que le compte.
+            </p>
+            {problem !== null && <Problem error={problem} />}
+            <button type="button" class="button danger" onClick={() => void erase(r, etag)}>
+              Effacer la demande
+            </button>
           </section>
-        );
-      }}
+        </section>
+      )}
     </Loaded>
   );
 }
