@@ -5,10 +5,27 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** node:test's `skip` for the browser suites: false when Chromium is there, else why they are skipped. */
-export const CHROMIUM_SKIP = fs.existsSync(CHROMIUM)
+/**
+ * Debian's build of Chromium's old headless mode (`apt-get install -y chromium-headless-shell`; .ci/run installs it
+ * when missing): the same Blink and V8 without the browser around them (profile services, browser UI, extensions),
+ * which is what Playwright itself runs for headless tests. It costs about a fifth less CPU than Chromium for the same
+ * browser file (test/web/address.test.ts: 22.5–25.8 against 29.8–30.4 CPU-seconds, Chromium's processes and the
+ * test's together, alternating, 2026-12-02), and the browser files are half of `npm test`'s CPU. It has no
+ * notifications: `Notification.permission` is `denied` and a service worker's `showNotification` shows nothing, so
+ * the tests that need them ask for Chromium itself (`launchChromium({ full: true })`).
+ */
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/** What a browser test runs on: the headless shell when it is installed, else Chromium. */
+const DEFAULT_EXECUTABLE = fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
+
+/** node:test's `skip` for the browser suites: false when a browser is there, else why they are skipped. */
+export const CHROMIUM_SKIP = fs.existsSync(DEFAULT_EXECUTABLE)
   ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); the browser tests are skipped`;
+  : `no Chromium at ${CHROMIUM} nor ${HEADLESS_SHELL} (apt-get install -y chromium chromium-headless-shell); the browser tests are skipped`;
+
+/** node:test's `skip` for the suites that need Chromium itself (notifications, its browser UI). */
+export const FULL_CHROMIUM_SKIP = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium); this suite is skipped`;
 
 /**
  * The features Playwright switches off in every Chromium it starts (playwright-core 1.65). Chromium reads only the last
@@ -46,57 +63,65 @@ export const UNSEEN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
  * background, no unseen browser UI. launch() starts it on a fresh temporary profile of its own, downloads in a
  * temporary folder it removes.
  */
-export const CHROMIUM_OPTIONS: { executablePath: string; args: string[] } = {
-  executablePath: CHROMIUM,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_UI_FEATURES].join(',')}`,
-  ],
-};
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_UI_FEATURES].join(',')}`,
+];
 
-function launch(): Promise<Browser> {
-  return chromium.launch(CHROMIUM_OPTIONS);
-}
+export const CHROMIUM_OPTIONS: { executablePath: string; args: string[] } = { executablePath: CHROMIUM, args: ARGS };
+
+/** The headless shell with the same switches (those of Chromium's browser UI do nothing there). */
+export const HEADLESS_SHELL_OPTIONS: { executablePath: string; args: string[] } = { executablePath: HEADLESS_SHELL, args: ARGS };
 
 /**
- * The process's Chromium, started on first use and closed when the process's tests are done: browser files share a
- * process (test/run.ts's batches), and starting Chromium costs about half a second of CPU each time. One that went
- * away (crashed, or closed by hand) is started again for the next caller.
+ * The process's browsers, each started on first use and closed when the process's tests are done: browser files share
+ * a process (test/run.ts's batches), and starting one costs about half a second of CPU each time. One that went away
+ * (crashed, or closed by hand) is started again for the next caller. Two at most: the headless shell, and Chromium for
+ * the files that ask for it.
  */
-let shared: Promise<Browser> | undefined;
+const shared = new Map<string, Promise<Browser>>();
 
-function sharedBrowser(): Promise<Browser> {
-  const current = shared;
-  if (current) return current.then((browser) => (browser.isConnected() ? browser : ((shared = undefined), sharedBrowser())));
-  const started = launch();
-  shared = started;
+function sharedBrowser(executablePath: string): Promise<Browser> {
+  const current = shared.get(executablePath);
+  if (current) {
+    return current.then((browser) => {
+      if (browser.isConnected()) return browser;
+      if (shared.get(executablePath) === current) shared.delete(executablePath);
+      return sharedBrowser(executablePath);
+    });
+  }
+  const started = chromium.launch(executablePath === CHROMIUM ? CHROMIUM_OPTIONS : HEADLESS_SHELL_OPTIONS);
+  shared.set(executablePath, started);
   started.catch(() => {
-    if (shared === started) shared = undefined;
+    if (shared.get(executablePath) === started) shared.delete(executablePath);
   });
   return started;
 }
 
 after(async () => {
-  const browser = await shared?.catch(() => undefined);
-  shared = undefined;
-  if (browser?.isConnected()) await browser.close();
+  const browsers = [...shared.values()];
+  shared.clear();
+  for (const started of browsers) {
+    const browser = await started.catch(() => undefined);
+    if (browser?.isConnected()) await browser.close();
+  }
 });
 
 /**
- * A browser for a test file or a test: the process's Chromium, seen through a lease. Its contexts and pages are the
- * lease's own (`contexts()` lists those alone), and closing it closes them, not Chromium: cookies, storage, service
- * workers and caches belong to a context, so that a file never meets what another left. Once closed, the lease opens
- * nothing more.
+ * A browser for a test file or a test: the process's headless shell (Chromium itself with `full`, or where the shell
+ * is not installed), seen through a lease. Its contexts and pages are the lease's own (`contexts()` lists those
+ * alone), and closing it closes them, not the browser: cookies, storage, service workers and caches belong to a
+ * context, so that a file never meets what another left. Once closed, the lease opens nothing more.
  */
-export async function launchChromium(): Promise<Browser> {
-  const browser = await sharedBrowser();
+export async function launchChromium(options: { full?: boolean } = {}): Promise<Browser> {
+  const browser = await sharedBrowser(options.full ? CHROMIUM : DEFAULT_EXECUTABLE);
   const owned = new Set<BrowserContext>();
   let closed = false;
   const own = (context: BrowserContext) => {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { startDemoServer } from '../helpers/web-fixtures.ts';
-import { CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
+import { FULL_CHROMIUM_SKIP, launchChromium, settledFocus } from '../helpers/browser.ts';
 import { startPushService, type PushService } from '../helpers/push-service.ts';
 import { startMailServer, type MailServer } from '../helpers/smtp-server.ts';
 import type { Database } from '../../src/db/database.ts';
@@ -72,7 +72,7 @@ function parisInstant(day: string, time: string): Date {
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const addDays = (day: string, n: number) => isoDay(new Date(new Date(`${day}T00:00:00Z`).getTime() + n * 86_400_000));
 
-describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout: 240_000 }, () => {
+describe('web app: reminders the evening before', { skip: FULL_CHROMIUM_SKIP, timeout: 240_000 }, () => {
   let origin: string;
   let app: FastifyInstance;
   let database: Database;
@@ -97,7 +97,8 @@ describe('web app: reminders the evening before', { skip: CHROMIUM_SKIP, timeout
     const env = { WEB_PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', SMTP_URL: mail.url, MAIL_FROM: 'Collecte <rappels@collecte.test>' };
     const server = await startDemoServer({ after: (fn) => closers.push(fn) }, 'pglite', { env });
     ({ origin, app, database } = server);
-    browser = await launchChromium();
+    // Chromium itself: the headless shell has no notifications (its permission is `denied`).
+    browser = await launchChromium({ full: true });
     const groups = await api<{ cities: { id: string; name: string }[] }[]>('/public/city-groups');
     const brestId = groups.flatMap((g) => g.cities).find((c) => c.name === 'Brest')!.id;
     city = await api<City>(`/public/cities/${brestId}`);

@@ -3,8 +3,24 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_OPTIONS, CHROMIUM_SKIP, UNSEEN_UI_FEATURES, launchChromium } from '../helpers/browser.ts';
+import { CHROMIUM, CHROMIUM_OPTIONS, CHROMIUM_SKIP, FULL_CHROMIUM_SKIP, HEADLESS_SHELL, UNSEEN_UI_FEATURES, launchChromium } from '../helpers/browser.ts';
+import type { Browser } from 'playwright-core';
+
+/** The program a lease's browser runs (`chromium` or `chromium-headless-shell`), read from its browser process. */
+async function programOf(lease: Browser): Promise<string> {
+  const session = await lease.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+    const browser = processInfo.find((info) => info.type === 'browser')!;
+    return path.basename(fs.readlinkSync(`/proc/${browser.id}/exe`));
+  } finally {
+    await session.detach();
+  }
+}
 
 /** The features a Chromium started with these options runs without: the last `--disable-features` of its command line. */
 async function disabledFeatures(options: Parameters<typeof chromium.launchServer>[0]): Promise<string[]> {
@@ -75,7 +91,39 @@ describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => 
     }
   });
 
-  it('keeps every feature Playwright switches off, and makes no browser UI for a new window', async () => {
+  it('runs the headless shell where it is installed, and Chromium itself for a lease that asks for it', async (t) => {
+    // A page of a potentially trustworthy origin (127.0.0.1), where notifications may be asked for.
+    const server = http.createServer((_request, response) => void response.end('<p>rappel</p>'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const permissionIn = async (lease: Browser) => {
+      const page = await lease.newPage();
+      await page.goto(origin);
+      return page.evaluate(() => Notification.permission);
+    };
+
+    const shell = fs.existsSync(HEADLESS_SHELL);
+    const lease = await launchChromium();
+    try {
+      assert.equal(await programOf(lease), shell ? 'chromium-headless-shell' : 'chromium');
+      // Why a file that shows notifications asks for Chromium itself.
+      assert.equal(await permissionIn(lease), shell ? 'denied' : 'default');
+      if (FULL_CHROMIUM_SKIP) return;
+      const full = await launchChromium({ full: true });
+      try {
+        assert.equal(await programOf(full), 'chromium');
+        assert.equal(await permissionIn(full), 'default', 'Chromium itself asks for the permission');
+        assert.ok(lease.isConnected(), 'the two browsers live side by side');
+      } finally {
+        await full.close();
+      }
+    } finally {
+      await lease.close();
+    }
+  });
+
+  it('keeps every feature Playwright switches off, and makes no browser UI for a new window', { skip: FULL_CHROMIUM_SKIP }, async () => {
     // Chromium reads the last --disable-features alone: ours must hold Playwright's whole list, as it is today.
     const playwrights = await disabledFeatures({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
     assert.ok(playwrights.length > 0, 'Playwright switches features off');
@@ -88,7 +136,7 @@ describe('the browser tests’ shared Chromium', { skip: CHROMIUM_SKIP }, () => 
     for (const feature of UNSEEN_UI_FEATURES) assert.ok(ours.includes(feature), feature);
 
     // Headless Chromium makes the address bar's pop-up pages for every window unless told not to.
-    const lease = await launchChromium();
+    const lease = await launchChromium({ full: true });
     try {
       const page = await lease.newPage();
       await page.setContent('<p>sans barre d’adresse</p>');
