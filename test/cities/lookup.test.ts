@@ -279,13 +279,19 @@ for (const kind of testDatabaseKinds()) {
       const index = await loadAreaIndex(database.db);
       assert.equal(index.size, 2);
       let inSome = 0;
-      // Every 0.005°: the squares' sides (-4.5 and -4.48, 48.38 to 48.42), their shared border (48.40) and corners fall
-      // on the grid, with points on either side of each; a finer grid only adds interior and exterior points, four
-      // times as many lookups through both paths (a tenth of this folder's time on each database).
-      for (let lat = 48.365; lat <= 48.4251; lat += 0.005) {
-        for (let lon = -4.52; lon <= -4.4599; lon += 0.005) {
+      // Every 0.005°: the squares' sides, their shared border and corners fall on the grid, with points on either side
+      // of each; a finer grid only adds interior and exterior points, four times as many lookups through both paths
+      // (a tenth of this folder's time on each database).
+      const grid = (from: number, count: number) => Array.from({ length: count }, (_, i) => Number((from + i * 0.005).toFixed(4)));
+      const lats = grid(48.365, 13);
+      const lons = grid(-4.52, 13);
+      const around = (side: number) => [side - 0.005, side, side + 0.005].map((v) => Number(v.toFixed(4)));
+      for (const side of [48.38, 48.4, 48.42]) assert.ok(around(side).every((v) => lats.includes(v)), `latitude ${side} and either side on the grid`);
+      for (const side of [-4.5, -4.48]) assert.ok(around(side).every((v) => lons.includes(v)), `longitude ${side} and either side on the grid`);
+      for (const lat of lats) {
+        for (const lon of lons) {
           for (const cityId of [null, ids.brest, ids.elorn]) {
-            const at = { lat: Number(lat.toFixed(4)), lon: Number(lon.toFixed(4)) };
+            const at = { lat, lon };
             const fromIndex = await lookupPosition(database.db, index, at, cityId);
             assert.deepEqual(fromIndex, await lookupPosition(database.db, null, at, cityId), JSON.stringify({ at, cityId }));
             if (fromIndex.some((c) => c.matchedBy === 'area')) inSome++;

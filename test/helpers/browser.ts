@@ -75,10 +75,8 @@ const ARGS = [
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_UI_FEATURES].join(',')}`,
 ];
 
+/** Chromium itself with those switches; the headless shell takes the same (those of the browser UI do nothing there). */
 export const CHROMIUM_OPTIONS: { executablePath: string; args: string[] } = { executablePath: CHROMIUM, args: ARGS };
-
-/** The headless shell with the same switches (those of Chromium's browser UI do nothing there). */
-export const HEADLESS_SHELL_OPTIONS: { executablePath: string; args: string[] } = { executablePath: HEADLESS_SHELL, args: ARGS };
 
 /**
  * The process's browsers, each started on first use and closed when the process's tests are done: browser files share
@@ -97,7 +95,7 @@ function sharedBrowser(executablePath: string): Promise<Browser> {
       return sharedBrowser(executablePath);
     });
   }
-  const started = chromium.launch(executablePath === CHROMIUM ? CHROMIUM_OPTIONS : HEADLESS_SHELL_OPTIONS);
+  const started = chromium.launch({ executablePath, args: ARGS });
   shared.set(executablePath, started);
   started.catch(() => {
     if (shared.get(executablePath) === started) shared.delete(executablePath);
