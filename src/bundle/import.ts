@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import { BundleValidationError } from './faults.ts';
@@ -10,7 +10,8 @@ import { bundleRows } from './rows.ts';
 import type { ValidatedMedia } from './media-entry.ts';
 import { validateBundle } from './validate.ts';
 import type { BundleRows, BundleTable } from './tables.ts';
-import { writeBundleRows } from './write.ts';
+import { writeBundleRows, type BundleWrites } from './write.ts';
+import { refreshStatistics } from '../db/statistics.ts';
 import { bumpDataVersion, readDataVersion } from '../db/data-version.ts';
 import { bundleMessages } from '../kernel/validation-messages.ts';
 
@@ -87,11 +88,9 @@ export async function importBundle(database: Database, bundle: unknown, options:
   const rows = bundleRows(valid, media, options.now);
   const staged = await stageMediaFiles(media, options.mediaDir);
   try {
-    const summary = await database.db.transaction().execute((trx) => writeRows(trx, rows, options.now));
+    const { summary, byTable } = await database.db.transaction().execute((trx) => writeRows(trx, rows, options.now));
     await staged.commit();
-    // Fresh planner statistics: PGlite runs no autovacuum, and on PostgreSQL it comes late after a large import.
-    // Without them the per-city reads hash-join whole tables instead of using their indexes.
-    if (summary.changedRows + summary.deletedRows > 0) await sql`ANALYZE`.execute(database.db);
+    await refreshStatistics(database.db, byTable);
     return summary;
   } catch (err) {
     await staged.discard();
@@ -115,19 +114,20 @@ export async function importBundleFile(
   return importBundle(database, bundle, { ...options, baseDir: path.dirname(path.resolve(filePath)) });
 }
 
-async function writeRows(trx: Kysely<DB>, rows: BundleRows, now: Date): Promise<ImportSummary> {
-  const { changed, deleted, disabled } = await writeBundleRows(trx, rows);
+async function writeRows(trx: Kysely<DB>, rows: BundleRows, now: Date): Promise<{ summary: ImportSummary; byTable: BundleWrites['byTable'] }> {
+  const { changed, deleted, disabled, byTable } = await writeBundleRows(trx, rows);
   // Other areas cache response bodies per data_version: move it when, and only when, public data changed.
   const touched = changed + deleted + disabled;
   const version = touched > 0 ? await bumpDataVersion(trx, now) : await readDataVersion(trx);
   const counts = Object.fromEntries(Object.entries(COUNTED).map(([kind, table]) => [kind, rows[table].length]));
-  return {
+  const summary = {
     counts: counts as ImportSummary['counts'],
     changedRows: changed,
     deletedRows: deleted,
     disabledChallenges: disabled,
     dataVersion: version,
   };
+  return { summary, byTable };
 }
 
 interface StagedMedia {

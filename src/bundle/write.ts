@@ -29,19 +29,36 @@ type UpsertTable = ChildTable | DatedTable;
 /**
  * Makes the database hold the bundle's rows. The children of each imported city, site, menu… that the bundle no
  * longer lists go first, children before parents; then every table is upserted, parents before children.
- * Answers the rows inserted or changed, deleted, and the challenges disabled rather than deleted.
+ * Answers the rows inserted or changed, deleted, and the challenges disabled rather than deleted, in all and by table.
  */
-export async function writeBundleRows(db: Kysely<DB>, rows: BundleRows): Promise<{ changed: number; deleted: number; disabled: number }> {
+export async function writeBundleRows(db: Kysely<DB>, rows: BundleRows): Promise<BundleWrites> {
+  const byTable = new Map<BundleTable, number>();
+  const count = (table: BundleTable, n: number) => n > 0 && byTable.set(table, (byTable.get(table) ?? 0) + n);
   let deleted = 0;
   let disabled = 0;
   for (const table of [...WRITE_ORDER].reverse()) {
     const stale = await removeStale(db, rows, table);
     deleted += stale.deleted;
     disabled += stale.disabled;
+    count(table, stale.deleted + stale.disabled);
   }
   let changed = 0;
-  for (const table of WRITE_ORDER) changed += await writeTable(db, rows, table);
-  return { changed, deleted, disabled };
+  for (const table of WRITE_ORDER) {
+    const written = await writeTable(db, rows, table);
+    changed += written;
+    count(table, written);
+  }
+  return { changed, deleted, disabled, byTable };
+}
+
+export interface BundleWrites {
+  /** Rows inserted or changed. */
+  changed: number;
+  deleted: number;
+  /** Challenges disabled rather than deleted (citizens completed them). */
+  disabled: number;
+  /** Rows inserted, changed, deleted or disabled, by table (the tables with none left out). */
+  byTable: ReadonlyMap<BundleTable, number>;
 }
 
 async function writeTable(db: Kysely<DB>, rows: BundleRows, table: BundleTable): Promise<number> {

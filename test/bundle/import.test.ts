@@ -213,6 +213,40 @@ for (const kind of testDatabaseKinds()) {
       assert.equal(again.changedRows, 0);
     });
 
+    it('refreshes the planner statistics of the tables an import changed by more than autovacuum would let pass', async (t) => {
+      const { db, run } = await setup(t);
+      const hex = (i: number) => i.toString(16).padStart(12, '0');
+      // 120 details of the household waste type, each its own material; `renamed` of them then called 'Verre'.
+      const withDetails = (renamed: number): Bundle => {
+        const bundle = validBundle();
+        bundle.cities![0].wasteTypes![0].details = Array.from({ length: 120 }, (_, i) => ({
+          id: `51000000-0000-4000-8000-${hex(i)}`,
+          material: i < renamed ? 'Verre' : `Matière ${i}`,
+        }));
+        return bundle;
+      };
+      const statistics = async (table: string) =>
+        (
+          await sql<{ n: string; common: string | null }>`
+            SELECT (SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = ${table})::text AS n,
+                   (SELECT most_common_vals::text FROM pg_stats WHERE schemaname = current_schema() AND tablename = ${table} AND attname = 'material') AS common`.execute(db)
+        ).rows[0];
+
+      await run(withDetails(0), FIRST);
+      const first = await statistics('waste_type_detail');
+      assert.ok(Number(first.n) > 0, 'the 120 new details are analyzed');
+      assert.equal(first.common, null, 'every material is its own: no most common value');
+      assert.equal((await statistics('city')).n, '0', 'one new city is not worth an ANALYZE');
+
+      // Ten renamed rows: under 50 plus a tenth of 120, the statistics stay those of the first import.
+      await run(withDetails(10), LATER);
+      assert.equal((await statistics('waste_type_detail')).common, null);
+
+      // A hundred: now the statistics see 'Verre' as the most common material.
+      await run(withDetails(100), new Date('2026-04-01T00:00:00.000Z'));
+      assert.match((await statistics('waste_type_detail')).common ?? '', /Verre/);
+    });
+
     it('imports from a file, media paths relative to it', async (t) => {
       const { database, written } = await setup(t);
       const summary = await importBundleFile(database, written.file, { mediaDir: written.mediaDir, now: FIRST });

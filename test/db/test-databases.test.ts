@@ -87,6 +87,35 @@ for (const kind of testDatabaseKinds()) {
       await next.close();
     });
 
+    it('hands the next test no planner statistics of the test before, and keeps the database it analyzed', async () => {
+      // What the planner knows of city_group: its statistics and the sizes ANALYZE and VACUUM write in place.
+      const planner = async (db: Kysely<DB>) =>
+        (
+          await sql<{ statistics: number; tuples: number; pages: number; visible: number }>`
+            SELECT (SELECT count(*)::int FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'city_group') AS statistics,
+                   reltuples::float8 AS tuples, relpages AS pages, relallvisible AS visible
+              FROM pg_class WHERE oid = 'city_group'::regclass`.execute(db)
+        ).rows[0];
+      const counter = async (db: Kysely<DB>) => Number((await sql<{ xid: string }>`SELECT txid_current()::text AS xid`.execute(db)).rows[0].xid);
+      const first = await createTestDatabase(kind);
+      const fresh = await planner(first.db);
+      assert.equal(fresh.statistics, 0);
+      for (let i = 0; i < 30; i++) await insertCityGroup(first.db, `Groupe ${i}`);
+      await sql`VACUUM (ANALYZE) city_group`.execute(first.db);
+      const analyzed = await planner(first.db);
+      assert.ok(analyzed.statistics > 0 && analyzed.tuples === 30 && analyzed.pages > 0, JSON.stringify(analyzed));
+      const before = await counter(first.db);
+      await first.close();
+
+      const next = await createTestDatabase(kind);
+      try {
+        assert.deepEqual(await planner(next.db), fresh);
+        if (kind === 'pglite') assert.ok((await counter(next.db)) > before, 'the analyzed PGlite was kept, emptied');
+      } finally {
+        await next.close();
+      }
+    });
+
     it('fails a query of a finished test instead of running it on the next test’s database', async () => {
       const first = await createTestDatabase(kind);
       const straggler = first.db;

@@ -424,6 +424,8 @@ interface Pristine {
   rows: { table: string; json: string }[];
   /** Every sequence's state. */
   sequences: { name: string; value: string; called: boolean }[];
+  /** What the planner knows of each relation's size (pg_class), as JSON: ANALYZE and VACUUM change it in place. */
+  sizes: string;
 }
 
 const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
@@ -446,12 +448,20 @@ async function readPristine(session: Session, schema: string): Promise<Pristine>
     const [state] = await session.rows<{ value: string; called: boolean }>(`SELECT last_value::text AS value, is_called AS called FROM ${quoted(schema)}.${quoted(name)}`);
     sequences.push({ name: quoted(name), ...state });
   }
-  return { tables, rows, sequences };
+  const [statistics] = await session.rows<{ n: number }>(`SELECT count(*)::int AS n FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`, [schema]);
+  // Emptying deletes the planner's statistics (below): a schema the migrations left some in is not one it can restore.
+  if (statistics.n !== 0) throw new Error(`The migrations left planner statistics in ${schema}: the test databases cannot be emptied`);
+  const [sizes] = await session.rows<{ json: string }>(
+    `SELECT json_agg(json_build_object('relname', relname, 'reltuples', reltuples, 'relpages', relpages, 'relallvisible', relallvisible))::text AS json
+       FROM pg_class WHERE relnamespace = $1::text::regnamespace`,
+    [schema],
+  );
+  return { tables, rows, sequences, sizes: sizes.json };
 }
 
 /**
- * The catalogs' rows that make the schema, counted and their transaction ids summed: DDL, a replaced function or
- * statistics gathered by ANALYZE change it; writing rows does not. `global` adds what PGlite's one database holds
+ * The catalogs' rows that make the schema, counted and their transaction ids summed: DDL or a replaced function
+ * change it; writing rows does not, nor do ANALYZE and VACUUM, whose planner statistics emptying puts back. `global` adds what PGlite's one database holds
  * outside the schema (other schemas, settings, roles, extensions); a PostgreSQL server shares those with every other
  * test process.
  */
@@ -470,7 +480,6 @@ function fingerprintQuery(global: boolean): string {
     inSchema('pg_type x', 'x.typnamespace = $1::text::regnamespace'),
     inSchema('pg_sequence x', ofRelation('x.seqrelid')),
     inSchema('pg_rewrite x', ofRelation('x.ev_class')),
-    inSchema('pg_statistic x', ofRelation('x.starelid')),
   ];
   if (global) {
     for (const catalog of ['pg_namespace', 'pg_db_role_setting', 'pg_authid', 'pg_extension', 'pg_event_trigger']) parts.push(inSchema(`${catalog} x`, 'true'));
@@ -487,8 +496,13 @@ async function fingerprintOf(session: Session, schema: string, global: boolean):
  * DELETE rather than TRUNCATE: a test leaves a few rows, and TRUNCATE gives each table and index a new file, about a
  * second for the schema on either database, where DELETE takes some 5 ms on PostgreSQL and 60 on PGlite. As a
  * replica applying rows would, so that neither foreign keys nor triggers (the request counts, the change numbers) act.
+ *
+ * The planner's view goes back too, so that a query plan never depends on the test before (an import analyzes the
+ * tables it filled): the statistics ANALYZE gathered are deleted, and each relation's size in pg_class (reltuples,
+ * relpages, relallvisible, which ANALYZE and VACUUM write in place) set back to the migrations'. Answers whether a
+ * size was set back: that rewrites pg_class rows, and the caller takes the fingerprint again.
  */
-async function emptySchema(session: Session, schema: string, { tables, rows, sequences }: Pristine): Promise<void> {
+async function emptySchema(session: Session, schema: string, { tables, rows, sequences, sizes }: Pristine): Promise<boolean> {
   const s = quoted(schema);
   await session.run(`BEGIN; SET LOCAL session_replication_role = replica; ${tables.map((table) => `DELETE FROM ${s}.${table}`).join('; ')}`);
   try {
@@ -497,7 +511,17 @@ async function emptySchema(session: Session, schema: string, { tables, rows, seq
     }
     // Every sequence in one statement: one round trip rather than one per sequence.
     if (sequences.length > 0) await session.rows(`SELECT ${sequences.map(({ name, value, called }) => `setval('${s}.${name}', ${value}, ${called})`).join(', ')}`);
+    await session.rows(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`, [schema]);
+    const resized = await session.rows(
+      `UPDATE pg_class c SET reltuples = p.reltuples, relpages = p.relpages, relallvisible = p.relallvisible
+         FROM json_to_recordset($2::json) AS p(relname name, reltuples real, relpages integer, relallvisible integer)
+        WHERE c.relnamespace = $1::text::regnamespace AND c.relname = p.relname
+          AND (c.reltuples, c.relpages, c.relallvisible) IS DISTINCT FROM (p.reltuples, p.relpages, p.relallvisible)
+       RETURNING c.oid`,
+      [schema, sizes],
+    );
     await session.run('COMMIT');
+    return resized.length > 0;
   } catch (err) {
     await session.run('ROLLBACK');
     throw err;
@@ -535,8 +559,9 @@ async function emptiedPglite(pooled: PooledPglite): Promise<boolean> {
     await session.run('ROLLBACK');
     await session.run('DISCARD ALL');
     if ((await fingerprintOf(session, 'public', true)) !== pooled.fingerprint) return false;
-    // Emptying writes rows and sequences only, no catalog: the fingerprint stays the one just checked.
-    await emptySchema(session, 'public', await pglitePristine!);
+    // Emptying writes rows, sequences and statistics: the fingerprint stays the one just checked, unless relations'
+    // sizes were set back in pg_class.
+    if (await emptySchema(session, 'public', await pglitePristine!)) pooled.fingerprint = await fingerprintOf(session, 'public', true);
     return true;
   } catch {
     return false;
