@@ -87,6 +87,35 @@ for (const kind of testDatabaseKinds()) {
       await next.close();
     });
 
+    it('sees a schema changed in a transaction, a DO block, a SELECT … INTO or after a comment', async () => {
+      const changes: [string, (db: Kysely<DB>) => Promise<unknown>][] = [
+        ['a transaction', (db) => db.transaction().execute((trx) => sql`CREATE TABLE scribbled (n int)`.execute(trx))],
+        ['a DO block', (db) => sql`DO $$ BEGIN EXECUTE 'CREATE TABLE scribbled (n int)'; END $$`.execute(db)],
+        ['SELECT … INTO', (db) => sql`SELECT 1 AS n INTO scribbled`.execute(db)],
+        ['a leading comment', (db) => sql.raw('/* the test */ -- a line\n  create table scribbled (n int)').execute(db)],
+        [
+          'a transaction that wrote rows first',
+          (db) =>
+            db.transaction().execute(async (trx) => {
+              await insertCityGroup(trx);
+              await sql`CREATE TABLE scribbled (n int)`.execute(trx);
+            }),
+        ],
+      ];
+      for (const [how, change] of changes) {
+        const first = await createTestDatabase(kind);
+        await change(first.db);
+        await first.close();
+        const next = await createTestDatabase(kind);
+        try {
+          const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'scribbled'`.execute(next.db);
+          assert.equal(rows[0].n, 0, `a table made in ${how} is gone`);
+        } finally {
+          await next.close();
+        }
+      }
+    });
+
     it('hands the next test no planner statistics of the test before, and keeps the database it analyzed', async () => {
       // What the planner knows of city_group: its statistics and the sizes ANALYZE and VACUUM write in place.
       const planner = async (db: Kysely<DB>) =>

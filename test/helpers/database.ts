@@ -502,7 +502,7 @@ async function fingerprintOf(session: Session, schema: string, global: boolean):
  * relpages, relallvisible, which ANALYZE and VACUUM write in place) set back to the migrations'. Answers whether a
  * size was set back: that rewrites pg_class rows, and the caller takes the fingerprint again.
  */
-async function emptySchema(session: Session, schema: string, { tables, rows, sequences, sizes }: Pristine): Promise<boolean> {
+async function emptySchema(session: Session, schema: string, { tables, rows, sequences, sizes }: Pristine, statistics = true): Promise<boolean> {
   const s = quoted(schema);
   await session.run(`BEGIN; SET LOCAL session_replication_role = replica; ${tables.map((table) => `DELETE FROM ${s}.${table}`).join('; ')}`);
   try {
@@ -511,6 +511,10 @@ async function emptySchema(session: Session, schema: string, { tables, rows, seq
     }
     // Every sequence in one statement: one round trip rather than one per sequence.
     if (sequences.length > 0) await session.rows(`SELECT ${sequences.map(({ name, value, called }) => `setval('${s}.${name}', ${value}, ${called})`).join(', ')}`);
+    if (!statistics) {
+      await session.run('COMMIT');
+      return false;
+    }
     await session.rows(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`, [schema]);
     const resized = await session.rows(
       `UPDATE pg_class c SET reltuples = p.reltuples, relpages = p.relpages, relallvisible = p.relallvisible
@@ -549,8 +553,12 @@ const MAX_IDLE = 2;
 const idlePglites: PooledPglite[] = [];
 let pglitePristine: Promise<Pristine> | undefined;
 
-/** Empties a PGlite as the image left it; false when it cannot be (changed beyond its rows, or closed). */
-async function emptiedPglite(pooled: PooledPglite): Promise<boolean> {
+/**
+ * Empties a PGlite as the image left it; false when it cannot be (changed beyond its rows, or closed). The catalogs'
+ * fingerprint (some 35 ms) is taken only when the test sent a statement that may have changed them, its statistics
+ * put back only when it may have gathered some (see Lease).
+ */
+async function emptiedPglite(pooled: PooledPglite, sent: Sent): Promise<boolean> {
   const { pglite } = pooled;
   if (pglite.closed) return false;
   const session = pgliteSession(pglite);
@@ -558,18 +566,18 @@ async function emptiedPglite(pooled: PooledPglite): Promise<boolean> {
     // A transaction the test left open: PGlite has one session, and this is it.
     await session.run('ROLLBACK');
     await session.run('DISCARD ALL');
-    if ((await fingerprintOf(session, 'public', true)) !== pooled.fingerprint) return false;
+    if (sent.schema && (await fingerprintOf(session, 'public', true)) !== pooled.fingerprint) return false;
     // Emptying writes rows, sequences and statistics: the fingerprint stays the one just checked, unless relations'
     // sizes were set back in pg_class.
-    if (await emptySchema(session, 'public', await pglitePristine!)) pooled.fingerprint = await fingerprintOf(session, 'public', true);
+    if (await emptySchema(session, 'public', await pglitePristine!, sent.statistics)) pooled.fingerprint = await fingerprintOf(session, 'public', true);
     return true;
   } catch {
     return false;
   }
 }
 
-async function releasedPglite(pooled: PooledPglite): Promise<void> {
-  if (idlePglites.length < MAX_IDLE && (await emptiedPglite(pooled))) idlePglites.push(pooled);
+async function releasedPglite(pooled: PooledPglite, sent: Sent): Promise<void> {
+  if (idlePglites.length < MAX_IDLE && (await emptiedPglite(pooled, sent))) idlePglites.push(pooled);
   else if (!pooled.pglite.closed) await pooled.pglite.close();
 }
 
@@ -581,21 +589,75 @@ async function startPooled(): Promise<PooledPglite> {
   return { pglite, fingerprint: await fingerprintOf(session, 'public', true) };
 }
 
-/** The PGlite as a test sees it: closing it closes the lease, after which every query fails as on a closed PGlite. */
-function leased(pglite: PGlite): { pglite: PGlite; end(): void } {
+/**
+ * What a test's statements may have changed besides rows, read from their text: the schema (any statement but those
+ * that only read or write rows, or run a transaction), and the planner's statistics (ANALYZE, VACUUM). A statement
+ * whose text is not at hand (the wire protocol's bytes) counts as changing both. A function called by a query could
+ * change the schema unseen; the migrations define none that does (no dynamic SQL).
+ */
+interface Sent {
+  schema: boolean;
+  statistics: boolean;
+}
+
+/** A statement's first word, when it reads or writes rows only, or runs a transaction or a cursor. */
+const ROWS_ONLY = /^(select|insert|update|delete|merge|with|values|table|begin|start|commit|end|rollback|abort|savepoint|release|show|explain|prepare|execute|deallocate|listen|unlisten|notify|declare|fetch|move|close|lock|copy|set|reset)$/i;
+
+function note(sent: Sent, text: unknown): void {
+  const statements = typeof text === 'string' ? text : Array.isArray(text) ? text.join('') : null;
+  if (statements === null) {
+    sent.schema = sent.statistics = true;
+    return;
+  }
+  if (/\b(analyze|vacuum)\b/i.test(statements)) sent.statistics = true;
+  // Every statement's first word, a statement starting at the text's start or after a semicolon (one inside a string
+  // starts a fragment that is not a statement: at worst a needless fingerprint). SELECT … INTO makes a table, an
+  // INSERT … INTO does not.
+  for (const fragment of statements.split(';')) {
+    const start = fragment.replace(/^(\s|\(|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '');
+    const word = /^[a-z]+/i.exec(start)?.[0];
+    if (word === undefined) continue;
+    if (!ROWS_ONLY.test(word) || (/^(select|with)$/i.test(word) && count(start, /\binto\b/gi) > count(start, /\b(insert|merge)\s+into\b/gi))) sent.schema = true;
+  }
+}
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/** The methods that send statements: their first argument is the text (a string, or a template's strings). */
+const SENDING = ['query', 'exec', 'sql', 'describeQuery', 'execProtocol', 'execProtocolRaw', 'execProtocolStream'];
+
+/**
+ * The PGlite as a test sees it: closing it closes the lease, after which every query fails as on a closed PGlite. It
+ * notes what the test's statements may have changed (Sent), those of transactions too.
+ */
+function leased(pglite: PGlite): { pglite: PGlite; end(): void; sent: Sent } {
   let closed = false;
+  const sent: Sent = { schema: false, statistics: false };
   const refused = () => Promise.reject(new Error('PGlite is closed'));
+  const noting = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(inner, property) {
+        const value: unknown = Reflect.get(inner, property, inner);
+        if (typeof value !== 'function') return value;
+        if (SENDING.includes(String(property))) return (...args: unknown[]) => (note(sent, args[0]), (value as (...a: unknown[]) => unknown).apply(inner, args));
+        return (value as (...args: unknown[]) => unknown).bind(inner);
+      },
+    });
   const proxy = new Proxy(pglite, {
     get(target, property) {
       if (property === 'closed') return closed || target.closed;
       if (property === 'close') return async () => void (closed = true);
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      if (closed && ['query', 'exec', 'transaction', 'sql', 'listen', 'describeQuery', 'execProtocol', 'execProtocolRaw'].includes(String(property))) return refused;
+      if (closed && ['query', 'exec', 'transaction', 'sql', 'listen', 'describeQuery', 'execProtocol', 'execProtocolRaw', 'execProtocolStream'].includes(String(property))) return refused;
+      if (property === 'transaction') {
+        return <R,>(work: (tx: object) => Promise<R>) => target.transaction((tx) => work(noting(tx)));
+      }
+      if (SENDING.includes(String(property))) return (...args: unknown[]) => (note(sent, args[0]), (value as (...a: unknown[]) => unknown).apply(target, args));
       return (value as (...args: unknown[]) => unknown).bind(target);
     },
   });
-  return { pglite: proxy, end: () => void (closed = true) };
+  return { pglite: proxy, end: () => void (closed = true), sent };
 }
 
 async function freshPglite(): Promise<Database> {
@@ -611,7 +673,7 @@ async function freshPglite(): Promise<Database> {
       closed = true;
       await db.destroy();
       lease.end();
-      await releasedPglite(pooled);
+      await releasedPglite(pooled, lease.sent);
     },
   };
 }
