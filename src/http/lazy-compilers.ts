@@ -20,12 +20,33 @@ export function lazyValidator(compile: () => ValidateFunction): ValidateFunction
 }
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
+type Serialize = (data: unknown) => string;
+
+/**
+ * The process's serializers by what they are built from (the response schema, the app's shared schemas and options,
+ * as JSON): an app built again in the same process (the tests build about a thousand) reuses each one rather than
+ * generating its code again, with the Ajv instance fast-json-stringify makes for each (some 10 ms a schema, its
+ * meta-schema compiled each time). Route modules may build their schemas anew for each app, so the key is the text,
+ * not the object. A process holds one entry per response schema it ever served.
+ */
+const serializers = new Map<string, Serialize>();
 
 /** Fastify's own serializer factory (fast-json-stringify), each route's serializer built on its first answer. */
 export const lazySerializers: SerializerFactory = (externalSchemas, options) => {
   const build = SerializerSelector()(externalSchemas, options);
+  let context: string | undefined;
+  const built = (route: Parameters<ReturnType<SerializerFactory>>[0]): Serialize => {
+    context ??= JSON.stringify([externalSchemas, options ?? null]);
+    const key = `${context}\0${JSON.stringify(route.schema)}`;
+    let serialize = serializers.get(key);
+    if (serialize === undefined) {
+      serialize = build(route) as Serialize;
+      serializers.set(key, serialize);
+    }
+    return serialize;
+  };
   return (route) => {
-    let serialize: ((data: unknown) => string) | undefined;
-    return (data: unknown) => (serialize ??= build(route))(data);
+    let serialize: Serialize | undefined;
+    return (data: unknown) => (serialize ??= built(route))(data);
   };
 };
