@@ -38,12 +38,13 @@ import { addResidentRequests, demoValues } from './demo-values.ts';
  * Each database's run draws a seed of its own, so that every run explores new requests; the seed is in the suite's
  * name and printed as a diagnostic, passing or failing. Replay a run with
  * `FUZZ_SEED=<seed> npx node --test test/fuzz/public-routes.test.ts` (the seed then serves every database).
- * FUZZ_RUNS changes the number of requests (default 10,000 per database); FUZZ_LIST=1 lists every failing request
+ * FUZZ_RUNS sets the number of requests per database (by default 10,000 in all, shared between the databases the run has:
+ * 5,000 each on PGlite and PostgreSQL, every run drawing new ones); FUZZ_LIST=1 lists every failing request
  * instead of stopping at the first; FUZZ_LOG=error shows the server's log of a 5xx.
  */
 const FIXED_SEED = process.env.FUZZ_SEED === undefined ? null : Number(process.env.FUZZ_SEED);
 if (FIXED_SEED !== null && !Number.isSafeInteger(FIXED_SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+const RUNS = process.env.FUZZ_RUNS === undefined ? Math.ceil(10_000 / testDatabaseKinds().length) : Number(process.env.FUZZ_RUNS);
 const LIST_ALL = process.env.FUZZ_LIST === '1';
 
 /**
