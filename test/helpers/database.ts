@@ -461,9 +461,9 @@ async function readPristine(session: Session, schema: string): Promise<Pristine>
 
 /**
  * The catalogs' rows that make the schema, counted and their transaction ids summed: DDL or a replaced function
- * change it; writing rows does not, nor do ANALYZE and VACUUM, whose planner statistics emptying puts back. `global` adds what PGlite's one database holds
- * outside the schema (other schemas, settings, roles, extensions); a PostgreSQL server shares those with every other
- * test process.
+ * change it; writing rows does not, nor do ANALYZE and VACUUM, whose planner statistics emptying puts back. `global`
+ * adds what PGlite's one database holds outside the schema (other schemas, settings, roles, extensions); a PostgreSQL
+ * server shares those with every other test process.
  */
 function fingerprintQuery(global: boolean): string {
   const inSchema = (catalog: string, where: string) =>
@@ -511,21 +511,21 @@ async function emptySchema(session: Session, schema: string, { tables, rows, seq
     }
     // Every sequence in one statement: one round trip rather than one per sequence.
     if (sequences.length > 0) await session.rows(`SELECT ${sequences.map(({ name, value, called }) => `setval('${s}.${name}', ${value}, ${called})`).join(', ')}`);
-    if (!statistics) {
-      await session.run('COMMIT');
-      return false;
+    let resized = false;
+    if (statistics) {
+      await session.rows(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`, [schema]);
+      const set = await session.rows(
+        `UPDATE pg_class c SET reltuples = p.reltuples, relpages = p.relpages, relallvisible = p.relallvisible
+           FROM json_to_recordset($2::json) AS p(relname name, reltuples real, relpages integer, relallvisible integer)
+          WHERE c.relnamespace = $1::text::regnamespace AND c.relname = p.relname
+            AND (c.reltuples, c.relpages, c.relallvisible) IS DISTINCT FROM (p.reltuples, p.relpages, p.relallvisible)
+         RETURNING c.oid`,
+        [schema, sizes],
+      );
+      resized = set.length > 0;
     }
-    await session.rows(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE relnamespace = $1::text::regnamespace)`, [schema]);
-    const resized = await session.rows(
-      `UPDATE pg_class c SET reltuples = p.reltuples, relpages = p.relpages, relallvisible = p.relallvisible
-         FROM json_to_recordset($2::json) AS p(relname name, reltuples real, relpages integer, relallvisible integer)
-        WHERE c.relnamespace = $1::text::regnamespace AND c.relname = p.relname
-          AND (c.reltuples, c.relpages, c.relallvisible) IS DISTINCT FROM (p.reltuples, p.relpages, p.relallvisible)
-       RETURNING c.oid`,
-      [schema, sizes],
-    );
     await session.run('COMMIT');
-    return resized.length > 0;
+    return resized;
   } catch (err) {
     await session.run('ROLLBACK');
     throw err;
@@ -634,13 +634,14 @@ function leased(pglite: PGlite): { pglite: PGlite; end(): void; sent: Sent } {
   let closed = false;
   const sent: Sent = { schema: false, statistics: false };
   const refused = () => Promise.reject(new Error('PGlite is closed'));
+  // A method of `self`, bound to it; one that sends statements notes their text first.
+  const method = (self: object, property: string | symbol, value: (...args: unknown[]) => unknown) =>
+    SENDING.includes(String(property)) ? (...args: unknown[]) => (note(sent, args[0]), value.apply(self, args)) : value.bind(self);
   const noting = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(inner, property) {
         const value: unknown = Reflect.get(inner, property, inner);
-        if (typeof value !== 'function') return value;
-        if (SENDING.includes(String(property))) return (...args: unknown[]) => (note(sent, args[0]), (value as (...a: unknown[]) => unknown).apply(inner, args));
-        return (value as (...args: unknown[]) => unknown).bind(inner);
+        return typeof value === 'function' ? method(inner, property, value as (...args: unknown[]) => unknown) : value;
       },
     });
   const proxy = new Proxy(pglite, {
@@ -649,12 +650,11 @@ function leased(pglite: PGlite): { pglite: PGlite; end(): void; sent: Sent } {
       if (property === 'close') return async () => void (closed = true);
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      if (closed && ['query', 'exec', 'transaction', 'sql', 'listen', 'describeQuery', 'execProtocol', 'execProtocolRaw', 'execProtocolStream'].includes(String(property))) return refused;
+      if (closed && [...SENDING, 'transaction', 'listen'].includes(String(property))) return refused;
       if (property === 'transaction') {
         return <R,>(work: (tx: object) => Promise<R>) => target.transaction((tx) => work(noting(tx)));
       }
-      if (SENDING.includes(String(property))) return (...args: unknown[]) => (note(sent, args[0]), (value as (...a: unknown[]) => unknown).apply(target, args));
-      return (value as (...args: unknown[]) => unknown).bind(target);
+      return method(target, property, value as (...args: unknown[]) => unknown);
     },
   });
   return { pglite: proxy, end: () => void (closed = true), sent };
